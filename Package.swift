@@ -1,0 +1,104 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Upcoming features every target builds with (STYLE point 3): a small public surface the compiler checks.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SpotifyLink",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "SpotifyWebAPI", targets: ["SpotifyWebAPI"]),
+        .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),
+        .library(name: "SpotifyAuthLoopback", targets: ["SpotifyAuthLoopback"]),
+        .library(name: "PlaylistLinks", targets: ["PlaylistLinks"]),
+        .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
+        .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
+        .executable(name: "spotify-emulator", targets: ["SpotifyEmulatorCommand"]),
+        .executable(name: "spotlink", targets: ["SpotLink"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+    ],
+    targets: [
+        .target(
+            name: "SpotifyWebAPI",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyAuth",
+            dependencies: [
+                "SpotifyWebAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyAuthLoopback",
+            dependencies: [
+                "SpotifyAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PlaylistLinks",
+            dependencies: [
+                "SpotifyWebAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyTesting",
+            dependencies: ["SpotifyWebAPI", "SpotifyEmulator"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SpotifyEmulatorCommand",
+            dependencies: [
+                "SpotifyEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SpotLink",
+            dependencies: [
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotifyWebAPITests",
+            dependencies: ["SpotifyWebAPI", "SpotifyTesting"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

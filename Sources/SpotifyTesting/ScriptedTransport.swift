@@ -1,0 +1,72 @@
+public import Foundation
+public import HTTPTypes
+public import SpotifyWebAPI
+import Synchronization
+
+/// A transport that answers from a script instead of the network, and records every request.
+///
+/// A request with no scripted answer left fails loudly with the request's method and path, so a
+/// test never passes on an answer it did not mean to give.
+public final class ScriptedTransport: Transport {
+    /// What the transport answers to one request.
+    public enum Reply: Sendable {
+        case response(status: Int, headers: [String: String] = [:], body: Data = Data())
+        case failure(TransportError)
+
+        /// A JSON body with `status`.
+        public static func json(_ body: String, status: Int = 200, headers: [String: String] = [:]) -> Reply {
+            var all = headers
+            all["Content-Type"] = "application/json"
+            return .response(status: status, headers: all, body: Data(body.utf8))
+        }
+
+        /// Spotify's regular error object.
+        public static func apiError(_ status: Int, _ message: String, headers: [String: String] = [:]) -> Reply {
+            .json(#"{"error":{"status":\#(status),"message":"\#(message)"}}"#, status: status, headers: headers)
+        }
+    }
+
+    public typealias Handler = @Sendable (_ request: HTTPRequest, _ index: Int) async throws -> Reply
+
+    private let handler: Handler
+    private let log = Mutex<[HTTPRequest]>([])
+
+    /// Answers each request with `handler(request, index)`, where `index` counts from 0.
+    public init(handler: @escaping Handler) {
+        self.handler = handler
+    }
+
+    /// Answers requests in order with `replies`.
+    public convenience init(_ replies: [Reply]) {
+        self.init { request, index in
+            guard index < replies.count else {
+                throw TransportError.other(
+                    "ScriptedTransport: no reply left for request \(index + 1): \(request.method) \(request.path ?? "")")
+            }
+            return replies[index]
+        }
+    }
+
+    /// Every request sent so far.
+    public var requests: [HTTPRequest] { log.withLock { $0 } }
+
+    public func send(
+        _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
+    ) async throws -> (HTTPResponse, Data) {
+        let index = log.withLock { log in
+            log.append(request)
+            return log.count - 1
+        }
+        switch try await handler(request, index) {
+        case .failure(let error):
+            throw error
+        case .response(let status, let headers, let body):
+            guard body.count <= maxBodyBytes else { throw TransportError.bodyTooLarge(limit: maxBodyBytes) }
+            var fields = HTTPFields()
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                if let field = HTTPField.Name(name) { fields[field] = value }
+            }
+            return (HTTPResponse(status: .init(code: status), headerFields: fields), body)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+public import Foundation
+public import SpotifyWebAPI
+import Synchronization
+
+/// A clock whose time moves only when a test says so.
+///
+/// In ``Mode/manual`` a sleeper waits until ``advance(by:)`` passes its deadline, so concurrent
+/// code can be stepped deterministically (``waitForSleepers(_:)`` tells when all are parked).
+/// In ``Mode/automatic`` each sleep moves time forward by its own duration and returns at once,
+/// which suits sequential code such as retry loops.
+public final class TestClock: SpotifyClock {
+    public enum Mode: Sendable { case manual, automatic }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Date
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Date
+        var sleepers: [Sleeper] = []
+        var nextID = 0
+        var totalSlept: Duration = .zero
+        var sleepCount = 0
+    }
+
+    private let state: Mutex<State>
+    public let mode: Mode
+
+    /// - Parameter now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
+    public init(now: Date = Date(timeIntervalSince1970: 1_790_000_000), mode: Mode = .manual) {
+        self.state = Mutex(State(now: now))
+        self.mode = mode
+    }
+
+    public var now: Date { state.withLock { $0.now } }
+
+    /// Every duration callers asked to sleep, added up.
+    public var totalSlept: Duration { state.withLock { $0.totalSlept } }
+    /// How many times callers slept.
+    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    /// Sleepers waiting now (manual mode).
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    public func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        if mode == .automatic {
+            state.withLock {
+                $0.now = $0.now.addingTimeInterval(max(duration.seconds, 0))
+                $0.totalSlept += duration
+                $0.sleepCount += 1
+            }
+            await Task.yield()
+            return
+        }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.totalSlept += duration
+            state.sleepCount += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    let deadline = state.now.addingTimeInterval(max(duration.seconds, 0))
+                    if duration <= .zero { return true }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.addingTimeInterval(duration.seconds)
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves time to the earliest sleeper's deadline and wakes it (and any due at the same time).
+    /// Returns `false` when nobody sleeps.
+    @discardableResult
+    public func advanceToNextDeadline() -> Bool {
+        guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return false }
+        advance(by: .clampedSeconds(next.timeIntervalSince(now)))
+        return true
+    }
+
+    /// Waits (on the real scheduler, not on time) until at least `count` tasks sleep on this clock.
+    public func waitForSleepers(_ count: Int, maxYields: Int = 1_000_000) async {
+        var yields = 0
+        while sleeperCount < count, yields < maxYields {
+            yields += 1
+            if yields % 64 == 0 {
+                try? await Task.sleep(nanoseconds: 100_000)
+            } else {
+                await Task.yield()
+            }
+        }
+    }
+}

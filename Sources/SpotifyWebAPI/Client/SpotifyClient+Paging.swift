@@ -1,0 +1,72 @@
+/// How far a multi-page read has come.
+public struct FetchProgress: Sendable, Hashable {
+    public var fetched: Int
+    /// `nil` while unknown (Spotify did not send `total`).
+    public var total: Int?
+}
+
+/// Every element of a paged list, in order, with what was dropped along the way.
+public struct PagedCollection<Item: Sendable & Decodable>: Sendable {
+    public var items: [Item]
+    /// The list's length as Spotify reported it.
+    public var total: Int?
+    /// `null` elements dropped (counted in `total`).
+    public var nullCount: Int
+    /// Elements that could not be read, dropped.
+    public var undecodableCount: Int
+    /// Requests it took.
+    public var pageCount: Int
+}
+
+extension SpotifyClient {
+    /// Reads page 0 for the total, then the rest concurrently by offset, keeping list order.
+    ///
+    /// When Spotify gives no total, pages are read one after another until a short page.
+    func fetchAll<Item: Sendable & Decodable>(
+        pageSize: Int,
+        concurrency: Int,
+        progress: (@Sendable (FetchProgress) -> Void)?,
+        page fetch: @escaping @Sendable (_ offset: Int, _ limit: Int) async throws -> Page<Item>
+    ) async throws -> PagedCollection<Item> {
+        let first = try await fetch(0, pageSize)
+        var pages: [Page<Item>] = [first]
+        var fetched = first.elementCount
+        progress?(FetchProgress(fetched: fetched, total: first.total))
+        if let total = first.total {
+            let offsets = Array(stride(from: pageSize, to: total, by: pageSize))
+            var slots = [Page<Item>?](repeating: nil, count: offsets.count)
+            try await withThrowingTaskGroup(of: (Int, Page<Item>).self) { group in
+                var nextIndex = 0
+                func launch() {
+                    let index = nextIndex
+                    nextIndex += 1
+                    group.addTask { (index, try await fetch(offsets[index], pageSize)) }
+                }
+                while nextIndex < min(max(concurrency, 1), offsets.count) { launch() }
+                while let (index, page) = try await group.next() {
+                    slots[index] = page
+                    fetched += page.elementCount
+                    progress?(FetchProgress(fetched: fetched, total: total))
+                    if nextIndex < offsets.count { launch() }
+                }
+            }
+            pages += slots.compactMap { $0 }
+        } else {
+            var offset = first.elementCount
+            var last = first
+            while last.next != nil, last.elementCount > 0 {
+                last = try await fetch(offset, pageSize)
+                pages.append(last)
+                offset += last.elementCount
+                fetched += last.elementCount
+                progress?(FetchProgress(fetched: fetched, total: nil))
+            }
+        }
+        return PagedCollection(
+            items: pages.flatMap(\.items),
+            total: first.total,
+            nullCount: pages.reduce(0) { $0 + $1.nullCount },
+            undecodableCount: pages.reduce(0) { $0 + $1.undecodableCount },
+            pageCount: pages.count)
+    }
+}

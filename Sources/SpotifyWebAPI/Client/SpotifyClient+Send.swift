@@ -1,0 +1,186 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// One Web API request, before the token and the base URL are added.
+struct Endpoint: Sendable {
+    var method: HTTPRequest.Method = .get
+    var path: String
+    var query: [URLQueryItem] = []
+    /// Said when the service answers 403, in place of its terse "Forbidden".
+    var forbiddenHint: String?
+}
+
+extension SpotifyClient {
+    /// Sends `endpoint` and decodes the body as `T`; `nil` for 204 No Content.
+    func sendOptional<T: Decodable>(_ endpoint: Endpoint, as type: T.Type) async throws -> T? {
+        let (response, data) = try await exchange(endpoint)
+        if response.status.code == 204 || data.isEmpty { return nil }
+        return try decode(T.self, from: data)
+    }
+
+    func send<T: Decodable>(_ endpoint: Endpoint, as type: T.Type) async throws -> T {
+        let (_, data) = try await exchange(endpoint)
+        return try decode(T.self, from: data)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            return try makeSpotifyDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw SpotifyAPIError.decoding(error, body: data)
+        }
+    }
+
+    func url(for endpoint: Endpoint) throws -> URL {
+        var components = URLComponents(url: configuration.apiBaseURL, resolvingAgainstBaseURL: false)
+        components?.path += endpoint.path
+        if !endpoint.query.isEmpty { components?.queryItems = endpoint.query }
+        // `+` is legal in a query but servers read it as a space: encode it.
+        if let encoded = components?.percentEncodedQuery {
+            components?.percentEncodedQuery = encoded.replacingOccurrences(of: "+", with: "%2B")
+        }
+        guard let url = components?.url else {
+            throw SpotifyAPIError.invalid("path", "The request URL could not be formed from \(endpoint.path).")
+        }
+        return url
+    }
+
+    /// Runs the request through the gate, the token provider and the retry rules.
+    func exchange(_ endpoint: Endpoint) async throws -> (HTTPResponse, Data) {
+        let url = try url(for: endpoint)
+        let idempotent = endpoint.method == .get || endpoint.method == .head
+        var token = try await tokens.accessToken()
+        var refreshedAfter401 = false
+        var failures = 0
+        var rateLimitWaits = 0
+        while true {
+            try Task.checkCancellation()
+            try await gate.waitForTurn()
+            var request = HTTPRequest(method: endpoint.method, url: url)
+            request.headerFields[.authorization] = "Bearer \(token.unredactedValue)"
+            request.headerFields[.accept] = "application/json"
+            logger?.debug(
+                "spotify request", metadata: ["method": "\(endpoint.method)", "path": "\(endpoint.path)"])
+            let response: HTTPResponse
+            let data: Data
+            do {
+                (response, data) = try await transport.send(
+                    request, body: nil, timeout: configuration.requestTimeout,
+                    maxBodyBytes: configuration.maxResponseBytes)
+            } catch let error as TransportError {
+                if case .bodyTooLarge(let limit) = error {
+                    throw SpotifyAPIError(
+                        code: .responseTooLarge,
+                        message: "Spotify's answer was larger than \(limit) bytes and was not read.",
+                        underlying: error)
+                }
+                failures += 1
+                logger?.debug("spotify transport error", metadata: ["error": "\(error)", "try": "\(failures)"])
+                guard idempotent, failures < configuration.maxAttempts else {
+                    throw SpotifyAPIError(
+                        code: .transport,
+                        message: "Could not reach Spotify: \(error). Check the network connection and try again.",
+                        underlying: error)
+                }
+                try await backOff(after: failures)
+                continue
+            }
+            let status = response.status.code
+            logger?.debug("spotify response", metadata: ["path": "\(endpoint.path)", "status": "\(status)"])
+            switch status {
+            case 200..<300:
+                await gate.succeeded()
+                return (response, data)
+            case 401 where !refreshedAfter401:
+                refreshedAfter401 = true
+                token = try await tokens.refreshedAccessToken(replacing: token)
+            case 429:
+                let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: clock.now)
+                switch await gate.rateLimited(retryAfter: retryAfter) {
+                case .fail(let wait):
+                    throw SpotifyAPIError.rateLimited(retryAfter: wait)
+                case .wait(let wait):
+                    rateLimitWaits += 1
+                    guard rateLimitWaits <= configuration.maxRateLimitRetries else {
+                        throw SpotifyAPIError.rateLimited(retryAfter: wait)
+                    }
+                case .proceed:
+                    break
+                }
+            case 500...599 where idempotent && failures + 1 < configuration.maxAttempts:
+                failures += 1
+                try await backOff(after: failures)
+            default:
+                throw SpotifyAPIError.from(status: status, body: data, hint: endpoint.forbiddenHint)
+            }
+        }
+    }
+
+    private func backOff(after failures: Int) async throws {
+        let step = min(0.5 * Double(1 << min(failures - 1, 8)), 8)
+        try await clock.sleep(for: .clampedSeconds(step * Double.random(in: 0.75...1.25)))
+    }
+}
+
+extension SpotifyAPIError {
+    /// Spotify's regular error object.
+    private struct Envelope: Decodable {
+        struct Body: Decodable {
+            var status: Int?
+            var message: String?
+            var reason: String?
+        }
+        var error: Body
+    }
+
+    static func from(status: Int, body: Data, hint: String?) -> SpotifyAPIError {
+        let envelope = try? JSONDecoder().decode(Envelope.self, from: body)
+        let said = envelope?.error.message.map { sanitized($0) }
+        let code: Code
+        var message: String
+        switch status {
+        case 400:
+            code = .badRequest
+            message = "Spotify rejected the request" + (said.map { ": \($0)." } ?? ".")
+        case 401:
+            code = .unauthorized
+            message = "Spotify did not accept the access token" + (said.map { " (\($0))" } ?? "")
+                + ". Sign in again."
+        case 403:
+            code = .forbidden
+            message = hint ?? ("Spotify refused access" + (said.map { " (\($0))" } ?? "")
+                + ". The account may lack a scope or not be on the app's user list.")
+        case 404:
+            code = .notFound
+            message = "Spotify has no such object (it may have been deleted)."
+        case 429:
+            code = .rateLimited
+            message = "Spotify's rate limit was reached."
+        case 500...599:
+            code = .server
+            message = "Spotify had a server error (HTTP \(status)). Try again later."
+        default:
+            code = .badRequest
+            message = "Spotify answered HTTP \(status)" + (said.map { ": \($0)" } ?? "") + "."
+        }
+        return SpotifyAPIError(code: code, status: status, message: message)
+    }
+
+    static func decoding(_ error: DecodingError, body: Data) -> SpotifyAPIError {
+        let context: DecodingError.Context? =
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+                .dataCorrupted(let context):
+                context
+            @unknown default: nil
+            }
+        let path = context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        let excerpt = sanitized(String(decoding: body.prefix(120), as: UTF8.self), limit: 120)
+        return SpotifyAPIError(
+            code: .decoding,
+            message: "Spotify's answer could not be read at '\(path ?? "")' "
+                + "(\(body.count) bytes, starting \(excerpt)). Update SpotifyLink or report this.",
+            underlying: error)
+    }
+}

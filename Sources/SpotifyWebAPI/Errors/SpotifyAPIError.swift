@@ -1,0 +1,72 @@
+import struct Foundation.CharacterSet
+
+/// The one error the Web API layer throws.
+///
+/// Compare ``code`` to decide what to do; show ``message`` to people: it says what to do next.
+public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        public static let unauthorized = Code(name: "unauthorized")
+        public static let forbidden = Code(name: "forbidden")
+        public static let notFound = Code(name: "notFound")
+        public static let rateLimited = Code(name: "rateLimited")
+        public static let badRequest = Code(name: "badRequest")
+        public static let server = Code(name: "server")
+        public static let transport = Code(name: "transport")
+        public static let responseTooLarge = Code(name: "responseTooLarge")
+        public static let decoding = Code(name: "decoding")
+        public static let invalidRequest = Code(name: "invalidRequest")
+        public static let invalidIdentifier = Code(name: "invalidIdentifier")
+        public var description: String { name }
+    }
+
+    public var code: Code
+    /// The HTTP status, where the service answered.
+    public var status: Int?
+    /// A sentence for people, saying what happened and what to do next. Never contains a secret.
+    public var message: String
+    /// For ``Code/rateLimited``: how long the service asked to wait.
+    public var retryAfter: Duration?
+    /// For ``Code/invalidRequest``: the parameter at fault.
+    public var parameter: String?
+    /// The error underneath, if any (a transport or decoding error).
+    public var underlying: (any Error & Sendable)?
+
+    public init(
+        code: Code,
+        status: Int? = nil,
+        message: String,
+        retryAfter: Duration? = nil,
+        parameter: String? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.status = status
+        self.message = message
+        self.retryAfter = retryAfter
+        self.parameter = parameter
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var text = "SpotifyAPIError.\(code)"
+        if let status { text += " (HTTP \(status))" }
+        return text + ": " + message
+    }
+
+    static func invalid(_ parameter: String, _ message: String) -> SpotifyAPIError {
+        SpotifyAPIError(code: .invalidRequest, message: message, parameter: parameter)
+    }
+
+    /// Keeps a service-provided text to one line of bounded length, so it can neither flood a log
+    /// nor split a log line.
+    package static func sanitized(_ text: String, limit: Int = 200) -> String {
+        var cleaned = String(
+            text.unicodeScalars.map { scalar in
+                CharacterSet.controlCharacters.contains(scalar) ? " " : Character(scalar)
+            })
+        if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
+        return cleaned
+    }
+}

@@ -1,0 +1,84 @@
+public import Foundation
+
+/// `GET /me/player/currently-playing` when something is playing (a 204 is `nil` instead).
+public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
+    /// What is playing.
+    public enum Item: Hashable, Sendable {
+        case track(Track)
+        case episode(Episode)
+        /// An advertisement (Spotify Free): no item is sent.
+        case ad
+        /// Spotify sent no item for a known type (an episode without `additional_types=episode`),
+        /// or a type this version does not know.
+        case unknown(type: String)
+
+        public var duration: Duration? {
+            switch self {
+            case .track(let track): track.duration
+            case .episode(let episode): episode.duration
+            case .ad, .unknown: nil
+            }
+        }
+
+        public var uri: String? {
+            switch self {
+            case .track(let track): track.uri
+            case .episode(let episode): episode.uri
+            case .ad, .unknown: nil
+            }
+        }
+
+        public var name: String? {
+            switch self {
+            case .track(let track): track.name
+            case .episode(let episode): episode.name
+            case .ad, .unknown: nil
+            }
+        }
+    }
+
+    /// When Spotify computed ``progress``, per Spotify's clock.
+    public var timestamp: Date
+    public var progress: Duration?
+    public var isPlaying: Bool
+    /// The playlist, album or artist the playback came from.
+    public var contextURI: String?
+    public var item: Item
+
+    enum CodingKeys: String, CodingKey {
+        case timestamp, context, item
+        case progressMs = "progress_ms"
+        case isPlaying = "is_playing"
+        case type = "currently_playing_type"
+    }
+
+    private struct Context: Decodable { var uri: String? }
+
+    public init(timestamp: Date, progress: Duration?, isPlaying: Bool, contextURI: String?, item: Item) {
+        self.timestamp = timestamp
+        self.progress = progress
+        self.isPlaying = isPlaying
+        self.contextURI = contextURI
+        self.item = item
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let millis = container.decodeLeniently(Double.self, forKey: .timestamp) ?? 0
+        timestamp = Date(timeIntervalSince1970: millis / 1000)
+        progress = container.decodeLeniently(Int.self, forKey: .progressMs).map { .milliseconds($0) }
+        isPlaying = container.decodeLeniently(Bool.self, forKey: .isPlaying) ?? false
+        contextURI = container.decodeLeniently(Context.self, forKey: .context)?.uri
+        let type = container.decodeLeniently(String.self, forKey: .type) ?? "unknown"
+        switch type {
+        case "ad":
+            item = .ad
+        case "track":
+            item = container.decodeLeniently(Track.self, forKey: .item).map(Item.track) ?? .unknown(type: type)
+        case "episode":
+            item = container.decodeLeniently(Episode.self, forKey: .item).map(Item.episode) ?? .unknown(type: type)
+        default:
+            item = .unknown(type: type)
+        }
+    }
+}

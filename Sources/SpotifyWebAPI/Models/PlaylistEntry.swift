@@ -1,0 +1,165 @@
+public import Foundation
+
+/// A track in the catalog.
+public struct Track: Hashable, Sendable, Decodable {
+    public var id: SpotifyID?
+    public var name: String
+    public var duration: Duration
+    public var uri: String?
+    public var artists: [SimplifiedArtist]
+    public var album: SimplifiedAlbum?
+    public var isPlayable: Bool?
+    public var explicit: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, uri, artists, album, explicit
+        case durationMs = "duration_ms"
+        case isPlayable = "is_playable"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
+        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
+        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
+        uri = container.decodeLeniently(String.self, forKey: .uri)
+        artists = container.decodeLeniently([SimplifiedArtist].self, forKey: .artists) ?? []
+        album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
+        isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
+        explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
+    }
+
+    /// Artist names joined for display.
+    public var artistLine: String { artists.map(\.name).joined(separator: ", ") }
+}
+
+/// A podcast episode, inside a playlist or playing now.
+public struct Episode: Hashable, Sendable, Decodable {
+    public var id: SpotifyID?
+    public var name: String
+    public var duration: Duration
+    public var uri: String?
+    public var showName: String?
+    public var images: [SpotifyImage]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, uri, images, show
+        case durationMs = "duration_ms"
+    }
+
+    private struct Show: Decodable { var name: String? }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
+        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
+        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
+        uri = container.decodeLeniently(String.self, forKey: .uri)
+        showName = container.decodeLeniently(Show.self, forKey: .show)?.name
+        images = container.decodeLeniently([SpotifyImage].self, forKey: .images) ?? []
+    }
+}
+
+/// A file from the user's own device added to a playlist: no catalog ID, only a `spotify:local:` URI.
+public struct LocalFile: Hashable, Sendable {
+    public var name: String
+    public var uri: String
+    public var duration: Duration
+    public var artistName: String?
+    public var albumName: String?
+}
+
+/// What one playlist entry holds.
+public enum PlaylistItem: Hashable, Sendable {
+    case track(Track)
+    case episode(Episode)
+    case localFile(LocalFile)
+    /// The entry's `item` was `null`: removed from the catalog or not available in this market.
+    case unavailable
+    /// An item of a type this version does not know; the page still decodes.
+    case unknown(type: String?)
+
+    /// The playing time, where the entry has one.
+    public var duration: Duration? {
+        switch self {
+        case .track(let track): track.duration
+        case .episode(let episode): episode.duration
+        case .localFile(let file): file.duration
+        case .unavailable, .unknown: nil
+        }
+    }
+
+    /// The name to show.
+    public var name: String? {
+        switch self {
+        case .track(let track): track.name
+        case .episode(let episode): episode.name
+        case .localFile(let file): file.name
+        case .unavailable, .unknown: nil
+        }
+    }
+}
+
+/// One entry of a playlist (`/playlists/{id}/items`).
+public struct PlaylistEntry: Hashable, Sendable, Decodable {
+    public var addedAt: Date?
+    public var addedBy: String?
+    public var isLocal: Bool
+    public var item: PlaylistItem
+
+    enum CodingKeys: String, CodingKey {
+        case item, track
+        case addedAt = "added_at"
+        case addedBy = "added_by"
+        case isLocal = "is_local"
+    }
+
+    private enum ItemKeys: String, CodingKey {
+        case type, name, uri, album, artists
+        case durationMs = "duration_ms"
+    }
+
+    private struct Named: Decodable { var name: String? }
+    private struct AddedBy: Decodable { var id: String? }
+
+    public init(item: PlaylistItem, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
+        self.item = item
+        self.addedAt = addedAt
+        self.addedBy = addedBy
+        self.isLocal = isLocal
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        addedAt = container.decodeLeniently(Date.self, forKey: .addedAt)
+        addedBy = container.decodeLeniently(AddedBy.self, forKey: .addedBy)?.id
+        isLocal = container.decodeLeniently(Bool.self, forKey: .isLocal) ?? false
+        let key: CodingKeys? =
+            [.item, .track].first { container.contains($0) && !((try? container.decodeNil(forKey: $0)) ?? true) }
+        guard let key else {
+            item = .unavailable
+            return
+        }
+        let nested = try container.nestedContainer(keyedBy: ItemKeys.self, forKey: key)
+        let type = nested.decodeLeniently(String.self, forKey: .type)
+        if isLocal || (nested.decodeLeniently(String.self, forKey: .uri)?.hasPrefix("spotify:local:") ?? false) {
+            item = .localFile(
+                LocalFile(
+                    name: nested.decodeLeniently(String.self, forKey: .name) ?? "",
+                    uri: nested.decodeLeniently(String.self, forKey: .uri) ?? "",
+                    duration: .milliseconds(nested.decodeLeniently(Int.self, forKey: .durationMs) ?? 0),
+                    artistName: nested.decodeLeniently([Named].self, forKey: .artists)?.first?.name,
+                    albumName: nested.decodeLeniently(Named.self, forKey: .album)?.name
+                ))
+            return
+        }
+        switch type {
+        case "track", nil:
+            item = (try? container.decode(Track.self, forKey: key)).map(PlaylistItem.track) ?? .unknown(type: type)
+        case "episode":
+            item = (try? container.decode(Episode.self, forKey: key)).map(PlaylistItem.episode) ?? .unknown(type: type)
+        default:
+            item = .unknown(type: type)
+        }
+    }
+}

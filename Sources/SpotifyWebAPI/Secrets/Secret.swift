@@ -1,0 +1,81 @@
+/// A kind of secret, used to give each secret its own type.
+public protocol SecretKind: Sendable {}
+
+/// A secret string that never prints itself.
+///
+/// `description`, `debugDescription`, string interpolation, `dump()` and reflection all show
+/// `<redacted>`; the real value is reachable only through ``unredactedValue``, a name that is easy to
+/// spot in review and to search for.
+public struct Secret<Kind: SecretKind>: Sendable, Hashable, Codable, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable, CustomLeafReflectable
+{
+    /// The secret itself. Read it only to send it to the service it belongs to or to a secret store.
+    public let unredactedValue: String
+
+    public init(_ unredactedValue: String) {
+        self.unredactedValue = unredactedValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.unredactedValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(unredactedValue)
+    }
+
+    public var description: String { "<redacted>" }
+    public var debugDescription: String { "<redacted>" }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+public enum AccessTokenKind: SecretKind {}
+public enum RefreshTokenKind: SecretKind {}
+public enum AuthorizationCodeKind: SecretKind {}
+public enum CodeVerifierKind: SecretKind {}
+public enum ClientSecretKind: SecretKind {}
+
+/// A Web API access token (a bearer token). Prints `<redacted>`.
+public typealias AccessToken = Secret<AccessTokenKind>
+/// An OAuth refresh token. Prints `<redacted>`.
+public typealias RefreshToken = Secret<RefreshTokenKind>
+/// An OAuth authorization code from the redirect. Prints `<redacted>`.
+public typealias AuthorizationCode = Secret<AuthorizationCodeKind>
+/// A PKCE code verifier. Prints `<redacted>`.
+public typealias CodeVerifier = Secret<CodeVerifierKind>
+/// A client secret, for the client-credentials flow only (never inside a shipped app). Prints `<redacted>`.
+public typealias ClientSecret = Secret<ClientSecretKind>
+
+/// Supplies access tokens to ``SpotifyClient``.
+///
+/// `SpotifyAuth`'s refresh coordinator implements this for signed-in users; a fixed token is enough
+/// for scripts and tests.
+public protocol AccessTokenProvider: Sendable {
+    /// The token to send now (refreshed first if it is about to expire).
+    func accessToken() async throws -> AccessToken
+    /// A fresh token after the service rejected `failed` with 401.
+    ///
+    /// Implementations refresh only if `failed` is still the current token, so that many requests
+    /// failing together cause one refresh.
+    func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken
+}
+
+/// A provider that always hands out the same token; a 401 is final.
+public struct StaticAccessTokenProvider: AccessTokenProvider {
+    let token: AccessToken
+
+    public init(_ token: AccessToken) {
+        self.token = token
+    }
+
+    public func accessToken() async throws -> AccessToken { token }
+
+    public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
+        throw SpotifyAPIError(
+            code: .unauthorized,
+            status: 401,
+            message: "The access token was rejected and this provider cannot refresh it. Sign in again."
+        )
+    }
+}

@@ -1,0 +1,39 @@
+public import Foundation
+public import HTTPTypes
+
+/// Sends one HTTP request and returns the whole response.
+///
+/// The client's only door to the network. ``URLSessionTransport`` is the real one; tests use a
+/// scripted transport (`SpotifyTesting`) or real HTTP against the emulator.
+public protocol Transport: Sendable {
+    /// Sends `request` to `url` and collects the response body.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long the exchange may take from start to last byte.
+    ///   - maxBodyBytes: a larger body ends the exchange with ``TransportError/bodyTooLarge(limit:)``
+    ///     before more than that is held in memory.
+    /// - Throws: ``TransportError``, or `CancellationError`.
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws
+        -> (HTTPResponse, Data)
+}
+
+/// Why an exchange did not produce a response.
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    case timedOut
+    case cannotConnect(String)
+    case connectionLost(String)
+    case bodyTooLarge(limit: Int)
+    case invalidURL
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut: "the request timed out"
+        case .cannotConnect(let detail): "could not connect (\(detail))"
+        case .connectionLost(let detail): "the connection was lost (\(detail))"
+        case .bodyTooLarge(let limit): "the response was larger than \(limit) bytes"
+        case .invalidURL: "the URL is not valid"
+        case .other(let detail): detail
+        }
+    }
+}
