@@ -79,8 +79,8 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "SpotifyEmulatorCommand",
+        .target(
+            name: "EmulatorCommandLine",
             dependencies: [
                 "SpotifyEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,16 +88,29 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "SpotifyEmulatorCommand",
+            dependencies: ["EmulatorCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "SpotLink",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "EmulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SpotifyEmulatorTests",
+            dependencies: [
+                "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SpotifyWebAPITests",
-            dependencies: ["SpotifyWebAPI", "SpotifyTesting"],
+            dependencies: ["SpotifyWebAPI", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSettings
         ),
     ]

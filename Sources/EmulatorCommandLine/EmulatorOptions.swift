@@ -1,0 +1,76 @@
+public import ArgumentParser
+import Dispatch
+import Foundation
+public import SpotifyEmulator
+
+/// The emulator's flags, shared by `spotify-emulator` and `spotlink emulator`.
+public struct EmulatorOptions: ParsableArguments {
+    @Option(help: "Address to bind. Loopback by default; anything else exposes the emulator to the network.")
+    var host = "127.0.0.1"
+    @Option(help: "Port to bind; 0 picks any free port.")
+    var port = 0
+    @Option(help: "Seed of the generated catalog and of injected faults.")
+    var seed: UInt64 = 1
+    @Flag(help: "Approve the consent page at once.")
+    var autoApprove = false
+    @Option(name: .customLong("client-id"), help: "A registered client ID (repeatable). Default: spotlink-demo.")
+    var clientIDs: [String] = []
+    @Option(name: .customLong("redirect-uri"), help: "A redirect URI registered for the clients (repeatable).")
+    var redirectURIs: [String] = []
+    @Option(help: "Client secret, enabling the client-credentials flow.")
+    var clientSecret: String?
+    @Option(help: "Access-token lifetime in seconds.")
+    var accessTokenTTL = 3600
+    @Option(help: "Refresh-token rotation: none (live since mid 2026) or rotate.")
+    var refreshRotation = "none"
+    @Option(help: "Latency added to every Web API response, in milliseconds.")
+    var latencyMs = 0
+    @Option(help: "Web API requests per rolling 30 s per client before 429s.")
+    var rateLimit: Int?
+    @Option(help: "A JSON catalog file instead of the generated catalog.")
+    var catalog: String?
+    @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
+    var shape = "2026"
+
+    public init() {}
+
+    /// The configuration these flags describe.
+    public func configuration() throws -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.seed = seed
+        configuration.autoApprove = autoApprove
+        do {
+            try configuration.apply(
+                clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,
+                accessTokenTTL: accessTokenTTL, refreshRotation: refreshRotation, latencyMs: latencyMs,
+                rateLimit: rateLimit, catalog: catalog, shape: shape)
+        } catch let error as EmulatorConfigurationError {
+            throw ValidationError(error.description)
+        }
+        return configuration
+    }
+
+    /// Serves until SIGINT or SIGTERM. The first line on stdout is `listening on http://HOST:PORT`.
+    public func serve() async throws {
+        let server = try await EmulatorServer.start(configuration())
+        // Written unbuffered: a parent process reads this line to find the port.
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL.absoluteString)\n".utf8))
+        await Self.waitForTerminationSignal()
+        await server.stop()
+    }
+
+    private static func waitForTerminationSignal() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        for await _ in stream { break }
+        sources.forEach { $0.cancel() }
+    }
+}

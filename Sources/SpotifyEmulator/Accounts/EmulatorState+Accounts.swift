@@ -1,0 +1,324 @@
+import Crypto
+import Foundation
+
+struct PendingAuthorization: Sendable {
+    var clientID: String
+    var redirectURI: String
+    var state: String?
+    var scopes: [String]
+    var challenge: String?
+}
+
+struct CodeRecord: Sendable {
+    var clientID: String
+    var redirectURI: String
+    var challenge: String?
+    var scopes: [String]
+    var issuedAt: Date
+    var used = false
+    /// The refresh-token family this code's exchange created, revoked if the code is replayed.
+    var family: String?
+}
+
+struct AccessRecord: Sendable {
+    var clientID: String
+    /// `nil` for client-credentials tokens, which carry no user.
+    var userID: String?
+    var scopes: Set<String>
+    var expiresAt: Date
+    var family: String?
+}
+
+struct RefreshRecord: Sendable {
+    enum Status: Sendable { case active, rotated, revoked }
+    var clientID: String
+    var scopes: [String]
+    var family: String
+    var signInAt: Date
+    var status: Status = .active
+}
+
+extension EmulatorState {
+    /// Authorization codes live this long (RFC 6749 recommends at most 10 minutes).
+    static let codeLifetime: TimeInterval = 600
+    /// Refresh tokens expire this long after the user's sign-in, however often they are used.
+    static let refreshLifetime: TimeInterval = 183 * 86400
+
+    static let scopeWords: [String: String] = [
+        "playlist-read-private": "See your private playlists",
+        "playlist-read-collaborative": "See playlists you collaborate on",
+        "user-read-currently-playing": "See what you are playing right now",
+        "user-read-playback-state": "See your playback state and devices",
+    ]
+
+    func handleAccounts(_ request: EmulatorRequest) -> EmulatorResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/authorize"): authorize(request)
+        case ("POST", "/authorize/decision"): decide(request)
+        case ("POST", "/api/token"): token(request)
+        default: .html("<h1>Method not allowed</h1>", status: 405)
+        }
+    }
+
+    // MARK: - /authorize
+
+    private func authorize(_ request: EmulatorRequest) -> EmulatorResponse {
+        let names = request.query.map(\.0)
+        guard Set(names).count == names.count else {
+            return .html(Self.errorPage("INVALID_REQUEST: Duplicate parameters"), status: 400)
+        }
+        guard let clientID = request.parameter("client_id"),
+            let client = configuration.clients.first(where: { $0.id == clientID })
+        else { return .html(Self.errorPage("INVALID_CLIENT: Invalid client"), status: 400) }
+        guard let redirectURI = request.parameter("redirect_uri"),
+            Self.redirectMatches(redirectURI, registered: client.redirectURIs)
+        else { return .html(Self.errorPage("INVALID_CLIENT: Invalid redirect URI"), status: 400) }
+        let state = request.parameter("state")
+        func fail(_ error: String, _ description: String) -> EmulatorResponse {
+            .redirect(Self.appending(to: redirectURI, [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? [])))
+        }
+        guard request.parameter("response_type") == "code" else {
+            return fail("unsupported_response_type", "response_type must be code")
+        }
+        let challenge = request.parameter("code_challenge")
+        let method = request.parameter("code_challenge_method")
+        if challenge != nil || method != nil {
+            guard method == "S256" else { return fail("invalid_request", "code_challenge_method must be S256") }
+            guard let challenge, challenge.count == 43,
+                challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else { return fail("invalid_request", "code_challenge must be 43 base64url characters") }
+        } else if client.secret == nil {
+            return fail("invalid_request", "code_challenge required")
+        }
+        let scopes = (request.parameter("scope") ?? "").split(separator: " ").map(String.init)
+        let pending = PendingAuthorization(
+            clientID: clientID, redirectURI: redirectURI, state: state, scopes: scopes, challenge: challenge)
+        if configuration.autoApprove { return approve(pending) }
+        let id = random.token("req_")
+        pendingAuthorizations[id] = pending
+        return .html(consentPage(id: id, client: client, scopes: scopes))
+    }
+
+    private func decide(_ request: EmulatorRequest) -> EmulatorResponse {
+        let form = request.form
+        guard let id = form.first(where: { $0.0 == "request" })?.1, let pending = pendingAuthorizations.removeValue(forKey: id)
+        else { return .html(Self.errorPage("This sign-in request is no longer valid. Start again."), status: 400) }
+        guard form.first(where: { $0.0 == "decision" })?.1 == "agree" else {
+            return .redirect(Self.appending(to: pending.redirectURI, [("error", "access_denied")] + (pending.state.map { [("state", $0)] } ?? [])))
+        }
+        return approve(pending)
+    }
+
+    private func approve(_ pending: PendingAuthorization) -> EmulatorResponse {
+        let code = random.token("EMU_CODE_")
+        codes[code] = CodeRecord(
+            clientID: pending.clientID, redirectURI: pending.redirectURI, challenge: pending.challenge,
+            scopes: pending.scopes, issuedAt: now)
+        return .redirect(Self.appending(to: pending.redirectURI, [("code", code)] + (pending.state.map { [("state", $0)] } ?? [])))
+    }
+
+    // MARK: - /api/token
+
+    private func token(_ request: EmulatorRequest) -> EmulatorResponse {
+        let form = request.form
+        func field(_ name: String) -> String? { form.first { $0.0 == name }?.1 }
+        let basic = Self.basicCredentials(request.headers["authorization"])
+        let clientID = basic?.id ?? field("client_id")
+        guard let clientID, let client = configuration.clients.first(where: { $0.id == clientID }) else {
+            return tokenError("invalid_client", "Invalid client", status: 400)
+        }
+        if let basic, basic.secret != client.secret { return tokenError("invalid_client", "Invalid client", status: 400) }
+        switch field("grant_type") {
+        case "authorization_code":
+            return exchangeCode(field("code"), redirectURI: field("redirect_uri"), verifier: field("code_verifier"), client: client)
+        case "refresh_token":
+            return refresh(field("refresh_token"), client: client)
+        case "client_credentials":
+            guard basic != nil, client.secret != nil else { return tokenError("invalid_client", "Invalid client", status: 400) }
+            let access = random.token("EMU_AT_")
+            accessTokens[access] = AccessRecord(
+                clientID: client.id, userID: nil, scopes: [], expiresAt: now.addingTimeInterval(ttl), family: nil)
+            return tokenResponse([
+                ("access_token", .string(access)), ("token_type", .string("bearer")), ("expires_in", .int(Int(ttl))),
+            ])
+        default:
+            return tokenError("unsupported_grant_type", "grant_type must be client_credentials, authorization_code or refresh_token", status: 400)
+        }
+    }
+
+    private var ttl: TimeInterval { configuration.accessTokenTTL.timeInterval }
+
+    private func exchangeCode(_ code: String?, redirectURI: String?, verifier: String?, client: EmulatorConfiguration.Client)
+        -> EmulatorResponse
+    {
+        guard let code, var record = codes[code], record.clientID == client.id else {
+            return tokenError("invalid_grant", "Invalid authorization code")
+        }
+        if record.used {
+            // A replayed code is a sign of theft: revoke what its first use issued.
+            if let family = record.family { revokeFamily(family) }
+            return tokenError("invalid_grant", "Invalid authorization code")
+        }
+        record.used = true
+        codes[code] = record
+        guard now.timeIntervalSince(record.issuedAt) <= Self.codeLifetime else {
+            return tokenError("invalid_grant", "Authorization code expired")
+        }
+        guard redirectURI == record.redirectURI else { return tokenError("invalid_grant", "Invalid redirect URI") }
+        switch (record.challenge, verifier) {
+        case (let challenge?, let verifier?):
+            guard Self.isValidVerifier(verifier), Self.challenge(for: verifier) == challenge else {
+                return tokenError("invalid_grant", "code_verifier was incorrect")
+            }
+        case (nil, nil):
+            guard client.secret != nil else { return tokenError("invalid_grant", "code_verifier was incorrect") }
+        default:
+            return tokenError("invalid_grant", "code_verifier was incorrect")
+        }
+        let family = random.token("fam_")
+        record.family = family
+        codes[code] = record
+        let refreshToken = random.token("EMU_RT_")
+        refreshTokens[refreshToken] = RefreshRecord(clientID: client.id, scopes: record.scopes, family: family, signInAt: now)
+        return issueAccess(client: client.id, scopes: record.scopes, family: family, refreshToken: refreshToken)
+    }
+
+    private func refresh(_ token: String?, client: EmulatorConfiguration.Client) -> EmulatorResponse {
+        guard let token, let record = refreshTokens[token], record.clientID == client.id else {
+            return tokenError("invalid_grant", "Invalid refresh token")
+        }
+        switch record.status {
+        case .revoked:
+            return tokenError("invalid_grant", "Refresh token revoked")
+        case .rotated:
+            revokeFamily(record.family)
+            return tokenError("invalid_grant", "Refresh token revoked")
+        case .active:
+            break
+        }
+        guard now.timeIntervalSince(record.signInAt) < Self.refreshLifetime else {
+            return tokenError("invalid_grant", "Refresh token expired")
+        }
+        var newRefresh: String?
+        if configuration.refreshRotation == .rotate {
+            let rotated = random.token("EMU_RT_")
+            refreshTokens[token]?.status = .rotated
+            refreshTokens[rotated] = RefreshRecord(
+                clientID: client.id, scopes: record.scopes, family: record.family, signInAt: record.signInAt)
+            newRefresh = rotated
+        }
+        return issueAccess(client: client.id, scopes: record.scopes, family: record.family, refreshToken: newRefresh)
+    }
+
+    private func issueAccess(client: String, scopes: [String], family: String, refreshToken: String?) -> EmulatorResponse {
+        let access = random.token("EMU_AT_")
+        accessTokens[access] = AccessRecord(
+            clientID: client, userID: catalog.userID, scopes: Set(scopes), expiresAt: now.addingTimeInterval(ttl),
+            family: family)
+        var fields: [(String, JSONValue)] = [
+            ("access_token", .string(access)), ("token_type", .string("Bearer")),
+            ("scope", .string(scopes.joined(separator: " "))), ("expires_in", .int(Int(ttl))),
+        ]
+        if let refreshToken { fields.append(("refresh_token", .string(refreshToken))) }
+        return tokenResponse(fields)
+    }
+
+    func revokeFamily(_ family: String) {
+        for (token, record) in refreshTokens where record.family == family { refreshTokens[token]?.status = .revoked }
+        accessTokens = accessTokens.filter { $0.value.family != family }
+    }
+
+    /// Makes every access token expire now (fault injection).
+    package func expireAccessTokens() {
+        let past = now.addingTimeInterval(-1)
+        for key in accessTokens.keys { accessTokens[key]?.expiresAt = past }
+    }
+
+    private func tokenResponse(_ fields: [(String, JSONValue)]) -> EmulatorResponse {
+        .json(.object(fields), headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")])
+    }
+
+    private func tokenError(_ error: String, _ description: String, status: Int = 400) -> EmulatorResponse {
+        .json(
+            .object([("error", .string(error)), ("error_description", .string(description))]), status: status,
+            headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")])
+    }
+
+    // MARK: - Rules
+
+    /// The contract's redirect rules: exact match, except that a loopback URI registered without a
+    /// port matches any port; `localhost` never matches.
+    package static func redirectMatches(_ requested: String, registered: [String]) -> Bool {
+        guard let url = URLComponents(string: requested), let host = url.host?.lowercased(), host != "localhost",
+            url.scheme != nil
+        else { return false }
+        if registered.contains(requested) { return true }
+        guard url.scheme == "http", host == "127.0.0.1" || host == "[::1]" || host == "::1", url.port != nil else { return false }
+        var portless = url
+        portless.port = nil
+        return registered.contains { candidate in
+            guard let registeredURL = URLComponents(string: candidate), registeredURL.port == nil else { return false }
+            return registeredURL.string == portless.string
+        }
+    }
+
+    package static func challenge(for verifier: String) -> String {
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func isValidVerifier(_ verifier: String) -> Bool {
+        (43...128).contains(verifier.count)
+            && verifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }
+    }
+
+    static func basicCredentials(_ header: String?) -> (id: String, secret: String)? {
+        guard let header, header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    static func appending(to uri: String, _ items: [(String, String)]) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let query = items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+        return uri + (uri.contains("?") ? "&" : "?") + query
+    }
+
+    // MARK: - Pages
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func errorPage(_ message: String) -> String {
+        "<!doctype html><html><head><meta charset=utf-8><title>Error</title></head><body><h1>\(escape(message))</h1></body></html>"
+    }
+
+    private func consentPage(id: String, client: EmulatorConfiguration.Client, scopes: [String]) -> String {
+        let items = scopes.map { "<li>\(Self.escape(Self.scopeWords[$0] ?? $0))</li>" }.joined()
+        return """
+            <!doctype html><html><head><meta charset=utf-8><title>Spotify Emulator – Authorize</title>
+            <style>body{font-family:sans-serif;max-width:30em;margin:3em auto}button{font-size:1.1em;margin-right:1em}</style>
+            </head><body>
+            <h1>\(Self.escape(client.name))</h1>
+            <p>Signed in as <strong>\(Self.escape(catalog.userName))</strong> (\(Self.escape(catalog.userID)))</p>
+            <p>This app would like to:</p><ul>\(items.isEmpty ? "<li>See your public profile</li>" : items)</ul>
+            <form method="post" action="/authorize/decision">
+            <input type="hidden" name="request" value="\(id)">
+            <button type="submit" name="decision" value="agree">Agree</button>
+            <button type="submit" name="decision" value="cancel">Cancel</button>
+            </form></body></html>
+            """
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,128 @@
+package import Foundation
+
+extension Catalog {
+    /// The deterministic catalog of a seed: the user's playlists of 0, 1, 49, 50, 51, 500 and 10,000
+    /// entries, odd entries (unavailable, local, episodes), playlists of other owners, a collaborative
+    /// one, a deleted one, and public playlists for search.
+    package static func generated(seed: UInt64) -> Catalog {
+        var random = SeededGenerator(seed: seed)
+        let words = [
+            "Amber", "Blue", "Quiet", "Golden", "Silver", "Late", "Early", "Velvet", "Paper", "Neon", "Wild", "Soft",
+            "Distant", "Little", "Bright", "Hollow", "Electric", "Northern", "Summer", "Winter",
+        ]
+        let nouns = [
+            "River", "Lights", "Morning", "Echoes", "Harbor", "Garden", "Signal", "Avenue", "Dreams", "Tides", "Static",
+            "Meadow", "Circuit", "Window", "Horizon", "Letters",
+        ]
+        let artists = ["The Lanterns", "Mira Vale", "Ocean Theory", "Kofi & The Keys", "Juniper", "Ana Sol", "Low Orbit"]
+        func track() -> CatalogItem {
+            let name = words[Int(random.next() % UInt64(words.count))] + " " + nouns[Int(random.next() % UInt64(nouns.count))]
+            let artist = artists[Int(random.next() % UInt64(artists.count))]
+            return CatalogItem(
+                kind: .track, id: random.base62ID(), name: name, durationMs: 150_000 + Int(random.next() % 110_000),
+                artist: artist, album: artist + " Sessions", albumID: random.base62ID())
+        }
+        func playlist(
+            _ name: String, size: Int, owner: (String, String) = ("emu-user", "Emulator User"), library: Bool = true,
+            collaborative: Bool = false, description: String? = nil
+        ) -> CatalogPlaylist {
+            CatalogPlaylist(
+                id: random.base62ID(), name: name, description: description, ownerID: owner.0, ownerName: owner.1,
+                isPublic: owner.0 != "emu-user", collaborative: collaborative, entries: (0..<size).map { _ in track() },
+                inLibrary: library)
+        }
+        var mixed = playlist("Calm Evening", size: 51, description: "Wind down after a long day")
+        mixed.entries[10] = nil
+        mixed.entries[20] = CatalogItem(
+            kind: .local, id: nil, name: "Kitchen Demo", durationMs: 95_000, artist: "Me", album: "Voice Memos",
+            albumID: nil)
+        mixed.entries[30] = CatalogItem(
+            kind: .episode, id: random.base62ID(), name: "Breathing for Beginners", durationMs: 1_260_000,
+            artist: "The Calm Hour", album: "The Calm Hour", albumID: nil)
+        var deleted = playlist("Old Roadtrip", size: 12, library: false)
+        deleted.deleted = true
+        var noCover = playlist("Untitled Ideas", size: 3)
+        noCover.hasCover = false
+        let spotify = ("spotify", "Spotify")
+        let playlists = [
+            playlist("Morning Focus", size: 49, description: "Gentle instrumentals to start the day"),
+            playlist("Deep Work", size: 50, description: "No lyrics, no distractions"),
+            mixed,
+            playlist("Running Mix", size: 500),
+            playlist("Everything Archive", size: 10_000, description: "Every song ever saved"),
+            playlist("Single Spin", size: 1),
+            playlist("Empty Shelf", size: 0),
+            noCover,
+            playlist("Today's Top Hits", size: 50, owner: spotify, description: "The hottest 50"),
+            playlist("Lo-Fi Focus Beats", size: 80, owner: spotify, description: "Beats to study and focus to"),
+            playlist("Friends Mixtape", size: 20, owner: ("friend-7", "Sam"), collaborative: true),
+            deleted,
+            playlist("Focus Piano", size: 40, owner: spotify, library: false, description: "Peaceful piano to focus"),
+            playlist("Focus Flow", size: 60, owner: ("dj-flow", "DJ Flow"), library: false),
+            playlist("Study Focus Café", size: 30, owner: ("cafe", "Café Sounds"), library: false),
+            playlist("Morning Coffee Jazz", size: 45, owner: spotify, library: false),
+            playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
+        ]
+        return Catalog(userID: "emu-user", userName: "Emulator User", playlists: playlists)
+    }
+
+    /// A catalog from a JSON file (`--catalog FILE`).
+    ///
+    /// ```json
+    /// {"user": {"id": "me", "display_name": "Me"},
+    ///  "playlists": [{"id": "22 base62 chars (optional)", "name": "Focus", "owner": "me",
+    ///                 "in_library": true, "collaborative": false, "description": "...",
+    ///                 "entries": [{"type": "track", "name": "Song", "duration_ms": 200000, "artist": "A"},
+    ///                             null, {"type": "local", ...}, {"type": "episode", ...}]}]}
+    /// ```
+    package static func load(from url: URL, seed: UInt64) throws -> Catalog {
+        struct File: Decodable {
+            struct User: Decodable {
+                var id: String
+                var display_name: String?
+            }
+            struct Entry: Decodable {
+                var type: String?
+                var name: String
+                var duration_ms: Int
+                var artist: String?
+                var album: String?
+            }
+            struct Playlist: Decodable {
+                var id: String?
+                var name: String
+                var description: String?
+                var owner: String?
+                var owner_name: String?
+                var in_library: Bool?
+                var collaborative: Bool?
+                var deleted: Bool?
+                var entries: [Entry?]
+            }
+            var user: User
+            var playlists: [Playlist]
+        }
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        var random = SeededGenerator(seed: seed)
+        let playlists = file.playlists.map { entry in
+            let owner = entry.owner ?? file.user.id
+            var playlist = CatalogPlaylist(
+                id: entry.id ?? random.base62ID(), name: entry.name, description: entry.description, ownerID: owner,
+                ownerName: entry.owner_name ?? owner, isPublic: owner != file.user.id,
+                collaborative: entry.collaborative ?? false,
+                entries: entry.entries.map { item in
+                    item.map {
+                        CatalogItem(
+                            kind: CatalogItem.Kind(rawValue: $0.type ?? "track") ?? .track,
+                            id: $0.type == "local" ? nil : random.base62ID(), name: $0.name, durationMs: $0.duration_ms,
+                            artist: $0.artist ?? "Unknown Artist", album: $0.album ?? "Unknown Album",
+                            albumID: random.base62ID())
+                    }
+                },
+                inLibrary: entry.in_library ?? (owner == file.user.id))
+            playlist.deleted = entry.deleted ?? false
+            return playlist
+        }
+        return Catalog(userID: file.user.id, userName: file.user.display_name ?? file.user.id, playlists: playlists)
+    }
+}

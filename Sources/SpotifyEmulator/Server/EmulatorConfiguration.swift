@@ -1,0 +1,65 @@
+public import Foundation
+
+/// How an emulator runs: where it listens, who may sign in, how the world looks and misbehaves.
+public struct EmulatorConfiguration: Sendable {
+    /// An app registered with the emulator's accounts service.
+    public struct Client: Sendable, Hashable {
+        public var id: String
+        public var name: String
+        public var redirectURIs: [String]
+        /// Only for the client-credentials flow and confidential apps; public (PKCE) apps have none.
+        public var secret: String?
+
+        public init(id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil) {
+            self.id = id
+            self.name = name ?? id
+            self.redirectURIs = redirectURIs
+            self.secret = secret
+        }
+    }
+
+    /// Whether a refresh hands out a new refresh token.
+    public enum RefreshRotation: String, Sendable, CaseIterable {
+        /// Live Spotify since mid 2026: the refresh token stays the same.
+        case none
+        /// Before 2026: every refresh rotates, and replaying an old one revokes the family.
+        case rotate
+    }
+
+    /// Which key generation responses carry.
+    public enum Shape: String, Sendable, CaseIterable {
+        /// `items` and `item` only, as live since 2026.
+        case current = "2026"
+        /// Old and new keys side by side (`tracks` + `items`, `track` + `item`).
+        case transition
+    }
+
+    /// Where the emulator's time comes from.
+    public enum TimeSource: Sendable {
+        case system
+        /// Frozen at a start date; moves only through `/emulator/clock/advance`.
+        case virtual(start: Date)
+        /// Read from the caller (a test clock), so client and emulator share one timeline.
+        case external(@Sendable () -> Date)
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 0
+    public var seed: UInt64 = 1
+    public var autoApprove = false
+    public var clients = [Client(id: "spotlink-demo", name: "SpotifyLink Demo", redirectURIs: ["http://127.0.0.1/callback"])]
+    public var accessTokenTTL: Duration = .seconds(3600)
+    public var refreshRotation: RefreshRotation = .none
+    /// Added to every response (benchmarks use 40 ms), plus up to ``latencyJitter``.
+    public var latency: Duration = .zero
+    public var latencyJitter: Duration = .zero
+    /// Requests per rolling 30 s per client before 429s; `nil` for no limit.
+    public var rateLimit: Int?
+    /// Share of Web API requests answered with a 5xx, decided by the seed.
+    public var serverErrorRate: Double = 0
+    public var catalogFile: URL?
+    public var shape: Shape = .current
+    public var time: TimeSource = .system
+
+    public init() {}
+}

@@ -1,0 +1,187 @@
+public import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A running emulator: a Hummingbird server on a loopback port over an ``EmulatorConfiguration``'s
+/// world.
+///
+/// ```swift
+/// let emulator = try await EmulatorServer.start(configuration)
+/// defer { Task { await emulator.stop() } }
+/// let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), ...)
+/// ```
+public final class EmulatorServer: Sendable {
+    /// `http://HOST:PORT`, the accounts service and the Web API base (add `/v1`).
+    public let baseURL: URL
+    package let state: EmulatorState
+    private let group: ServiceGroup
+    private let runner: Task<Void, any Error>
+
+    private init(baseURL: URL, state: EmulatorState, group: ServiceGroup, runner: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.state = state
+        self.group = group
+        self.runner = runner
+    }
+
+    /// Binds `configuration.host:configuration.port` (port 0 = any free port) and serves until ``stop()``.
+    public static func start(_ configuration: EmulatorConfiguration = .init()) async throws -> EmulatorServer {
+        let state = try EmulatorState(configuration: configuration)
+        let responder = EmulatorResponder(state: state)
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
+        var logger = Logger(label: "spotify-emulator")
+        logger.logLevel = .error
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spotify-emulator"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        let runner = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next() ?? nil else {
+            runner.cancel()
+            _ = await runner.result
+            throw EmulatorError.couldNotBind(host: configuration.host, port: configuration.port)
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let baseURL = URL(string: "http://\(host):\(port)")!
+        await state.setBaseURL(baseURL.absoluteString)
+        return EmulatorServer(baseURL: baseURL, state: state, group: group, runner: runner)
+    }
+
+    /// Stops accepting connections and waits until the server has shut down.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await runner.result
+    }
+
+    /// The emulator's clock now.
+    public var now: Date { get async { await state.now } }
+
+    /// Moves the emulator's clock forward (its clock, not the caller's).
+    public func advanceClock(by duration: Duration) async { await state.advanceClock(by: duration.timeInterval) }
+
+    /// Request counts as JSON: `{"total": N, "requests": {"GET /v1/me": {"200": 3}}}`.
+    public func statisticsJSON() async -> Data { await state.statistics().data }
+
+    /// Requests counted for a route such as `GET /v1/me/player/currently-playing`.
+    public func requestCount(_ route: String, status: Int? = nil) async -> Int { await state.count(route, status: status) }
+}
+
+/// Why an emulator could not start.
+public enum EmulatorError: Error, CustomStringConvertible {
+    case couldNotBind(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .couldNotBind(let host, let port):
+            "The emulator could not listen on \(host):\(port). Pick another port, or 0 for any free one."
+        }
+    }
+}
+
+/// Turns Hummingbird requests into ``EmulatorRequest``s and plays latency and delivery faults.
+struct EmulatorResponder: HTTPResponder {
+    typealias Context = EmulatorRequestContext
+    let state: EmulatorState
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        let target = request.head.path ?? "/"
+        let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
+            ?? (target, "")
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let emulated = EmulatorRequest(
+            method: request.method.rawValue, path: path.removingPercentEncoding ?? path,
+            query: EmulatorRequest.parseQuery(query), headers: headers, body: Data(body.readableBytesView))
+        let latency = await state.currentLatency()
+        if latency > .zero, path.hasPrefix("/v1/") { try await Task.sleep(for: latency) }
+        let response = await state.handle(emulated)
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        let bytes = response.body
+        switch response.delivery {
+        case .normal:
+            return Response(status: .init(code: response.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .truncated:
+            return Response(
+                status: .init(code: response.status), headers: fields,
+                body: ResponseBody(contentLength: bytes.count) { writer in
+                    try await writer.write(ByteBuffer(bytes: bytes.prefix(bytes.count / 2)))
+                    throw EmulatedFault.truncated
+                })
+        case .reset:
+            // Close the connection without a response, as a reset by a proxy would.
+            context.channel.close(mode: .all, promise: nil)
+            throw EmulatedFault.reset
+        }
+    }
+}
+
+enum EmulatedFault: Error { case truncated, reset }
+
+/// A request context that keeps the connection, so a fault can close it without answering.
+struct EmulatorRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+extension EmulatorServer {
+    /// The scopes SpotifyLink asks for.
+    public static let allScopes = [
+        "playlist-read-private", "playlist-read-collaborative", "user-read-currently-playing", "user-read-playback-state",
+    ]
+
+    /// Issues an access token for the signed-in user without the browser flow: a shortcut for tests
+    /// that are not about sign-in.
+    public func issueAccessToken(clientID: String = "spotlink-demo", scopes: [String] = EmulatorServer.allScopes) async -> String {
+        await state.issueTestToken(clientID: clientID, scopes: scopes)
+    }
+
+    /// Sends a control request (`/emulator/...`) in process, e.g. `control("player/play", ["context_uri": uri])`.
+    @discardableResult
+    public func control(_ path: String, _ parameters: [String: String] = [:], method: String = "POST") async -> Int {
+        let request = EmulatorRequest(
+            method: method, path: "/emulator/" + path, query: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            headers: [:], body: Data())
+        return await state.handle(request).status
+    }
+
+    /// The IDs and names of the catalog's playlists, in catalog order.
+    public func playlists() async -> [(id: String, name: String, entries: Int)] {
+        await state.playlistSummaries()
+    }
+}
+
+extension EmulatorState {
+    func issueTestToken(clientID: String, scopes: [String]) -> String {
+        let access = random.token("EMU_AT_")
+        accessTokens[access] = AccessRecord(
+            clientID: clientID, userID: catalog.userID, scopes: Set(scopes),
+            expiresAt: now.addingTimeInterval(configuration.accessTokenTTL.timeInterval), family: nil)
+        return access
+    }
+
+    func playlistSummaries() -> [(id: String, name: String, entries: Int)] {
+        catalog.allOrder.compactMap { catalog.playlists[$0] }.map { ($0.id, $0.name, $0.entries.count) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A misbehaviour the emulator plays on the next matching Web API requests.
+package struct FaultRule: Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
+        /// 429 with the rule's `Retry-After` (any text, even garbage).
+        case rateLimited = "429"
+        case serverError = "500"
+        case serviceUnavailable = "503"
+        /// A proxy's HTML 502 page.
+        case badGatewayHTML = "502-html"
+        /// A 200 whose body stops halfway.
+        case truncated = "truncate"
+        /// The connection closes before any response.
+        case reset
+    }
+
+    package var kind: Kind
+    package var remaining: Int
+    package var pathPrefix: String?
+    package var retryAfter: String?
+
+    package init(kind: Kind, count: Int = 1, pathPrefix: String? = nil, retryAfter: String? = nil) {
+        self.kind = kind
+        self.remaining = count
+        self.pathPrefix = pathPrefix
+        self.retryAfter = retryAfter
+    }
+}
+
+extension EmulatorState {
+    package func addFault(_ rule: FaultRule) { faults.append(rule) }
+    package func clearFaults() { faults.removeAll() }
+
+    package func configure(rateLimit: Int?? = nil, latency: Duration? = nil, serverErrorRate: Double? = nil) {
+        if let rateLimit { self.rateLimit = rateLimit }
+        if let latency { self.latency = latency }
+        if let serverErrorRate { self.serverErrorRate = serverErrorRate }
+    }
+
+    package func currentLatency() -> Duration {
+        guard configuration.latencyJitter > .zero else { return latency }
+        let jitterMs = Int(configuration.latencyJitter.timeInterval * 1000)
+        return latency + .milliseconds(Int(random.next() % UInt64(max(jitterMs, 1))))
+    }
+
+    func takeFault(for request: EmulatorRequest) -> EmulatorResponse? {
+        if let index = faults.firstIndex(where: { $0.remaining > 0 && ($0.pathPrefix.map(request.path.hasPrefix) ?? true) }) {
+            let rule = faults[index]
+            faults[index].remaining -= 1
+            if faults[index].remaining == 0 { faults.remove(at: index) }
+            return response(for: rule)
+        }
+        if serverErrorRate > 0, Double(random.next() % 1_000_000) / 1_000_000 < serverErrorRate {
+            return .apiError(500, "Server error")
+        }
+        return nil
+    }
+
+    private func response(for rule: FaultRule) -> EmulatorResponse {
+        switch rule.kind {
+        case .rateLimited:
+            return .apiError(429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
+        case .serverError: return .apiError(500, "Server error")
+        case .serviceUnavailable: return .apiError(503, "Service unavailable")
+        case .badGatewayHTML:
+            var response = EmulatorResponse.html("<html><body><h1>502 Bad Gateway</h1></body></html>", status: 502)
+            response.headers.removeAll { $0.0 == "Content-Security-Policy" }
+            return response
+        case .truncated:
+            var response = EmulatorResponse.json(userJSON())
+            response.delivery = .truncated
+            return response
+        case .reset:
+            var response = EmulatorResponse.json(.object([]))
+            response.delivery = .reset
+            return response
+        }
+    }
+
+    package func statistics() -> JSONValue {
+        let routes = stats.keys.sorted().map { route in
+            (route, JSONValue.object(stats[route]!.keys.sorted().map { (String($0), .int(stats[route]![$0]!)) }))
+        }
+        let total = stats.values.reduce(0) { $0 + $1.values.reduce(0, +) }
+        return .object([("total", .int(total)), ("requests", .object(routes))])
+    }
+
+    /// Requests counted for `route` (as `GET /v1/me/player/currently-playing`), all statuses, or one.
+    package func count(_ route: String, status: Int? = nil) -> Int {
+        guard let byStatus = stats[route] else { return 0 }
+        return status.map { byStatus[$0] ?? 0 } ?? byStatus.values.reduce(0, +)
+    }
+
+    package func resetStatistics() { stats.removeAll() }
+}

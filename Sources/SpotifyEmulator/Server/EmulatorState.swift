@@ -1,0 +1,155 @@
+package import Foundation
+
+/// One HTTP exchange as the emulator sees it.
+package struct EmulatorRequest: Sendable {
+    package var method: String
+    package var path: String
+    /// Query parameters in order; duplicates kept so they can be refused.
+    package var query: [(String, String)]
+    package var headers: [String: String]
+    package var body: Data
+
+    package init(method: String, path: String, query: [(String, String)], headers: [String: String], body: Data) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    package func parameter(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
+
+    /// The form fields of an `application/x-www-form-urlencoded` body.
+    package var form: [(String, String)] { Self.parseQuery(String(decoding: body, as: UTF8.self)) }
+
+    package static func parseQuery(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}
+
+/// What the emulator answers, or the fault it plays instead.
+package struct EmulatorResponse: Sendable {
+    package enum Delivery: Sendable { case normal, truncated, reset }
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: Data
+    package var delivery: Delivery = .normal
+
+    package static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> EmulatorResponse {
+        EmulatorResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: value.data)
+    }
+
+    package static func html(_ text: String, status: Int = 200) -> EmulatorResponse {
+        EmulatorResponse(
+            status: status,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action *"),
+            ],
+            body: Data(text.utf8))
+    }
+
+    /// Spotify's regular Web API error object.
+    package static func apiError(_ status: Int, _ message: String, headers: [(String, String)] = []) -> EmulatorResponse {
+        .json(.object([("error", .object([("status", .int(status)), ("message", .string(message))]))]), status: status, headers: headers)
+    }
+
+    package static func redirect(_ location: String) -> EmulatorResponse {
+        EmulatorResponse(status: 302, headers: [("Location", location), ("Cache-Control", "no-store")], body: Data())
+    }
+}
+
+/// The emulator's whole world, behind one actor: accounts, catalog, player, faults and counters.
+package actor EmulatorState {
+    package let configuration: EmulatorConfiguration
+    package var catalog: Catalog
+    package var baseURL = "http://127.0.0.1"
+    var random: SeededGenerator
+    var clockOffset: TimeInterval = 0
+    let virtualStart: Date
+
+    // Accounts
+    var pendingAuthorizations: [String: PendingAuthorization] = [:]
+    var codes: [String: CodeRecord] = [:]
+    var accessTokens: [String: AccessRecord] = [:]
+    var refreshTokens: [String: RefreshRecord] = [:]
+
+    // Player, faults, counters
+    var player = PlayerState()
+    var faults: [FaultRule] = []
+    var rateLimit: Int?
+    var latency: Duration
+    var serverErrorRate: Double
+    var requestTimes: [String: [Date]] = [:]
+    var stats: [String: [Int: Int]] = [:]
+    var coverCache: [String: Data] = [:]
+
+    package init(configuration: EmulatorConfiguration) throws {
+        self.configuration = configuration
+        self.random = SeededGenerator(seed: configuration.seed)
+        self.catalog =
+            try configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
+            ?? Catalog.generated(seed: configuration.seed)
+        self.rateLimit = configuration.rateLimit
+        self.latency = configuration.latency
+        self.serverErrorRate = configuration.serverErrorRate
+        if case .virtual(let start) = configuration.time {
+            virtualStart = start
+        } else {
+            virtualStart = Date()
+        }
+    }
+
+    /// The emulator's current time.
+    package var now: Date {
+        let base: Date =
+            switch configuration.time {
+            case .system: Date()
+            case .virtual: virtualStart
+            case .external(let read): read()
+            }
+        return base.addingTimeInterval(clockOffset)
+    }
+
+    package func setBaseURL(_ url: String) { baseURL = url }
+
+    package func advanceClock(by seconds: TimeInterval) {
+        clockOffset += max(0, seconds)
+    }
+
+    /// Routes one request and counts it.
+    package func handle(_ request: EmulatorRequest) async -> EmulatorResponse {
+        let (route, response) = await dispatch(request)
+        stats["\(request.method) \(route)", default: [:]][response.status, default: 0] += 1
+        return response
+    }
+
+    private func dispatch(_ request: EmulatorRequest) async -> (String, EmulatorResponse) {
+        let path = request.path
+        if path == "/authorize" || path == "/authorize/decision" || path == "/api/token" {
+            return (path, handleAccounts(request))
+        }
+        if path.hasPrefix("/emulator/") {
+            return (Self.template(path), handleControl(request))
+        }
+        if path.hasPrefix("/v1/") {
+            let route = Self.template(path)
+            if let fault = takeFault(for: request) { return (route, fault) }
+            return (route, handleWebAPI(request))
+        }
+        return (path, .apiError(404, "Service not found"))
+    }
+
+    /// `/v1/playlists/ABC/items` → `/v1/playlists/{id}/items`, for counters.
+    static func template(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.count == 22 && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? "{id}" : String(segment)
+        }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+extension EmulatorState {
+    func handleWebAPI(_ request: EmulatorRequest) -> EmulatorResponse {
+        guard request.method == "GET" else { return .apiError(405, "Method not allowed") }
+        let access: AccessRecord
+        switch authenticate(request) {
+        case .success(let record): access = record
+        case .failure(let response): return response
+        }
+        let segments = request.path.split(separator: "/").map(String.init)
+        switch segments.dropFirst().first {
+        case "me":
+            guard access.userID != nil else { return .apiError(401, "Valid user authentication required") }
+            return handleMe(Array(segments.dropFirst(2)), request, access)
+        case "playlists" where segments.count >= 3:
+            return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
+        case "search" where segments.count == 2:
+            return search(request)
+        default:
+            return .apiError(404, "Service not found")
+        }
+    }
+
+    private enum Authentication {
+        case success(AccessRecord)
+        case failure(EmulatorResponse)
+    }
+
+    private func authenticate(_ request: EmulatorRequest) -> Authentication {
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else {
+            return .failure(.apiError(401, "No token provided"))
+        }
+        guard let record = accessTokens[String(header.dropFirst(7))] else {
+            return .failure(.apiError(401, "Invalid access token"))
+        }
+        guard record.expiresAt > now else { return .failure(.apiError(401, "The access token expired")) }
+        if let limit = rateLimit {
+            let window: TimeInterval = 30
+            var times = requestTimes[record.clientID, default: []].filter { now.timeIntervalSince($0) < window }
+            if times.count >= limit, let oldest = times.first {
+                let retry = max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+                requestTimes[record.clientID] = times
+                return .failure(.apiError(429, "API rate limit exceeded", headers: [("Retry-After", "\(retry)")]))
+            }
+            times.append(now)
+            requestTimes[record.clientID] = times
+        }
+        return .success(record)
+    }
+
+    private func requireScope(_ access: AccessRecord, anyOf scopes: [String]) -> EmulatorResponse? {
+        access.scopes.isDisjoint(with: scopes) ? .apiError(403, "Insufficient client scope") : nil
+    }
+
+    // MARK: - /me
+
+    private func handleMe(_ rest: [String], _ request: EmulatorRequest, _ access: AccessRecord) -> EmulatorResponse {
+        switch rest {
+        case []:
+            return .json(userJSON())
+        case ["playlists"]:
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            let privateAllowed = access.scopes.contains("playlist-read-private")
+            let ids = catalog.libraryOrder.filter { id in
+                guard let playlist = catalog.playlists[id], !playlist.deleted else { return false }
+                return privateAllowed || playlist.isPublic
+            }
+            let items = ids.dropFirst(offset).prefix(limit).map { simplifiedPlaylistJSON(catalog.playlists[$0]!) }
+            return .json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: []))
+        case ["player", "currently-playing"], ["player"]:
+            if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
+                return denied
+            }
+            let episodes = (request.parameter("additional_types") ?? "").contains("episode")
+            guard let playing = currentlyPlayingJSON(episodes: episodes, full: rest.count == 1) else {
+                return EmulatorResponse(status: 204, headers: [], body: Data())
+            }
+            return .json(playing)
+        default:
+            return .apiError(404, "Service not found")
+        }
+    }
+
+    package func userJSON() -> JSONValue {
+        .object([
+            ("display_name", .string(catalog.userName)),
+            ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(catalog.userID)"))])),
+            ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
+            ("id", .string(catalog.userID)),
+            ("images", .array([])),
+            ("type", .string("user")),
+            ("uri", .string("spotify:user:\(catalog.userID)")),
+            ("account_id", .string("acct-\(catalog.userID)")),
+        ])
+    }
+
+    // MARK: - /playlists
+
+    private func handlePlaylist(id: String, rest: [String], _ request: EmulatorRequest, _ access: AccessRecord)
+        -> EmulatorResponse
+    {
+        guard id.count == 22, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return .apiError(400, "Invalid base62 id")
+        }
+        guard let playlist = catalog.playlists[id], !playlist.deleted else { return .apiError(404, "Resource not found") }
+        if playlist.forbidden { return .apiError(403, "Forbidden") }
+        let episodes = (request.parameter("additional_types") ?? "").contains("episode")
+        switch rest {
+        case []:
+            var full = fullPlaylistJSON(playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
+            if let fields = request.parameter("fields") {
+                guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
+                full = selection.apply(to: full)
+            }
+            return .json(full)
+        case ["items"]:
+            guard access.userID != nil, catalog.canReadItems(playlist) else { return .apiError(403, "Forbidden") }
+            guard let (limit, offset) = paging(request, defaultLimit: 100, maxLimit: 50, maxOffset: Int(Int32.max)) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            var value = itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
+            if let fields = request.parameter("fields") {
+                guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
+                value = selection.apply(to: value)
+            }
+            return .json(value)
+        case ["tracks"]:
+            // Retired for Development Mode apps in February 2026.
+            return .apiError(403, "Forbidden")
+        default:
+            return .apiError(404, "Service not found")
+        }
+    }
+
+    private func itemsPage(_ playlist: CatalogPlaylist, limit: Int, offset: Int, episodes: Bool) -> JSONValue {
+        let slice = playlist.entries.dropFirst(offset).prefix(limit).enumerated().map { index, item in
+            entryJSON(item, index: offset + index, playlist: playlist, episodes: episodes)
+        }
+        return page(
+            Array(slice), total: playlist.entries.count, limit: limit, offset: offset,
+            path: "/playlists/\(playlist.id)/items", extra: [("additional_types", episodes ? "track,episode" : nil)])
+    }
+
+    // MARK: - /search
+
+    private func search(_ request: EmulatorRequest) -> EmulatorResponse {
+        guard let query = request.parameter("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .apiError(400, "No search query")
+        }
+        guard request.parameter("type") == "playlist" else { return .apiError(400, "Bad search type field") }
+        guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: 10, maxOffset: 1000, minLimit: 0) else {
+            return pagingError(request, maxLimit: 10)
+        }
+        let words = query.lowercased().folding(options: .diacriticInsensitive, locale: nil).split(separator: " ")
+        let matches = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter { playlist in
+            guard !playlist.deleted, !playlist.forbidden else { return false }
+            let text = (playlist.name + " " + (playlist.description ?? "")).lowercased()
+                .folding(options: .diacriticInsensitive, locale: nil)
+            return words.allSatisfy { text.contains($0) }
+        }
+        // Live search mixes `null` entries into results; one after every third match here.
+        var results: [JSONValue] = []
+        for (index, playlist) in matches.enumerated() {
+            results.append(simplifiedPlaylistJSON(playlist))
+            if index % 3 == 2 { results.append(.null) }
+        }
+        let pageValue = page(
+            Array(results.dropFirst(offset).prefix(limit)), total: results.count, limit: limit, offset: offset,
+            path: "/search", extra: [("query", query), ("type", "playlist")])
+        return .json(.object([("playlists", pageValue)]))
+    }
+
+    // MARK: - Paging
+
+    private func paging(
+        _ request: EmulatorRequest, defaultLimit: Int, maxLimit: Int, maxOffset: Int, minLimit: Int = 1
+    ) -> (Int, Int)? {
+        let limitText = request.parameter("limit")
+        let offsetText = request.parameter("offset")
+        guard let limit = limitText.map({ Int($0) }) ?? min(defaultLimit, maxLimit), (minLimit...maxLimit).contains(limit),
+            let offset = offsetText.map({ Int($0) }) ?? 0, (0...maxOffset).contains(offset)
+        else { return nil }
+        return (limit, offset)
+    }
+
+    private func pagingError(_ request: EmulatorRequest, maxLimit: Int) -> EmulatorResponse {
+        if let limit = request.parameter("limit"), !(Int(limit).map { (0...maxLimit).contains($0) } ?? false) {
+            return .apiError(400, "Invalid limit")
+        }
+        return .apiError(400, "Invalid offset")
+    }
+
+    func page(_ items: [JSONValue], total: Int, limit: Int, offset: Int, path: String, extra: [(String, String?)])
+        -> JSONValue
+    {
+        func link(_ offset: Int) -> JSONValue {
+            var parts = extra.compactMap { key, value in
+                value.map { "\(key)=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
+            }
+            parts += ["offset=\(offset)", "limit=\(limit)"]
+            return .string("\(baseURL)/v1\(path)?\(parts.joined(separator: "&"))")
+        }
+        return .object([
+            ("href", link(offset)),
+            ("items", .array(items)),
+            ("limit", .int(limit)),
+            ("next", limit > 0 && offset + limit < total ? link(offset + limit) : .null),
+            ("offset", .int(offset)),
+            ("previous", offset > 0 ? link(max(0, offset - limit)) : .null),
+            ("total", .int(total)),
+        ])
+    }
+}

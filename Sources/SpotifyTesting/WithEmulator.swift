@@ -1,0 +1,68 @@
+public import Foundation
+public import HTTPTypes
+public import SpotifyEmulator
+import SpotifyWebAPI
+
+/// Runs `body` against a fresh emulator on `127.0.0.1:0` and always shuts it down.
+///
+/// The host and port of `configuration` are overridden: tests bind loopback and any free port.
+public func withEmulator<T>(
+    _ configuration: EmulatorConfiguration = .init(),
+    _ body: (EmulatorServer) async throws -> T
+) async throws -> T {
+    var configuration = configuration
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    let server = try await EmulatorServer.start(configuration)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Plain HTTP for tests that act as a browser or a third-party client: no redirects followed,
+/// whole bodies returned.
+public struct TestHTTP: Sendable {
+    let transport = URLSessionTransport()
+
+    public init() {}
+
+    /// One exchange; `form` fields become an `application/x-www-form-urlencoded` body.
+    public func send(
+        _ method: HTTPRequest.Method = .get, _ url: URL, headers: [String: String] = [:], form: [(String, String)]? = nil
+    ) async throws -> (status: Int, headers: HTTPFields, body: Data) {
+        var request = HTTPRequest(method: method, url: url)
+        for (name, value) in headers { if let field = HTTPField.Name(name) { request.headerFields[field] = value } }
+        var body: Data?
+        if let form {
+            request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+            body = Data(Self.formEncode(form).utf8)
+        }
+        let (response, data) = try await transport.send(request, body: body, timeout: .seconds(30), maxBodyBytes: 64 << 20)
+        return (response.status.code, response.headerFields, data)
+    }
+
+    /// JSON of an exchange, as a dictionary.
+    public func json(_ url: URL, token: String? = nil) async throws -> (status: Int, object: [String: Any]) {
+        let (status, _, data) = try await send(.get, url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return (status, object ?? [:])
+    }
+
+    public static func formEncode(_ fields: [(String, String)]) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+    }
+}
+
+extension URL {
+    /// The value of a query parameter.
+    public func queryValue(_ name: String) -> String? {
+        URLComponents(url: self, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
+    }
+}
