@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "SpotifyAuth",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),
@@ -75,7 +76,10 @@ let package = Package(
         ),
         .target(
             name: "SpotifyTesting",
-            dependencies: ["SpotifyWebAPI", "SpotifyEmulator"],
+            dependencies: [
+                "SpotifyWebAPI", "SpotifyEmulator",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -97,6 +101,15 @@ let package = Package(
             dependencies: [
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "EmulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotifyAuthTests",
+            dependencies: [
+                "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,151 @@
+public import Foundation
+public import SpotifyWebAPI
+
+/// One sign-in, as a pure state machine: it binds the verifier, `state`, issuer and redirect URI
+/// to the request and judges the callback, without doing any I/O.
+///
+/// Callback checks run in a fixed order: duplicated parameters, then `state` (a callback with a
+/// wrong state is treated as forged whatever else it says), then `error`, then `code`.
+public struct AuthorizationFlow: Sendable {
+    /// What the app asks for.
+    public struct Request: Sendable {
+        public var clientID: String
+        public var redirectURI: String
+        public var scopes: [String]
+        public var server: AuthorizationServer
+        /// Ask Spotify to show the consent page even if the user agreed before.
+        public var showDialog: Bool
+
+        public init(clientID: String, redirectURI: String, scopes: [String] = SpotifyScope.all, server: AuthorizationServer, showDialog: Bool = false) {
+            self.clientID = clientID
+            self.redirectURI = redirectURI
+            self.scopes = scopes
+            self.server = server
+            self.showDialog = showDialog
+        }
+    }
+
+    /// Where the flow is.
+    public enum Phase: Sendable, Equatable {
+        case awaitingCallback
+        case completed
+        case failed
+    }
+
+    /// What to do with one callback.
+    public enum Outcome: Sendable {
+        /// Exchange this code (with ``verifier``) at the token endpoint.
+        case exchange(AuthorizationCode)
+        /// Refuse the request and keep waiting for the real callback.
+        case ignore(OAuthError)
+        /// The flow is over with this error.
+        case fail(OAuthError)
+    }
+
+    public let request: Request
+    public let verifier: CodeVerifier
+    public let state: String
+    public private(set) var phase: Phase = .awaitingCallback
+    /// Callbacks refused so far; after ``maxRejectedCallbacks`` the flow fails.
+    public private(set) var rejectedCallbacks = 0
+    public var maxRejectedCallbacks = 5
+
+    /// Starts a flow with a fresh verifier and state.
+    /// - Throws: ``OAuthError`` if the redirect URI breaks Spotify's rules or the random source fails.
+    public init(_ request: Request, random: any RandomSource = SystemRandomSource()) throws {
+        _ = try RedirectURIPolicy.validate(request.redirectURI)
+        self.request = request
+        self.verifier = try PKCE.makeVerifier(using: random)
+        self.state = try PKCE.makeState(using: random)
+    }
+
+    /// The URL to open in the browser. It carries the challenge, never the verifier or a secret.
+    public var authorizeURL: URL {
+        var components = URLComponents(url: request.server.authorizeURL, resolvingAgainstBaseURL: false)!
+        var items = [
+            URLQueryItem(name: "client_id", value: request.clientID),
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "redirect_uri", value: request.redirectURI),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "scope", value: request.scopes.joined(separator: " ")),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+            URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: verifier)),
+        ]
+        if request.showDialog { items.append(URLQueryItem(name: "show_dialog", value: "true")) }
+        components.queryItems = items
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    /// Judges a callback's query string.
+    ///
+    /// - Parameters:
+    ///   - query: the raw query (`code=…&state=…`), percent-encoded as received.
+    ///   - issuer: the issuer the receiving side belongs to; a callback meant for another is a mix-up.
+    public mutating func handleCallback(query: String, issuer: String) -> Outcome {
+        guard phase == .awaitingCallback else {
+            return .ignore(OAuthError(code: .invalidCallback, message: "This sign-in has already finished; the repeated callback was ignored."))
+        }
+        guard let pairs = Self.parse(query) else {
+            return reject(OAuthError(code: .invalidCallback, message: "The callback's parameters could not be read."))
+        }
+        let names = pairs.map(\.0)
+        guard Set(names).count == names.count else {
+            return reject(OAuthError(code: .invalidCallback, message: "The callback repeated a parameter; it was refused."))
+        }
+        let values = Dictionary(uniqueKeysWithValues: pairs)
+        guard let received = values["state"], !received.isEmpty, Self.constantTimeEqual(received, state) else {
+            return reject(OAuthError(code: .stateMismatch, message: "The callback did not carry this sign-in's state; it may be forged and was ignored."))
+        }
+        guard issuer == request.server.issuer else {
+            return finish(OAuthError(code: .stateMismatch, message: "The callback arrived for a different Spotify service than the sign-in started with; it was refused."))
+        }
+        switch (values["code"], values["error"]) {
+        case (let code?, nil) where !code.isEmpty:
+            phase = .completed
+            return .exchange(AuthorizationCode(code))
+        case (nil, "access_denied"?):
+            return finish(OAuthError(code: .accessDenied, message: "Spotify access was not granted: the consent page was cancelled. Nothing was stored."))
+        case (nil, let error?):
+            let description = values["error_description"].map { " (\(SpotifyAPIError.sanitized($0, limit: 120)))" } ?? ""
+            return finish(OAuthError(code: .authorizationFailed, message: "Spotify refused the sign-in: \(SpotifyAPIError.sanitized(error, limit: 60))\(description)."))
+        default:
+            return reject(OAuthError(code: .invalidCallback, message: "The callback must carry either a code or an error; it was refused."))
+        }
+    }
+
+    /// Marks the flow failed (a deadline passed, the user pressed Ctrl-C).
+    public mutating func abandon() { phase = .failed }
+
+    private mutating func reject(_ error: OAuthError) -> Outcome {
+        rejectedCallbacks += 1
+        if rejectedCallbacks >= maxRejectedCallbacks { return finish(error) }
+        return .ignore(error)
+    }
+
+    private mutating func finish(_ error: OAuthError) -> Outcome {
+        phase = .failed
+        return .fail(error)
+    }
+
+    /// Splits a query into name-value pairs; `nil` on bad percent-encoding or NUL bytes.
+    static func parse(_ query: String) -> [(String, String)]? {
+        var pairs: [(String, String)] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = String(pieces[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                let value = (pieces.count > 1 ? String(pieces[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                !name.contains("\u{0}"), !value.contains("\u{0}")
+            else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,55 @@
+public import Foundation
+
+/// The accounts service tokens come from; also the key that keeps one issuer's tokens from
+/// reaching another.
+public struct AuthorizationServer: Sendable, Hashable, Codable {
+    /// Identifies the issuer in token stores and flows: `https://accounts.spotify.com` or the emulator's URL.
+    public var issuer: String
+    public var authorizeURL: URL
+    public var tokenURL: URL
+    /// The Web API base that goes with these tokens.
+    public var apiBaseURL: URL
+
+    public init(issuer: String, authorizeURL: URL, tokenURL: URL, apiBaseURL: URL) {
+        self.issuer = issuer
+        self.authorizeURL = authorizeURL
+        self.tokenURL = tokenURL
+        self.apiBaseURL = apiBaseURL
+    }
+
+    /// Live Spotify.
+    public static let live = AuthorizationServer(
+        issuer: "https://accounts.spotify.com",
+        authorizeURL: URL(string: "https://accounts.spotify.com/authorize")!,
+        tokenURL: URL(string: "https://accounts.spotify.com/api/token")!,
+        apiBaseURL: URL(string: "https://api.spotify.com/v1")!)
+
+    /// An emulator (or any server with Spotify's paths) at `url`.
+    public static func emulator(url: URL) -> AuthorizationServer {
+        let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        return AuthorizationServer(
+            issuer: base, authorizeURL: URL(string: base + "/authorize")!, tokenURL: URL(string: base + "/api/token")!,
+            apiBaseURL: URL(string: base + "/v1")!)
+    }
+
+    /// Where users revoke an app's access: Spotify has no revoke endpoint.
+    public static let revokeAccessPage = URL(string: "https://www.spotify.com/account/apps/")!
+}
+
+/// The scopes SpotifyLink uses: read-only, and fine for Spotify Free and Premium alike.
+public enum SpotifyScope {
+    public static let readPlaylists = ["playlist-read-private", "playlist-read-collaborative"]
+    public static let nowPlaying = ["user-read-currently-playing", "user-read-playback-state"]
+    public static let all = readPlaylists + nowPlaying
+
+    /// What a scope lets the app do, in words for people.
+    public static func explanation(_ scope: String) -> String {
+        switch scope {
+        case "playlist-read-private": "See your private playlists"
+        case "playlist-read-collaborative": "See playlists you collaborate on"
+        case "user-read-currently-playing": "See what you are playing right now"
+        case "user-read-playback-state": "See whether Spotify is playing, and on which device"
+        default: scope
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// The one error of sign-in and token handling.
+public struct OAuthError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The user pressed Cancel on the consent page.
+        public static let accessDenied = Code(name: "accessDenied")
+        /// The callback's `state` was missing or wrong: possibly forged. Nothing was exchanged.
+        public static let stateMismatch = Code(name: "stateMismatch")
+        /// The callback was malformed (no code, both code and error, duplicated parameters).
+        public static let invalidCallback = Code(name: "invalidCallback")
+        /// The service sent an error other than `access_denied` to the callback.
+        public static let authorizationFailed = Code(name: "authorizationFailed")
+        /// `invalid_grant`: the code or refresh token is no longer good. Sign in again.
+        public static let invalidGrant = Code(name: "invalidGrant")
+        /// `invalid_client`: the client ID (or secret) is not registered.
+        public static let invalidClient = Code(name: "invalidClient")
+        /// The token endpoint's answer could not be used; stored tokens were not touched.
+        public static let malformedResponse = Code(name: "malformedResponse")
+        /// A network or server problem; stored tokens are kept, trying again later may work.
+        public static let transient = Code(name: "transient")
+        /// There are no usable tokens: the user has to sign in.
+        public static let needsSignIn = Code(name: "needsSignIn")
+        /// The app's setup is wrong (a redirect URI Spotify refuses, say).
+        public static let configuration = Code(name: "configuration")
+        /// The user did not finish signing in before the deadline.
+        public static let timedOut = Code(name: "timedOut")
+        public var description: String { name }
+    }
+
+    public var code: Code
+    public var status: Int?
+    /// A sentence for people: what happened and what to do next. Never holds a secret.
+    public var message: String
+    public var underlying: (any Error & Sendable)?
+
+    public init(code: Code, status: Int? = nil, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.status = status
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { "OAuthError.\(code): \(message)" }
+
+    static func needsSignIn(_ reason: String) -> OAuthError {
+        OAuthError(code: .needsSignIn, message: "\(reason) Sign in to Spotify again.")
+    }
+}

@@ -1,0 +1,194 @@
+public import Foundation
+public import Logging
+public import SpotifyWebAPI
+
+/// A signed-in user's tokens, refreshed without the user noticing: the refresh coordinator.
+///
+/// It implements ``AccessTokenProvider`` for ``SpotifyClient``. One refresh is in flight however
+/// many callers need one; a refresh happens only if the failing token is still the current one;
+/// tokens are refreshed 60 s before they expire; a new refresh token is persisted before the new
+/// access token is handed out; `invalid_grant` removes the tokens and leaves the session in
+/// "needs sign-in"; transient failures keep the tokens.
+public actor SpotifySession: AccessTokenProvider {
+    /// What the session knows about the sign-in.
+    public enum Status: Sendable, Equatable {
+        case signedOut
+        case signedIn
+        /// The sign-in ended (refresh token expired or revoked, store unreadable); the reason says why.
+        case needsSignIn(String)
+    }
+
+    public let endpoint: TokenEndpoint
+    public let store: any TokenStore
+    public let key: TokenStoreKey
+    private let clock: any SpotifyClock
+    private let logger: Logger?
+    private var cached: StoredTokens?
+    private var loaded = false
+    private var inFlight: Task<StoredTokens, any Error>?
+    public private(set) var status: Status = .signedOut
+    /// Refreshes performed by this session (for diagnostics and benchmarks).
+    public private(set) var refreshCount = 0
+
+    /// Refresh this long before expiry.
+    public static let proactiveMargin: TimeInterval = 60
+    /// Warn this long before the six-month sign-in limit.
+    public static let signInWarningPeriod: TimeInterval = 14 * 86400
+
+    public init(endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil) {
+        self.endpoint = endpoint
+        self.store = store
+        self.key = TokenStoreKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The stored tokens, read once from the store.
+    public func tokens() throws -> StoredTokens? {
+        if !loaded {
+            loaded = true
+            do {
+                cached = try store.load(key)
+                status = cached == nil ? .signedOut : .signedIn
+            } catch let error as TokenStoreError where error.code == .corrupt {
+                status = .needsSignIn(error.message)
+                throw OAuthError(code: .needsSignIn, message: error.message, underlying: error)
+            }
+        }
+        return cached
+    }
+
+    /// Stores the tokens of a finished sign-in.
+    public func signedIn(_ tokens: StoredTokens) throws {
+        try store.save(tokens, for: key)
+        cached = tokens
+        loaded = true
+        status = .signedIn
+    }
+
+    /// Removes this issuer's and client's tokens and nothing else.
+    ///
+    /// - Returns: what to tell the user: Spotify has no revoke endpoint, so access is revoked on
+    ///   the account page.
+    @discardableResult
+    public func signOut() throws -> String {
+        try store.remove(key)
+        cached = nil
+        loaded = true
+        status = .signedOut
+        return "Signed out: the tokens were removed from \(store.kind). To revoke this app's access to your "
+            + "Spotify account as well, open \(AuthorizationServer.revokeAccessPage.absoluteString)."
+    }
+
+    /// A warning when the six-month sign-in limit is near, else `nil`.
+    public func signInWarning() throws -> String? {
+        guard let tokens = try tokens() else { return nil }
+        let left = tokens.signInExpiresAt.timeIntervalSince(clock.now)
+        guard left < Self.signInWarningPeriod else { return nil }
+        let days = max(0, Int(left / 86400))
+        return "Spotify ends this sign-in in \(days) day\(days == 1 ? "" : "s") (six months after signing in). Sign in again to keep access."
+    }
+
+    // MARK: - AccessTokenProvider
+
+    public func accessToken() async throws -> AccessToken {
+        guard let tokens = try tokens() else { throw notSignedIn() }
+        if let expiresAt = tokens.expiresAt, expiresAt.timeIntervalSince(clock.now) <= Self.proactiveMargin {
+            return try await refresh(replacing: tokens.accessToken).accessToken
+        }
+        return tokens.accessToken
+    }
+
+    public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
+        try await refresh(replacing: failed).accessToken
+    }
+
+    private func refresh(replacing failed: AccessToken) async throws -> StoredTokens {
+        if let inFlight { return try await inFlight.value }
+        guard let current = try tokens() else { throw notSignedIn() }
+        if current.accessToken != failed, !isExpiring(current) { return current }
+        let task = Task { try await self.performRefresh(replacing: failed) }
+        inFlight = task
+        defer { inFlight = nil }
+        return try await task.value
+    }
+
+    private func performRefresh(replacing failed: AccessToken) async throws -> StoredTokens {
+        let lock = try await store.acquireLock(key)
+        defer { lock.release() }
+        // Another process may have refreshed while this one waited for the lock.
+        guard let latest = try store.load(key) else {
+            cached = nil
+            status = .needsSignIn("The stored sign-in is gone.")
+            throw notSignedIn()
+        }
+        if latest.accessToken != failed, !isExpiring(latest) {
+            cached = latest
+            return latest
+        }
+        logger?.debug("spotify token refresh", metadata: ["issuer": "\(key.issuer)"])
+        let refreshed: StoredTokens
+        do {
+            refreshCount += 1
+            refreshed = try await endpoint.refresh(latest)
+        } catch let error as OAuthError where error.code == .invalidGrant || error.code == .needsSignIn {
+            try? store.remove(key)
+            cached = nil
+            status = .needsSignIn(error.message)
+            throw OAuthError(code: .needsSignIn, status: error.status, message: error.message, underlying: error)
+        }
+        try store.save(refreshed, for: key)
+        cached = refreshed
+        status = .signedIn
+        return refreshed
+    }
+
+    private func isExpiring(_ tokens: StoredTokens) -> Bool {
+        guard let expiresAt = tokens.expiresAt else { return false }
+        return expiresAt.timeIntervalSince(clock.now) <= Self.proactiveMargin
+    }
+
+    private func notSignedIn() -> OAuthError {
+        if case .needsSignIn(let reason) = status { return OAuthError(code: .needsSignIn, message: reason) }
+        return .needsSignIn("Not signed in to Spotify.")
+    }
+}
+
+/// Client-credentials tokens for catalog calls without a user (search, public playlists).
+///
+/// Only for servers and tools that can keep a secret: never ship a client secret inside an app.
+public actor ClientCredentialsProvider: AccessTokenProvider {
+    private let endpoint: TokenEndpoint
+    private let secret: ClientSecret
+    private let clock: any SpotifyClock
+    private var current: (token: AccessToken, expiresAt: Date?)?
+    private var inFlight: Task<AccessToken, any Error>?
+
+    public init(endpoint: TokenEndpoint, secret: ClientSecret, clock: any SpotifyClock = SystemClock()) {
+        self.endpoint = endpoint
+        self.secret = secret
+        self.clock = clock
+    }
+
+    public func accessToken() async throws -> AccessToken {
+        if let current, current.expiresAt.map({ $0.timeIntervalSince(clock.now) > 60 }) ?? true { return current.token }
+        return try await fetch()
+    }
+
+    public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
+        if let current, current.token != failed { return current.token }
+        return try await fetch()
+    }
+
+    private func fetch() async throws -> AccessToken {
+        if let inFlight { return try await inFlight.value }
+        let task = Task {
+            let (token, expiresAt) = try await endpoint.clientCredentials(secret: secret)
+            current = (token, expiresAt)
+            return token
+        }
+        inFlight = task
+        defer { inFlight = nil }
+        return try await task.value
+    }
+}

@@ -1,0 +1,163 @@
+public import Foundation
+import Crypto
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Tokens in a `0600` JSON file inside a `0700` folder, for machines without a keyring, chosen
+/// explicitly by the caller.
+///
+/// Writes go to a temporary file that is synced and renamed over the old one, so a crash leaves
+/// the old or the new file, never half of one. Files and folders reached through symbolic links,
+/// owned by someone else or readable by others are refused. A lock file serializes processes.
+public struct FileTokenStore: TokenStore {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public var kind: TokenStoreKind { .file(directory) }
+
+    func fileURL(_ key: TokenStoreKey, _ suffix: String = "json") -> URL {
+        let digest = SHA256.hash(data: Data(key.account.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent("tokens-\(digest).\(suffix)")
+    }
+
+    public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
+        try checkDirectory(create: false)
+        let url = fileURL(key)
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw insecure(url, "is a symbolic link") }
+            throw ioError("could not open \(url.path)")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError("could not inspect \(url.path)") }
+        guard info.st_uid == geteuid() else { throw insecure(url, "belongs to another user") }
+        guard info.st_mode & 0o077 == 0 else { throw insecure(url, "is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8)))") }
+        guard info.st_size <= 64 * 1024 else { return try moveAside(url, "is larger than any token file") }
+        var data = Data(count: Int(info.st_size))
+        let byteCount = data.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
+        guard byteCount == info.st_size else { throw ioError("could not read \(url.path)") }
+        guard let tokens = try? JSONDecoder.tokenStore.decode(StoredTokens.self, from: data) else {
+            return try moveAside(url, "could not be read")
+        }
+        guard tokens.version <= StoredTokens.currentVersion else {
+            return try moveAside(url, "was written by a newer version of SpotifyLink")
+        }
+        return tokens
+    }
+
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        try checkDirectory(create: true)
+        let url = fileURL(key)
+        let data = try JSONEncoder.tokenStore.encode(tokens)
+        let temporary = directory.appendingPathComponent(".tokens-\(UUID().uuidString).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("could not create a file in \(directory.path)") }
+        var written = 0
+        let ok = data.withUnsafeBytes { buffer -> Bool in
+            guard fchmod(fd, 0o600) == 0 else { return false }
+            while written < buffer.count {
+                let result = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if result <= 0 { return false }
+                written += result
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok, rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw ioError("could not write \(url.path) (is the disk full or the folder read-only?)")
+        }
+        let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    public func remove(_ key: TokenStoreKey) throws {
+        let url = fileURL(key)
+        if unlink(url.path) != 0, errno != ENOENT { throw ioError("could not remove \(url.path)") }
+    }
+
+    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
+        try checkDirectory(create: true)
+        let lockURL = fileURL(key, "lock")
+        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("could not open the lock file \(lockURL.path)") }
+        // Wait for the lock off the cooperative pool: another process may hold it for a while.
+        let locked = await Task.detached { flock(fd, LOCK_EX) == 0 }.value
+        guard locked else {
+            close(fd)
+            throw ioError("could not lock \(lockURL.path)")
+        }
+        return FileLock(fd: fd)
+    }
+
+    /// An `flock` held on an open lock file; released by unlocking and closing it.
+    struct FileLock: TokenStoreLock {
+        let fd: Int32
+        func release() {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+
+    private func checkDirectory(create: Bool) throws {
+        var info = stat()
+        if lstat(directory.path, &info) != 0 {
+            guard errno == ENOENT else { throw ioError("could not inspect \(directory.path)") }
+            guard create else { return }
+            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else { throw ioError("could not create \(directory.path)") }
+            chmod(directory.path, 0o700)
+            guard lstat(directory.path, &info) == 0 else { throw ioError("could not inspect \(directory.path)") }
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw insecure(directory, "is not a folder (a symbolic link?)") }
+        guard info.st_uid == geteuid() else { throw insecure(directory, "belongs to another user") }
+        if info.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
+            throw insecure(directory, "is open to other users and could not be made private")
+        }
+    }
+
+    private func moveAside(_ url: URL, _ reason: String) throws -> StoredTokens? {
+        let aside = url.deletingPathExtension().appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+        rename(url.path, aside.path)
+        throw TokenStoreError(
+            code: .corrupt,
+            message: "The stored Spotify sign-in \(reason); it was moved aside to \(aside.lastPathComponent). You are signed out: sign in again.")
+    }
+
+    private func insecure(_ url: URL, _ reason: String) -> TokenStoreError {
+        TokenStoreError(code: .insecure, message: "Refusing to use \(url.path): it \(reason). Remove it and sign in again.")
+    }
+
+    private func ioError(_ text: String) -> TokenStoreError {
+        TokenStoreError(code: .io, message: "The token file store \(text): \(String(cString: strerror(errno))).")
+    }
+}
+
+extension JSONEncoder {
+    static var tokenStore: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var tokenStore: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

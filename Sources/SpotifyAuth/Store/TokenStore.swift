@@ -1,0 +1,103 @@
+public import Foundation
+
+/// Identifies one sign-in in a store: tokens of one issuer never reach another, nor another app's.
+public struct TokenStoreKey: Hashable, Sendable {
+    public var issuer: String
+    public var clientID: String
+
+    public init(issuer: String, clientID: String) {
+        self.issuer = issuer
+        self.clientID = clientID
+    }
+
+    /// The account name in secret stores and the basis of file names.
+    public var account: String { "\(issuer) \(clientID)" }
+}
+
+/// Where tokens are kept.
+///
+/// The caller chooses the store; nothing falls back silently from a secret store to a file, and
+/// ``kind`` says which store is in use so a command can report it.
+public protocol TokenStore: Sendable {
+    var kind: TokenStoreKind { get }
+    /// The stored tokens, `nil` when signed out.
+    /// - Throws: ``TokenStoreError``; `.corrupt` after moving an unreadable store aside.
+    func load(_ key: TokenStoreKey) throws -> StoredTokens?
+    /// Stores `tokens` so that a crash at any point leaves either the old or the new value.
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws
+    /// Removes the tokens of `key` and nothing else.
+    func remove(_ key: TokenStoreKey) throws
+    /// Takes a lock on `key` that other processes using the same store respect, so two processes
+    /// never refresh at once. Release it when done.
+    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock
+}
+
+/// A held store lock.
+public protocol TokenStoreLock: Sendable {
+    func release()
+}
+
+/// The lock of stores whose process is their only user.
+struct ProcessLocalLock: TokenStoreLock {
+    func release() {}
+}
+
+/// The kinds of token store.
+public enum TokenStoreKind: Sendable, Equatable, CustomStringConvertible {
+    case memory
+    case file(URL)
+    case secretService
+    case keychain
+
+    public var description: String {
+        switch self {
+        case .memory: "memory (lost when the process ends)"
+        case .file(let url): "file \(url.path) (0600)"
+        case .secretService: "Secret Service (the desktop keyring)"
+        case .keychain: "Keychain"
+        }
+    }
+}
+
+/// The one error of token stores.
+public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The store cannot be used here (no keyring daemon, locked keychain).
+        public static let unavailable = Code(name: "unavailable")
+        /// The file or its folder has unsafe permissions, another owner, or is a symbolic link.
+        public static let insecure = Code(name: "insecure")
+        /// The stored data could not be read; it was moved aside and the user is signed out.
+        public static let corrupt = Code(name: "corrupt")
+        /// Reading or writing failed (disk full, read-only folder).
+        public static let io = Code(name: "io")
+        public var description: String { name }
+    }
+
+    public var code: Code
+    public var message: String
+    public var underlying: (any Error & Sendable)?
+
+    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { "TokenStoreError.\(code): \(message)" }
+}
+
+/// Tokens in memory only: for tests and for apps that sign in every launch.
+public final class MemoryTokenStore: TokenStore {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var entries: [TokenStoreKey: StoredTokens] = [:]
+
+    public init() {}
+
+    public var kind: TokenStoreKind { .memory }
+
+    public func load(_ key: TokenStoreKey) throws -> StoredTokens? { lock.withLock { entries[key] } }
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws { lock.withLock { entries[key] = tokens } }
+    public func remove(_ key: TokenStoreKey) throws { _ = lock.withLock { entries.removeValue(forKey: key) } }
+    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
+}

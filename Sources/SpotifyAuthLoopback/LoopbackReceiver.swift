@@ -1,0 +1,138 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A one-shot HTTP listener on a loopback address for the OAuth redirect.
+///
+/// It answers only `GET` on the callback path; anything else gets 404 or 405 and the wait goes
+/// on. Bodies are not read, idle connections are closed after a few seconds, and the port closes
+/// when the receiver stops.
+public final class LoopbackReceiver: Sendable {
+    /// The page sent back to the browser for one callback.
+    public struct Page: Sendable {
+        public var status: Int
+        public var title: String
+        public var message: String
+
+        public init(status: Int, title: String, message: String) {
+            self.status = status
+            self.title = title
+            self.message = message
+        }
+    }
+
+    /// Where the listener is: `http://127.0.0.1:PORT`.
+    public let host: String
+    public let port: Int
+    private let group: ServiceGroup
+    private let runner: Task<Void, any Error>
+
+    private init(host: String, port: Int, group: ServiceGroup, runner: Task<Void, any Error>) {
+        self.host = host
+        self.port = port
+        self.group = group
+        self.runner = runner
+    }
+
+    /// Binds `host:port` (port 0 = any free port) and hands each callback's raw query to `handler`.
+    ///
+    /// - Parameters:
+    ///   - host: `127.0.0.1` or `::1`; nothing else is accepted.
+    ///   - path: the callback path, as `/callback`.
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, path: String,
+        handler: @escaping @Sendable (_ query: String) async -> Page
+    ) async throws -> LoopbackReceiver {
+        guard host == "127.0.0.1" || host == "::1" else {
+            throw LoopbackError(message: "The sign-in listener binds only 127.0.0.1 or [::1], not \(host).")
+        }
+        let responder = CallbackResponder(path: path, handler: handler)
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
+        var logger = Logger(label: "spotify-loopback")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: responder,
+            server: .http1(configuration: Self.channelConfiguration),
+            configuration: .init(address: .hostname(host, port: port), serverName: "spotifylink"),
+            onServerRunning: { channel in
+                let address = channel.localAddress
+                portContinuation.yield(address?.ipAddress == host || host == "::1" ? address?.port : nil)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        let runner = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = portStream.makeAsyncIterator()
+        guard let bound = await iterator.next() ?? nil else {
+            runner.cancel()
+            _ = await runner.result
+            throw LoopbackError(message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
+        }
+        return LoopbackReceiver(host: host, port: bound, group: group, runner: runner)
+    }
+
+    /// Slow or idle connections are dropped after 10 s; request heads are bounded.
+    private static var channelConfiguration: HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            idleTimeout: .seconds(10),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
+    }
+
+    /// Closes the port and waits until the server has stopped.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await runner.result
+    }
+}
+
+/// Why the loopback listener could not serve.
+public struct LoopbackError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+struct CallbackResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let path: String
+    let handler: @Sendable (String) async -> LoopbackReceiver.Page
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let target = request.head.path ?? "/"
+        let requestPath = String(target.prefix { $0 != "?" })
+        let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } ?? ""
+        guard requestPath == path else {
+            return Self.render(.init(status: 404, title: "Not found", message: "This address only receives the Spotify sign-in."))
+        }
+        guard request.method == .get else {
+            return Self.render(.init(status: 405, title: "Method not allowed", message: "Only the browser's redirect is accepted here."))
+        }
+        return Self.render(await handler(query))
+    }
+
+    /// A self-contained page: no scripts, nothing external, nothing from the request echoed back.
+    static func render(_ page: LoopbackReceiver.Page) -> Response {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        let html = """
+            <!doctype html><html><head><meta charset="utf-8"><title>\(escape(page.title))</title>
+            <style>body{font-family:sans-serif;max-width:32em;margin:4em auto;line-height:1.5}</style></head>
+            <body><h1>\(escape(page.title))</h1><p>\(escape(page.message))</p></body></html>
+            """
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: .init(code: page.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}

@@ -1,0 +1,141 @@
+public import Foundation
+public import SpotifyAuth
+public import SpotifyWebAPI
+
+/// Sign-in for command-line and desktop apps: PKCE through the browser, with the redirect
+/// received by a ``LoopbackReceiver`` that is open only while the sign-in is pending.
+public struct LoopbackSignIn: Sendable {
+    public var clientID: String
+    /// A loopback redirect URI as registered with Spotify, e.g. `http://127.0.0.1/callback`. Without
+    /// a port, any free port is used (Spotify matches loopback URIs registered without a port).
+    public var redirectURI: String
+    public var scopes: [String]
+    public var server: AuthorizationServer
+    /// How long the user has to finish.
+    public var timeout: Duration
+
+    public init(
+        clientID: String, redirectURI: String = "http://127.0.0.1/callback", scopes: [String] = SpotifyScope.all,
+        server: AuthorizationServer, timeout: Duration = .seconds(300)
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.server = server
+        self.timeout = timeout
+    }
+
+    /// Runs the whole sign-in and stores the tokens in `session`.
+    ///
+    /// - Parameters:
+    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
+    ///   - clock: the deadline's clock.
+    /// - Throws: ``OAuthError`` (`.timedOut` after ``timeout``, `.accessDenied`, `.stateMismatch`
+    ///   after repeated forged callbacks, …); `CancellationError` when the task is cancelled. The
+    ///   port is closed in every case.
+    @discardableResult
+    public func run(
+        session: SpotifySession, transport: any Transport = URLSessionTransport(), random: any RandomSource = SystemRandomSource(),
+        clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
+    ) async throws -> StoredTokens {
+        guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {
+            throw OAuthError(code: .configuration, message: "Command-line sign-in needs a loopback redirect URI such as http://127.0.0.1/callback.")
+        }
+        let coordinator = CallbackCoordinator()
+        let receiver = try await LoopbackReceiver.start(host: host, port: port ?? 0, path: path) { query in
+            await coordinator.receive(query)
+        }
+        do {
+            let hostPart = host == "::1" ? "[::1]" : host
+            let actualRedirect = "http://\(hostPart):\(receiver.port)\(path)"
+            let flow = try AuthorizationFlow(
+                .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server), random: random)
+            let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
+            await coordinator.begin(flow: flow, endpoint: endpoint, issuer: server.issuer)
+            await openBrowser(flow.authorizeURL)
+            let tokens = try await coordinator.result(timeout: timeout, clock: clock)
+            try await session.signedIn(tokens)
+            await receiver.stop()
+            return tokens
+        } catch {
+            await receiver.stop()
+            throw error
+        }
+    }
+}
+
+/// Holds the flow while the listener waits, and turns callbacks into one result.
+actor CallbackCoordinator {
+    private var flow: AuthorizationFlow?
+    private var endpoint: TokenEndpoint?
+    private var issuer = ""
+    private var outcome: Result<StoredTokens, any Error>?
+    private var waiter: CheckedContinuation<StoredTokens, any Error>?
+
+    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, issuer: String) {
+        self.flow = flow
+        self.endpoint = endpoint
+        self.issuer = issuer
+    }
+
+    func receive(_ query: String) async -> LoopbackReceiver.Page {
+        guard var flow, let endpoint, outcome == nil else {
+            return .init(status: 400, title: "No sign-in pending", message: "There is no Spotify sign-in waiting here. You can close this tab.")
+        }
+        let decision = flow.handleCallback(query: query, issuer: issuer)
+        self.flow = flow
+        switch decision {
+        case .ignore:
+            return .init(status: 400, title: "Sign-in request not recognised", message: "This link does not belong to the sign-in in progress. Go back to the app and start again if needed.")
+        case .fail(let error):
+            finish(.failure(error))
+            return .init(status: 400, title: "Spotify was not connected", message: error.message)
+        case .exchange(let code):
+            do {
+                let tokens = try await endpoint.exchange(code, flow: flow)
+                finish(.success(tokens))
+                return .init(status: 200, title: "Spotify is connected", message: "You can close this tab and go back to the app.")
+            } catch {
+                finish(.failure(error))
+                return .init(status: 502, title: "Spotify was not connected", message: (error as? OAuthError)?.message ?? "The sign-in could not be completed.")
+            }
+        }
+    }
+
+    private func finish(_ result: Result<StoredTokens, any Error>) {
+        guard outcome == nil else { return }
+        outcome = result
+        waiter?.resume(with: result)
+        waiter = nil
+    }
+
+    /// Waits for the outcome, or fails with `.timedOut` after `timeout` on `clock`.
+    func result(timeout: Duration, clock: any SpotifyClock) async throws -> StoredTokens {
+        let deadline = Task { [weak self] in
+            try await clock.sleep(for: timeout)
+            await self?.expire()
+        }
+        defer { deadline.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let outcome {
+                    continuation.resume(with: outcome)
+                } else {
+                    waiter = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func expire() {
+        flow?.abandon()
+        finish(.failure(OAuthError(code: .timedOut, message: "The sign-in was not finished in time. Run it again when ready.")))
+    }
+
+    private func cancel() {
+        flow?.abandon()
+        finish(.failure(CancellationError()))
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HTTPTypes
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyWebAPI
+
+let testKey = TokenStoreKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")
+
+func storedTokens(access: String = "SENTINEL_AT_old", refresh: String? = "SENTINEL_RT_1", expiresIn: TimeInterval = 3600, clock: TestClock) -> StoredTokens {
+    StoredTokens(
+        accessToken: AccessToken(access), refreshToken: refresh.map(RefreshToken.init),
+        expiresAt: clock.now.addingTimeInterval(expiresIn), scopes: SpotifyScope.all, signedInAt: clock.now,
+        issuer: emulatorServer.issuer, clientID: "spotlink-demo")
+}
+
+func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryTokenStore(), clock: TestClock) -> SpotifySession {
+    SpotifySession(
+        endpoint: TokenEndpoint(server: emulatorServer, clientID: "spotlink-demo", transport: transport, clock: clock),
+        store: store, clock: clock)
+}
+
+@Suite("Token endpoint answers (checklist rows 16–22)")
+struct TokenEndpointTests {
+    let clock = TestClock()
+
+    func parse(_ body: String, status: Int = 200) throws -> TokenResponseParser.Parsed {
+        try TokenResponseParser.parse(status: status, body: Data(body.utf8), receivedAt: clock.now)
+    }
+
+    @Test func row16_lowercaseBearerAndUnknownFields() throws {
+        let parsed = try parse(#"{"access_token":"SENTINEL_AT_1","token_type":"bearer","expires_in":3600,"x":{"y":1}}"#)
+        #expect(parsed.accessToken.unredactedValue == "SENTINEL_AT_1")
+    }
+
+    @Test(arguments: [200, 400])
+    func row17_invalidGrantIsAnErrorWhateverTheStatus(status: Int) {
+        #expect {
+            try parse(#"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#, status: status)
+        } throws: { error in
+            (error as? OAuthError)?.code == .invalidGrant
+        }
+    }
+
+    @Test(arguments: [#"{"token_type":"Bearer"}"#, #"{"access_token":""}"#, #"{"access_token":42}"#, #"{"access_token":null}"#])
+    func row18_missingOrBadAccessTokenIsMalformed(body: String) {
+        #expect {
+            try parse(body)
+        } throws: { error in
+            (error as? OAuthError)?.code == .malformedResponse
+        }
+    }
+
+    @Test(arguments: [
+        ("3600", 3570.0), (#""3600""#, 3570.0), ("0", 0.0), ("-5", 0.0), ("1e30", 86370.0),
+    ])
+    func row19_expiresInNumbersAndStrings(value: String, seconds: Double) throws {
+        let parsed = try parse(#"{"access_token":"a","expires_in":\#(value)}"#)
+        #expect(parsed.expiresAt == clock.now.addingTimeInterval(seconds))
+    }
+
+    @Test func row19_absentOrNullMeansRefreshOn401() throws {
+        #expect(try parse(#"{"access_token":"a"}"#).expiresAt == nil)
+        #expect(try parse(#"{"access_token":"a","expires_in":null}"#).expiresAt == nil)
+    }
+
+    @Test(arguments: ["false", #""soon""#, "[1]"])
+    func row19_wrongTypesAreRejected(value: String) {
+        #expect(throws: OAuthError.self) { try parse(#"{"access_token":"a","expires_in":\#(value)}"#) }
+    }
+
+    @Test(arguments: [
+        ScriptedTransport.Reply.json("<html><h1>502 Bad Gateway</h1></html>", status: 502),
+        .json(#"{"access_token":"SENTINEL_AT_x","#), .failure(.connectionLost("reset")), .failure(.timedOut),
+    ])
+    func row20_transientFailuresKeepStoredTokens(reply: ScriptedTransport.Reply) async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        let original = storedTokens(expiresIn: 10, clock: clock)
+        try store.save(original, for: testKey)
+        let subject = session(ScriptedTransport([reply]), store: store, clock: clock)
+        await #expect {
+            try await subject.accessToken()
+        } throws: { error in
+            (error as? OAuthError)?.code == .transient
+        }
+        #expect(try store.load(testKey) == original)
+        #expect(await subject.status == .signedIn)
+    }
+
+    @Test func row21_oversizedBodyIsRefused() async throws {
+        let clock = TestClock()
+        let huge = #"{"access_token":"a","pad":""# + String(repeating: "x", count: 1_100_000) + "\"}"
+        let endpoint = TokenEndpoint(server: emulatorServer, clientID: "c", transport: ScriptedTransport([.json(huge)]), clock: clock)
+        await #expect {
+            try await endpoint.refresh(storedTokens(clock: clock))
+        } throws: { error in
+            (error as? OAuthError)?.code == .transient
+        }
+    }
+
+    @Test func row22_narrowerGrantedScopesAreStored() async throws {
+        let clock = TestClock()
+        let endpoint = TokenEndpoint(
+            server: emulatorServer, clientID: "c",
+            transport: ScriptedTransport([.json(#"{"access_token":"a","scope":"playlist-read-private","expires_in":3600}"#)]), clock: clock)
+        let refreshed = try await endpoint.refresh(storedTokens(clock: clock))
+        #expect(refreshed.scopes == ["playlist-read-private"])
+    }
+}
+
+@Suite("Refresh lifecycle (checklist rows 23–25, 28)")
+struct RefreshTests {
+    @Test func row23_invalidGrantRemovesTokensAndNeedsSignIn() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        let transport = ScriptedTransport([.json(#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, status: 400)])
+        let subject = session(transport, store: store, clock: clock)
+        await #expect {
+            try await subject.accessToken()
+        } throws: { error in
+            (error as? OAuthError)?.code == .needsSignIn
+        }
+        #expect(try store.load(testKey) == nil)
+        guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
+        // No retry loop: the next call fails at once without a request.
+        await #expect(throws: OAuthError.self) { try await subject.accessToken() }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func row24_refreshWithoutRefreshTokenKeepsTheOldOne() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        let subject = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)]), store: store, clock: clock)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
+        #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+    }
+
+    @Test func row24_aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        let subject = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)]), store: store, clock: clock)
+        _ = try await subject.accessToken()
+        let stored = try #require(try store.load(testKey))
+        #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_2")
+        #expect(stored.accessToken.unredactedValue == "SENTINEL_AT_new")
+    }
+
+    @Test func row25_fiftyConcurrentCallsRefreshOnce() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let transport = ScriptedTransport { _, _ in
+            for await _ in gate.stream { break }
+            return .json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)
+        }
+        let subject = session(transport, store: store, clock: clock)
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    if index.isMultiple(of: 2) { return try await subject.accessToken().unredactedValue }
+                    return try await subject.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue
+                }
+            }
+            // A cancelled waiter must not cancel the refresh.
+            let cancelled = Task { try await subject.accessToken() }
+            for _ in 0..<100 { await Task.yield() }
+            cancelled.cancel()
+            gate.continuation.yield()
+            gate.continuation.finish()
+            var all: [String] = []
+            for try await token in group { all.append(token) }
+            _ = try? await cancelled.value
+            return all
+        }
+        #expect(results.count == 50)
+        #expect(Set(results) == ["SENTINEL_AT_new"])
+        #expect(transport.requests.count == 1)
+        #expect(await subject.refreshCount == 1)
+    }
+
+    @Test func row28_proactiveRefreshSixtySecondsBeforeExpiry() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: 120, clock: clock), for: testKey)
+        let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)])
+        let subject = session(transport, store: store, clock: clock)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_old")
+        clock.advance(by: .seconds(61))
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func row28_a401OnAnUnexpiredTokenRefreshesOnceThenFails() async throws {
+        let clock = TestClock(mode: .automatic)
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let accounts = ScriptedTransport { _, index in .json(#"{"access_token":"SENTINEL_AT_\#(index + 2)","expires_in":3600}"#) }
+        let subject = session(accounts, store: store, clock: clock)
+        let api = ScriptedTransport { _, _ in .apiError(401, "Invalid access token") }
+        let client = SpotifyClient(configuration: .live, tokens: subject, transport: api, clock: clock)
+        await #expect {
+            try await client.currentUser()
+        } throws: { error in
+            (error as? SpotifyAPIError)?.code == .unauthorized
+        }
+        #expect(api.requests.count == 2)
+        #expect(accounts.requests.count == 1)
+    }
+
+    @Test func signInWarningNearSixMonths() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let subject = session(ScriptedTransport([]), store: store, clock: clock)
+        #expect(try await subject.signInWarning() == nil)
+        clock.advance(by: .seconds(175 * 86400))
+        #expect(try await subject.signInWarning()?.contains("8 days") == true)
+    }
+
+    @Test func signOutRemovesOnlyThisIssuersTokensAndSaysWhereToRevoke() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        let other = TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")
+        try store.save(storedTokens(clock: clock), for: testKey)
+        try store.save(storedTokens(clock: clock), for: other)
+        let message = try await session(ScriptedTransport([]), store: store, clock: clock).signOut()
+        #expect(message.contains("spotify.com/account/apps"))
+        #expect(try store.load(testKey) == nil)
+        #expect(try store.load(other) != nil)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import SpotifyTesting
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyWebAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-tests-\(UUID().uuidString)")
+}
+
+func mode(_ url: URL) -> Int {
+    var info = stat()
+    stat(url.path, &info)
+    return Int(info.st_mode & 0o777)
+}
+
+@Suite("File token store (checklist rows 26, 27, 31–34)", .serialized)
+struct FileTokenStoreTests {
+    let clock = TestClock()
+
+    @Test func row31_firstWriteUnderUmask000Is0600In0700() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root.appendingPathComponent("tokens"))
+        let previous = umask(0)
+        defer { umask(previous) }
+        try store.save(storedTokens(clock: clock), for: testKey)
+        #expect(mode(store.directory) == 0o700)
+        #expect(mode(store.fileURL(testKey)) == 0o600)
+        #expect(try store.load(testKey) == storedTokens(clock: clock))
+    }
+
+    @Test func row32_aWorldReadableFileIsRefused() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        chmod(store.fileURL(testKey).path, 0o644)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .insecure
+        }
+    }
+
+    @Test func row32_aSymlinkIsNeverFollowed() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let target = root.appendingPathComponent("elsewhere.json")
+        try FileManager.default.moveItem(at: store.fileURL(testKey), to: target)
+        try FileManager.default.createSymbolicLink(at: store.fileURL(testKey), withDestinationURL: target)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .insecure
+        }
+        // Saving replaces the link itself; the file it pointed at is untouched.
+        let before = try Data(contentsOf: target)
+        try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        #expect(try Data(contentsOf: target) == before)
+    }
+
+    @Test func row32_aSymlinkedFolderIsRefused() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: root.appendingPathComponent("real"))
+        let store = FileTokenStore(directory: root.appendingPathComponent("link"))
+        #expect(throws: TokenStoreError.self) { try store.save(storedTokens(clock: clock), for: testKey) }
+    }
+
+    @Test(arguments: ["", "{not json", #"{"version":99,"accessToken":"x"}"#, "\u{0}\u{1}"])
+    func row34_corruptEmptyOrFutureStoresAreMovedAside(contents: String) throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let url = store.fileURL(testKey)
+        try Data(contents.utf8).write(to: url)
+        chmod(url.path, 0o600)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            guard let error = error as? TokenStoreError else { return false }
+            return error.code == .corrupt && error.message.contains("sign in again") && !error.message.contains(contents.isEmpty ? "\u{7}" : contents)
+        }
+        #expect(try store.load(testKey) == nil)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("corrupt") }
+        #expect(aside.count == 1)
+    }
+
+    @Test func row34_sessionTreatsACorruptStoreAsNeedingSignIn() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        try Data("garbage".utf8).write(to: store.fileURL(testKey))
+        let subject = session(ScriptedTransport([]), store: store, clock: clock)
+        await #expect(throws: OAuthError.self) { try await subject.accessToken() }
+        guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
+    }
+
+    @Test func row27_aFailedWriteLeavesTheOldFileWhole() throws {
+        let root = temporaryDirectory()
+        defer {
+            chmod(root.path, 0o700)
+            try? FileManager.default.removeItem(at: root)
+        }
+        let store = FileTokenStore(directory: root)
+        let original = storedTokens(clock: clock)
+        try store.save(original, for: testKey)
+        chmod(root.path, 0o500)
+        if geteuid() != 0 {
+            #expect(throws: TokenStoreError.self) { try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey) }
+        }
+        chmod(root.path, 0o700)
+        #expect(try store.load(testKey) == original || geteuid() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    @Test func row26_aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let first = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: store, clock: clock)
+        let secondTransport = ScriptedTransport([])
+        let second = session(secondTransport, store: FileTokenStore(directory: root), clock: clock)
+        #expect(try await first.accessToken().unredactedValue == "SENTINEL_AT_new")
+        #expect(try await second.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
+        #expect(secondTransport.requests.isEmpty)
+    }
+
+    @Test func keysKeepIssuersApart() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        #expect(try store.load(TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
+        #expect(try store.load(TokenStoreKey(issuer: testKey.issuer, clientID: "other")) == nil)
+    }
+}
