@@ -105,6 +105,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PlaylistLinksTests",
+            dependencies: [
+                "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SpotifyAuthTests",
             dependencies: [
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",

@@ -3,6 +3,11 @@ public struct FetchProgress: Sendable, Hashable {
     public var fetched: Int
     /// `nil` while unknown (Spotify did not send `total`).
     public var total: Int?
+
+    public init(fetched: Int, total: Int?) {
+        self.fetched = fetched
+        self.total = total
+    }
 }
 
 /// Every element of a paged list, in order, with what was dropped along the way.

@@ -41,7 +41,8 @@ public final class SpotifyClient: Sendable {
     public let configuration: Configuration
     let tokens: any AccessTokenProvider
     let transport: any Transport
-    let clock: any SpotifyClock
+    /// The clock for backoff, rate-limit waits and fetch dates.
+    public let clock: any SpotifyClock
     let logger: Logger?
     let gate: GateShell
 

@@ -1,0 +1,110 @@
+public import Foundation
+public import SpotifyWebAPI
+
+/// A record of the host app that a playlist can be attached to: a namespace and an ID, as `session/42`.
+public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var namespace: String
+    public var id: String
+
+    public init(namespace: String, id: String) {
+        self.namespace = namespace
+        self.id = id
+    }
+
+    public var description: String { "\(namespace)/\(id)" }
+}
+
+/// Whether Spotify still serves a linked playlist.
+public enum Availability: String, Sendable, Codable, CaseIterable {
+    case available
+    /// Spotify answered 404: the playlist was deleted.
+    case notFound
+    /// Spotify answered 403: the playlist is no longer accessible to this user.
+    case forbidden
+    /// Not fetched yet.
+    case unknown
+
+    /// A line for people, or `nil` when there is nothing to say.
+    public var statusLine: String? {
+        switch self {
+        case .available: nil
+        case .notFound: "This playlist was deleted on Spotify; the details below are what was saved."
+        case .forbidden: "This playlist is no longer accessible on Spotify; the details below are what was saved."
+        case .unknown: "Details will appear once Spotify has been reached."
+        }
+    }
+}
+
+/// What is known about a playlist, as cached.
+public struct PlaylistMetadata: Sendable, Codable, Equatable {
+    public var id: SpotifyID
+    public var name: String?
+    public var description: String?
+    public var ownerName: String?
+    /// `nil` when Spotify does not say (never a made-up zero).
+    public var trackCount: Int?
+    /// Sum of the entries' durations; `nil` when the entries could not be read.
+    public var totalDuration: Duration?
+    /// Entries whose item is no longer available, skipped in the duration.
+    public var unavailableCount: Int?
+    public var snapshotID: String?
+    public var fetchedAt: Date?
+    public var availability: Availability
+    /// The cover URL last seen (they expire within a day; the bytes are cached separately).
+    public var coverURL: URL?
+
+    public init(id: SpotifyID, availability: Availability = .unknown) {
+        self.id = id
+        self.availability = availability
+    }
+
+    public var reference: SpotifyReference { .playlist(id) }
+}
+
+/// Everything a screen shows for a record's playlist, read from the database alone.
+public struct PlaylistCard: Sendable, Equatable {
+    public var record: RecordID
+    public var metadata: PlaylistMetadata
+    public var linkedAt: Date
+    /// The cached cover bytes (PNG or JPEG as Spotify served them).
+    public var cover: Data?
+
+    /// The `spotify:` URI, which opens the Spotify app.
+    public var uri: String { metadata.reference.uri }
+    /// The universal link: opens the app, or the web player without it.
+    public var webURL: URL { metadata.reference.webURL }
+}
+
+/// One of the user's own playlists, cached for the picker.
+public struct LibraryPlaylist: Sendable, Equatable, Codable {
+    public var id: SpotifyID
+    public var name: String
+    public var ownerName: String?
+    public var trackCount: Int?
+}
+
+/// The one error of this module.
+public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The database could not be opened, read or written.
+        public static let database = Code(name: "database")
+        /// An import file could not be read.
+        public static let invalidImport = Code(name: "invalidImport")
+        /// A bad argument (an empty record ID, say).
+        public static let invalidArgument = Code(name: "invalidArgument")
+        public var description: String { name }
+    }
+
+    public var code: Code
+    public var message: String
+    public var underlying: (any Error & Sendable)?
+
+    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { "PlaylistLinksError.\(code): \(message)" }
+}

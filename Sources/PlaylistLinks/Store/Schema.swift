@@ -1,0 +1,51 @@
+import GRDB
+
+/// The database schema, one migration per version. Never edit a shipped migration: add one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 links and playlists") { db in
+            try db.create(table: "playlist") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text)
+                t.column("description", .text)
+                t.column("ownerName", .text)
+                t.column("trackCount", .integer)
+                t.column("durationMs", .integer)
+                t.column("unavailableCount", .integer)
+                t.column("snapshotID", .text)
+                t.column("fetchedAt", .double)
+                t.column("availability", .text).notNull().defaults(to: "unknown")
+                t.column("coverURL", .text)
+            }
+            try db.create(table: "link") { t in
+                t.column("namespace", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("playlistID", .text).notNull().references("playlist", onDelete: .restrict)
+                t.column("linkedAt", .double).notNull()
+                t.primaryKey(["namespace", "recordID"])
+            }
+            try db.create(index: "link_playlist", on: "link", columns: ["playlistID"])
+        }
+        migrator.registerMigration("v2 cover cache") { db in
+            try db.create(table: "cover") { t in
+                t.primaryKey("playlistID", .text).references("playlist", onDelete: .cascade)
+                t.column("bytes", .blob).notNull()
+                t.column("size", .integer).notNull()
+                t.column("lastUsedAt", .double).notNull()
+            }
+        }
+        migrator.registerMigration("v3 library cache") { db in
+            try db.create(table: "libraryPlaylist") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("foldedName", .text).notNull()
+                t.column("ownerName", .text)
+                t.column("trackCount", .integer)
+                t.column("position", .integer).notNull()
+            }
+            try db.create(index: "library_folded", on: "libraryPlaylist", columns: ["foldedName"])
+        }
+        return migrator
+    }
+}

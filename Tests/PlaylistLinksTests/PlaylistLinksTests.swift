@@ -1,0 +1,243 @@
+import Foundation
+import GRDB
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+@testable import PlaylistLinks
+
+let session42 = RecordID(namespace: "session", id: "42")
+
+func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = TestClock(mode: .automatic)) async -> SpotifyClient {
+    SpotifyClient(
+        configuration: .emulator(url: emulator.baseURL),
+        tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))), clock: clock)
+}
+
+func playlistID(_ emulator: EmulatorServer, _ name: String) async throws -> SpotifyID {
+    try SpotifyID(try #require(await emulator.playlists().first { $0.name == name }?.id))
+}
+
+@Suite("PlaylistLinks against the emulator")
+struct PlaylistLinksTests {
+    @Test func linkRelinkUnlinkAndOfflineCard() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        let first = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
+        try links.link(session42, to: first)
+        var card = try #require(try links.card(for: session42))
+        #expect(card.metadata.availability == .unknown && card.metadata.name == nil)
+        #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
+        #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M")
+        let second = try SpotifyID("4iV5W9uYEdYUVa79Axb7Rh")
+        try links.link(session42, to: second)
+        card = try #require(try links.card(for: session42))
+        #expect(card.metadata.id == second)
+        #expect(try links.unlink(session42))
+        #expect(try links.card(for: session42) == nil)
+        #expect(try links.metadata(for: second) != nil)
+        #expect(try !links.unlink(session42))
+    }
+
+    @Test func refreshFillsTheCardThenItReadsOfflineAfterTheEmulatorStops() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let calm = try await playlistID(emulator, "Calm Evening")
+            try links.link(session42, to: calm)
+            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator))
+            #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
+        }
+        let card = try #require(try links.card(for: session42))
+        #expect(card.metadata.name == "Calm Evening")
+        #expect(card.metadata.trackCount == 51)
+        #expect(card.metadata.unavailableCount == 1)
+        #expect(card.metadata.availability == .available)
+        let duration = try #require(card.metadata.totalDuration)
+        #expect(duration > .seconds(49 * 150 + 95 + 1260))
+        let cover = try #require(card.cover)
+        #expect(cover.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func renamedDeletedAndForbiddenKeepTheCachedData() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let deep = try await playlistID(emulator, "Deep Work")
+            try links.link(session42, to: deep)
+            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator))
+            _ = try await refresher.refresh(record: session42)
+            await emulator.control("playlists/\(deep.rawValue)/rename", ["name": "Deeper Work"])
+            #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
+            #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
+            #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: false))
+            await emulator.control("playlists/\(deep.rawValue)/forbid")
+            #expect(try await refresher.refresh(record: session42) == .forbidden)
+            var card = try #require(try links.card(for: session42))
+            #expect(card.metadata.availability == .forbidden && card.metadata.name == "Deeper Work" && card.metadata.trackCount == 50)
+            #expect(card.metadata.availability.statusLine != nil)
+            await emulator.control("playlists/\(deep.rawValue)/restore")
+            await emulator.control("playlists/\(deep.rawValue)/delete")
+            #expect(try await refresher.refresh(record: session42) == .notFound)
+            card = try #require(try links.card(for: session42))
+            #expect(card.metadata.availability == .notFound && card.metadata.totalDuration != nil && card.cover != nil)
+            await emulator.control("faults", ["kind": "500", "count": "10"])
+            if case .stale = try await refresher.refresh(record: session42) {} else { Issue.record("expected stale") }
+            #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
+        }
+    }
+
+    @Test func notOwnedPlaylistsHaveUnknownDurationNeverZero() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let hits = try await playlistID(emulator, "Today's Top Hits")
+            let mine = try await emulatorClient(emulator).allMyPlaylists().items
+            try links.link(session42, to: try #require(mine.first { $0.id == hits }))
+            _ = try await MetadataRefresher(links: links, client: await emulatorClient(emulator)).refresh(record: session42)
+            let card = try #require(try links.card(for: session42))
+            #expect(card.metadata.trackCount == 50)
+            #expect(card.metadata.totalDuration == nil)
+        }
+    }
+
+    @Test func refreshStaleRefreshesOnlyOldLinks() async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let client = await emulatorClient(emulator, clock: clock)
+            for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
+                try links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+            }
+            let refresher = MetadataRefresher(links: links, client: client)
+            #expect(try await refresher.refreshStale(olderThan: .seconds(3600), concurrency: 2).count == 3)
+            #expect(try await refresher.refreshStale(olderThan: .seconds(3600)).isEmpty)
+            try await clock.sleep(for: .seconds(3601))
+            #expect(try await refresher.refreshStale(olderThan: .seconds(3600)).count == 3)
+        }
+    }
+
+    @Test func pickerFiltersLocallyAndMergesSearch() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let client = await emulatorClient(emulator)
+            try links.cacheLibrary(try await client.allMyPlaylists().items)
+            #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
+            #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
+            #expect(try links.filterLibrary("").count == 11)
+            let local = try links.filterLibrary("focus")
+            let page1 = try await client.searchPlaylists("focus", limit: 3)
+            let page2 = try await client.searchPlaylists("focus", limit: 3, offset: 3)
+            let merged = PlaylistLinks.merge(local: local, search: page1.items + page2.items)
+            #expect(Set(merged.map(\.id)).count == merged.count)
+            #expect(merged.prefix(local.count).map(\.id) == local.map(\.id))
+            #expect(merged.contains { $0.name == "Focus Piano" })
+        }
+    }
+
+    @Test(arguments: [
+        ("caf", ["Café Bar", "Le Cafe", "Nocafé"]), ("CAFE", ["Café Bar", "Le Cafe", "Nocafé"]),
+        ("bar", ["Bar None", "Café Bar"]), ("zzz", []),
+    ])
+    func pickerRanking(query: String, expected: [String]) throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
+        let json = "[" + names.enumerated().map { index, name in
+            #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
+        }.joined(separator: ",") + "]"
+        try links.cacheLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
+        #expect(try links.filterLibrary(query).map(\.name) == expected)
+    }
+
+    @Test func coverCacheEvictsLeastRecentlyUsedBeyondTheLimit() throws {
+        let clock = TestClock()
+        let links = try PlaylistLinks(location: .inMemory, clock: clock, coverCacheLimit: 350)
+        let ids = try (0..<4).map { try SpotifyID(String(repeating: "B", count: 21) + "\($0)") }
+        for (index, id) in ids.enumerated() {
+            try links.link(RecordID(namespace: "s", id: "\(index)"), to: id)
+            try links.storeCover(Data(repeating: UInt8(index), count: 100), for: id)
+            clock.advance(by: .seconds(1))
+            if index == 1 { try links.touchCover(ids[0]) }
+        }
+        #expect(try links.coverCacheSize() <= 350)
+        #expect(try links.cover(for: ids[0]) != nil)
+        #expect(try links.cover(for: ids[1]) == nil)
+        #expect(try links.cover(for: ids[3]) == Data(repeating: 3, count: 100))
+    }
+
+    @Test func exportAndImportRoundTrip() throws {
+        let source = try PlaylistLinks(location: .inMemory)
+        let id = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
+        var metadata = PlaylistMetadata(id: id, availability: .available)
+        metadata.name = "Focus"
+        metadata.trackCount = 12
+        metadata.totalDuration = .seconds(2400)
+        try source.store(metadata)
+        try source.link(session42, to: id)
+        let data = try source.exportJSON()
+        #expect(!String(decoding: data, as: UTF8.self).contains("token"))
+        let target = try PlaylistLinks(location: .inMemory)
+        #expect(try target.importJSON(data) == 1)
+        #expect(try target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
+        #expect(throws: PlaylistLinksError.self) { try target.importJSON(Data("{}".utf8)) }
+    }
+
+    @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {
+        let names = Schema.migrator.migrations
+        #expect(names.count == 3)
+        for (index, name) in names.enumerated() {
+            let queue = try DatabaseQueue()
+            try Schema.migrator.migrate(queue, upTo: name)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO playlist (id, name, availability) VALUES ('37i9dQZF1DXcBWIGoYBM5M', 'Old', 'available')")
+                try db.execute(sql: "INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES ('session', '42', '37i9dQZF1DXcBWIGoYBM5M', 1)")
+            }
+            try Schema.migrator.migrate(queue)
+            let count = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link") }
+            #expect(count == 1, "from \(name) (\(index))")
+            #expect(try queue.read { db in try Schema.migrator.appliedMigrations(db) } == names)
+        }
+        let fresh = try PlaylistLinks(location: .inMemory)
+        #expect(try fresh.appliedMigrations() == names)
+        #expect(try fresh.integrityCheck() == ["ok"])
+    }
+
+    @Test func aFileDatabaseSurvivesReopening() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)/links.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try PlaylistLinks(location: .file(url)).link(session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(try PlaylistLinks(location: .file(url)).linkedPlaylist(session42)?.rawValue == "37i9dQZF1DXcBWIGoYBM5M")
+    }
+
+    @Test func badRecordsAreRejected() throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        #expect(throws: PlaylistLinksError.self) {
+            try links.link(RecordID(namespace: "", id: "1"), to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        }
+    }
+}
+
+@Suite("Song-based time")
+struct SongTimeTests {
+    @Test(arguments: [
+        (0.0, "no songs"), (0.2, "less than 1 song"), (0.74, "less than 1 song"), (0.75, "1 song"), (1.2, "1 song"),
+        (1.25, "1.5 songs"), (4.5, "4.5 songs"), (4.74, "4.5 songs"), (4.76, "5 songs"), (10, "10 songs"),
+    ])
+    func labels(songs: Double, label: String) {
+        #expect(SongTime.label(songs) == label)
+    }
+
+    @Test func twentyMinuteRoutineAcrossTracksOfVariousLengths() {
+        let tracks: [Duration] = [.seconds(180), .seconds(240), .seconds(200), .seconds(300), .seconds(150), .seconds(400)]
+        let fill = SongTime.fill(.seconds(1200), with: tracks)
+        // 180 + 240 + 200 + 300 + 150 = 1070 s, then 130 s of a 400 s track.
+        #expect(fill.trackCount == 6)
+        #expect(abs(fill.songs - (5 + 130.0 / 400)) < 1e-9)
+        #expect(fill.coversTarget)
+        #expect(SongTime.label(fill.songs) == "5.5 songs")
+        #expect(SongTime.songsHeard(in: .seconds(420), durations: tracks) == 2)
+    }
+
+    @Test func tooShortAPlaylistSaysSo() {
+        let fill = SongTime.fill(.seconds(1200), with: [.seconds(100), .seconds(100)])
+        #expect(fill == SongTime.Fill(trackCount: 2, songs: 2, coversTarget: false))
+        #expect(SongTime.fill(.seconds(10), with: []).songs == 0)
+    }
+}
