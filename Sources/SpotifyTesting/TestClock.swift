@@ -40,6 +40,9 @@ public final class TestClock: SpotifyClock {
     public var totalSlept: Duration { state.withLock { $0.totalSlept } }
     /// How many times callers slept.
     public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    /// The earliest deadline a sleeper waits for, if any.
+    public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+
     /// Sleepers waiting now (manual mode).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 

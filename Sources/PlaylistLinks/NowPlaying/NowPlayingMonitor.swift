@@ -1,0 +1,96 @@
+import Foundation
+public import SpotifyWebAPI
+import Synchronization
+
+/// Follows `/me/player/currently-playing` with as few calls as the schedule allows and emits a
+/// state only when it changes (progress is computed locally in between).
+///
+/// It stops when cancelled, when the user is signed out (no call after that), and while the app
+/// is in the background. Read-only scopes suffice, so Spotify Free and Premium both work.
+public final class NowPlayingMonitor: Sendable {
+    private let client: SpotifyClient
+    private let clock: any SpotifyClock
+    private let policy: PollSchedule.Policy
+    private let control = Mutex<Control>(Control())
+    private struct Control {
+        var background = false
+        var resume: CheckedContinuation<Void, Never>?
+        var calls = 0
+    }
+
+    public init(client: SpotifyClient, policy: PollSchedule.Policy = .init()) {
+        self.client = client
+        self.clock = client.clock
+        self.policy = policy
+    }
+
+    /// Calls made to Spotify so far.
+    public var callCount: Int { control.withLock { $0.calls } }
+
+    /// Pauses polling while the app is in the background; resumes with a poll when it returns.
+    public func setBackground(_ background: Bool) {
+        let resume = control.withLock { control -> CheckedContinuation<Void, Never>? in
+            control.background = background
+            guard !background else { return nil }
+            defer { control.resume = nil }
+            return control.resume
+        }
+        resume?.resume()
+    }
+
+    /// The states, from a first poll on. Ends when signed out or when the consumer stops.
+    public func states() -> AsyncStream<NowPlayingState> {
+        AsyncStream { continuation in
+            let task = Task { await self.run(continuation) }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func run(_ continuation: AsyncStream<NowPlayingState>.Continuation) async {
+        var schedule = PollSchedule(policy: policy)
+        var last: NowPlayingState?
+        while !Task.isCancelled {
+            await waitWhileInBackground()
+            let state = await poll()
+            if let current = last, current.isSameMoment(as: state) {
+                // Same item: keep the newest position without announcing it.
+            } else {
+                continuation.yield(state)
+            }
+            last = state
+            if state == .unavailable(.signedOut) { break }
+            var remaining: Duration?
+            if case .playing(let item) = state { remaining = item.remaining(at: clock.now) }
+            do { try await clock.sleep(for: schedule.delay(after: state, remaining: remaining)) } catch { break }
+        }
+        continuation.finish()
+    }
+
+    private func poll() async -> NowPlayingState {
+        control.withLock { $0.calls += 1 }
+        do {
+            return NowPlayingState(try await client.currentlyPlaying(), observedAt: clock.now)
+        } catch let error as SpotifyAPIError {
+            switch error.code {
+            case .rateLimited: return .unavailable(.rateLimited(retryAfter: error.retryAfter ?? .seconds(30)))
+            case .unauthorized: return .unavailable(.signedOut)
+            case .forbidden: return .unavailable(.missingScope)
+            default: return .unavailable(.offline)
+            }
+        } catch {
+            // The token provider failed: no sign-in (or it ended). Stop calling.
+            return .unavailable(.signedOut)
+        }
+    }
+
+    private func waitWhileInBackground() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = control.withLock { control -> Bool in
+                guard control.background else { return true }
+                control.resume = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}

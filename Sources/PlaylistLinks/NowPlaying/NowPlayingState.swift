@@ -1,0 +1,79 @@
+public import Foundation
+import SpotifyWebAPI
+
+/// What plays, as a screen shows it.
+public struct NowPlayingItem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case track, episode }
+    public var kind: Kind
+    public var uri: String
+    public var name: String
+    /// Artists for tracks, the show for episodes.
+    public var subtitle: String?
+    public var duration: Duration
+    public var contextURI: String?
+    /// The position at ``observedAt``.
+    public var progress: Duration
+    public var observedAt: Date
+
+    /// The position at `now`, computed locally between polls.
+    public func progress(at now: Date, playing: Bool) -> Duration {
+        guard playing else { return progress }
+        return min(duration, progress + .clampedSeconds(now.timeIntervalSince(observedAt)))
+    }
+
+    /// Time left at `now` while playing.
+    public func remaining(at now: Date) -> Duration { duration - progress(at: now, playing: true) }
+}
+
+/// The states a now-playing indicator shows.
+public enum NowPlayingState: Sendable, Equatable {
+    case nothingPlaying
+    case playing(NowPlayingItem)
+    case paused(NowPlayingItem)
+    /// An advertisement (Spotify Free).
+    case ad
+    case unavailable(UnavailableReason)
+
+    public enum UnavailableReason: Sendable, Equatable {
+        case signedOut
+        case offline
+        case rateLimited(retryAfter: Duration)
+        case missingScope
+    }
+
+    /// The same state apart from the position: changes of position alone are not events.
+    func isSameMoment(as other: NowPlayingState) -> Bool {
+        switch (self, other) {
+        case (.playing(let a), .playing(let b)), (.paused(let a), .paused(let b)):
+            a.uri == b.uri && a.contextURI == b.contextURI
+        default:
+            self == other
+        }
+    }
+
+    init(_ playing: CurrentlyPlaying?, observedAt: Date) {
+        guard let playing else {
+            self = .nothingPlaying
+            return
+        }
+        let item: NowPlayingItem
+        switch playing.item {
+        case .ad:
+            self = .ad
+            return
+        case .unknown:
+            self = .nothingPlaying
+            return
+        case .track(let track):
+            item = NowPlayingItem(
+                kind: .track, uri: track.uri ?? "", name: track.name, subtitle: track.artistLine, duration: track.duration,
+                contextURI: playing.contextURI, progress: playing.progress ?? .zero, observedAt: observedAt)
+        case .episode(let episode):
+            item = NowPlayingItem(
+                kind: .episode, uri: episode.uri ?? "", name: episode.name, subtitle: episode.showName,
+                duration: episode.duration, contextURI: playing.contextURI, progress: playing.progress ?? .zero,
+                observedAt: observedAt)
+        }
+        self = playing.isPlaying ? .playing(item) : .paused(item)
+    }
+}

@@ -1,0 +1,64 @@
+public import Foundation
+public import SpotifyWebAPI
+
+/// A routine's listening, summed up in songs: the tracks completed plus the part of the current one.
+public struct RoutineListening: Sendable {
+    /// The end-of-routine summary.
+    public struct Summary: Sendable, Equatable {
+        /// Songs heard: whole tracks plus fractions; `nil` when no music played at all.
+        public var songs: Double?
+        public var tracksPlayed: Int
+        public var timeListened: Duration
+
+        /// "you got through 4.5 songs", or an honest "no music was playing".
+        public var sentence: String {
+            guard let songs, tracksPlayed > 0 else { return "No music was playing during this routine." }
+            return "You got through \(SongTime.label(songs))."
+        }
+    }
+
+    /// The links to open the playlist in Spotify.
+    public var webURL: URL
+    public var uri: String
+    private var heard: [String: (fraction: Double, time: Duration)] = [:]
+    private var order: [String] = []
+    private var current: (item: NowPlayingItem, playing: Bool)?
+
+    /// Starts a routine with the playlist linked to it.
+    public init(playlist: SpotifyReference) {
+        webURL = playlist.webURL
+        uri = playlist.uri
+    }
+
+    /// Feeds one monitor state observed at `now`.
+    public mutating func observe(_ state: NowPlayingState, at now: Date) {
+        settle(at: now)
+        switch state {
+        case .playing(let item): current = (item, true)
+        case .paused(let item): current = (item, false)
+        default: current = nil
+        }
+        settle(at: now)
+    }
+
+    /// Records how far the current item got by `now`.
+    private mutating func settle(at now: Date) {
+        guard let (item, playing) = current, item.duration > .zero else { return }
+        let progress = item.progress(at: now, playing: playing)
+        if heard[item.uri] == nil { order.append(item.uri) }
+        let fraction = min(1, progress / item.duration)
+        let previous = heard[item.uri]
+        heard[item.uri] = (max(previous?.fraction ?? 0, fraction), max(previous?.time ?? .zero, progress))
+    }
+
+    /// The summary at `now`.
+    public func summary(at now: Date) -> Summary {
+        var copy = self
+        copy.settle(at: now)
+        let played = copy.order.filter { (copy.heard[$0]?.time ?? .zero) > .zero }
+        guard !played.isEmpty else { return Summary(songs: nil, tracksPlayed: 0, timeListened: .zero) }
+        let songs = played.reduce(0.0) { $0 + (copy.heard[$1]?.fraction ?? 0) }
+        let time = played.reduce(Duration.zero) { $0 + (copy.heard[$1]?.time ?? .zero) }
+        return Summary(songs: songs, tracksPlayed: played.count, timeListened: time)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Synchronization
+import Testing
+
+@testable import PlaylistLinks
+
+/// Runs a monitor against the emulator's virtual player on one test clock, stepping time from
+/// deadline to deadline and collecting the states it emits.
+final class MonitorHarness: Sendable {
+    let clock = TestClock()
+    let states = Mutex<[(Date, NowPlayingState)]>([])
+
+    func configuration() -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        let clock = self.clock
+        configuration.time = .external { clock.now }
+        configuration.accessTokenTTL = .seconds(86400 * 7)
+        return configuration
+    }
+
+    /// One scripted action on the player, at a time after the start.
+    struct Step: Sendable {
+        var at: Duration
+        var action: @Sendable () async -> Void
+    }
+
+    /// Starts the monitor, then moves the clock to whichever comes first, the next scripted step or
+    /// the monitor's next poll, until `end`.
+    func run(
+        _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil, until end: Duration, steps: [Step] = []
+    ) async throws -> NowPlayingMonitor {
+        let provider: any AccessTokenProvider = if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
+        let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider, clock: clock)
+        let monitor = NowPlayingMonitor(client: client)
+        let start = clock.now
+        var pending = steps.sorted { $0.at < $1.at }
+        while let first = pending.first, first.at == .zero {
+            await first.action()
+            pending.removeFirst()
+        }
+        let consumer = Task {
+            for await state in monitor.states() { states.withLock { $0.append((clock.now, state)) } }
+        }
+        while clock.now.timeIntervalSince(start) < end.seconds {
+            await clock.waitForSleepers(1, maxYields: 20_000)
+            guard let deadline = clock.nextDeadline else { break }
+            if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
+                clock.advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(clock.now)))
+                await step.action()
+                pending.removeFirst()
+            } else {
+                clock.advanceToNextDeadline()
+            }
+        }
+        consumer.cancel()
+        return monitor
+    }
+
+    var emitted: [NowPlayingState] { states.withLock { $0.map(\.1) } }
+}
+
+@Suite("Now playing on the virtual player", .serialized)
+struct NowPlayingTests {
+    @Test func trackBoundariesAreSeenWithFewCalls() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let monitor = try await harness.run(emulator, until: .seconds(600), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
+            ])
+            let tracks = harness.emitted.compactMap { state -> String? in if case .playing(let item) = state { item.uri } else { nil } }
+            // Ten minutes of 150–260 s tracks: at least three distinct tracks, each announced once.
+            #expect(tracks.count >= 3)
+            #expect(Set(tracks).count == tracks.count)
+            // Floor: one call per track change; the 30 s cap while playing costs more, bounded here.
+            #expect(monitor.callCount <= 600 / 30 + tracks.count + 1)
+        }
+    }
+
+    @Test func pauseResumeSkipAdAndNothingPlaying() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let calm = try #require(await emulator.playlists().first { $0.name == "Calm Evening" }).id
+            _ = try await harness.run(emulator, until: .seconds(600), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)"]) },
+                .init(at: .seconds(60)) { await emulator.control("player/pause") },
+                .init(at: .seconds(120)) { await emulator.control("player/resume") },
+                .init(at: .seconds(200)) { await emulator.control("player/next") },
+                .init(at: .seconds(260)) { await emulator.control("player/ad", ["seconds": "30"]) },
+                .init(at: .seconds(400)) { await emulator.control("player/stop") },
+            ])
+            let kinds = harness.emitted.map { state -> String in
+                switch state {
+                case .playing: "playing"
+                case .paused: "paused"
+                case .ad: "ad"
+                case .nothingPlaying: "nothing"
+                case .unavailable: "unavailable"
+                }
+            }
+            #expect(kinds.first == "playing")
+            #expect(kinds.contains("paused"))
+            #expect(kinds.contains("ad"))
+            #expect(kinds.last == "nothing")
+            #expect(!kinds.contains("unavailable"))
+        }
+    }
+
+    @Test func episodesAreTyped() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let calm = try #require(await emulator.playlists().first { $0.name == "Calm Evening" }).id
+            _ = try await harness.run(emulator, until: .seconds(10), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"]) },
+            ])
+            guard case .playing(let item) = harness.emitted.first else { Issue.record("expected playing"); return }
+            #expect(item.kind == .episode)
+        }
+    }
+
+    @Test func disconnectStopsAllCalls() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let monitor = try await harness.run(emulator, tokens: SignedOutProvider(), until: .seconds(600))
+            #expect(harness.emitted == [.unavailable(.signedOut)])
+            #expect(monitor.callCount == 1)
+            #expect(await emulator.requestCount("GET /v1/me/player/currently-playing") == 0)
+        }
+    }
+
+    @Test func rateLimitDuringMonitoringWaitsItOut() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            await emulator.control("faults", ["kind": "429", "retry_after": "3600"])
+            let monitor = try await harness.run(emulator, until: .seconds(1800))
+            #expect(harness.emitted.first == .unavailable(.rateLimited(retryAfter: .seconds(3600))))
+            #expect(monitor.callCount == 1)
+        }
+    }
+
+    @Test func routineSummaryInSongs() {
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        func item(_ uri: String, _ seconds: Int, at offset: TimeInterval) -> NowPlayingItem {
+            NowPlayingItem(kind: .track, uri: uri, name: uri, subtitle: nil, duration: .seconds(seconds), contextURI: nil, progress: .zero, observedAt: start.addingTimeInterval(offset))
+        }
+        var routine = RoutineListening(playlist: .playlist(try! SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
+        #expect(routine.summary(at: start).sentence == "No music was playing during this routine.")
+        routine.observe(.playing(item("a", 200, at: 0)), at: start)
+        routine.observe(.playing(item("b", 300, at: 200)), at: start.addingTimeInterval(200))
+        routine.observe(.playing(item("c", 240, at: 500)), at: start.addingTimeInterval(500))
+        let summary = routine.summary(at: start.addingTimeInterval(620))
+        #expect(summary.tracksPlayed == 3)
+        #expect(abs((summary.songs ?? 0) - 2.5) < 1e-9)
+        #expect(summary.sentence == "You got through 2.5 songs.")
+        #expect(summary.timeListened == .seconds(620))
+        #expect(routine.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
+    }
+
+    @Test func scheduleIsAPureStateMachine() {
+        var schedule = PollSchedule()
+        let item = NowPlayingItem(kind: .track, uri: "u", name: "n", subtitle: nil, duration: .seconds(200), contextURI: nil, progress: .zero, observedAt: Date())
+        #expect(schedule.delay(after: .playing(item), remaining: .seconds(10)) == .milliseconds(11500))
+        #expect(schedule.delay(after: .playing(item), remaining: .seconds(100)) == .seconds(30))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(15))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(30))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(60))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
+        #expect(schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil) == .seconds(300))
+    }
+}
+
+struct SignedOutProvider: AccessTokenProvider {
+    struct NotSignedIn: Error {}
+    func accessToken() async throws -> AccessToken { throw NotSignedIn() }
+    func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken { throw NotSignedIn() }
+}
