@@ -45,8 +45,8 @@ final class MonitorHarness: Sendable {
             for await state in monitor.states() { states.withLock { $0.append((clock.now, state)) } }
         }
         while clock.now.timeIntervalSince(start) < end.seconds {
-            await clock.waitForSleepers(1, maxYields: 20_000)
-            guard let deadline = clock.nextDeadline else { break }
+            await clock.waitForSleepers(1)
+            guard let deadline = clock.nextDeadline, deadline.timeIntervalSince(start) <= end.seconds else { break }
             if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
                 clock.advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(clock.now)))
                 await step.action()
@@ -54,6 +54,12 @@ final class MonitorHarness: Sendable {
             } else {
                 clock.advanceToNextDeadline()
             }
+        }
+        // Let the consumer see every state the monitor emitted before stopping it.
+        var spins = 0
+        while states.withLock({ $0.count }) < monitor.emittedCount, spins < 100_000 {
+            spins += 1
+            await Task.yield()
         }
         consumer.cancel()
         return monitor

@@ -16,6 +16,7 @@ public final class NowPlayingMonitor: Sendable {
         var background = false
         var resume: CheckedContinuation<Void, Never>?
         var calls = 0
+        var emitted = 0
     }
 
     public init(client: SpotifyClient, policy: PollSchedule.Policy = .init()) {
@@ -26,6 +27,8 @@ public final class NowPlayingMonitor: Sendable {
 
     /// Calls made to Spotify so far.
     public var callCount: Int { control.withLock { $0.calls } }
+    /// States emitted so far.
+    public var emittedCount: Int { control.withLock { $0.emitted } }
 
     /// Pauses polling while the app is in the background; resumes with a poll when it returns.
     public func setBackground(_ background: Bool) {
@@ -55,6 +58,7 @@ public final class NowPlayingMonitor: Sendable {
             if let current = last, current.isSameMoment(as: state) {
                 // Same item: keep the newest position without announcing it.
             } else {
+                control.withLock { $0.emitted += 1 }
                 continuation.yield(state)
             }
             last = state
