@@ -1,5 +1,5 @@
 public import Foundation
-import SpotifyWebAPI
+public import SpotifyWebAPI
 
 /// What plays, as a screen shows it.
 public struct NowPlayingItem: Sendable, Equatable {
@@ -51,7 +51,7 @@ public enum NowPlayingState: Sendable, Equatable {
         }
     }
 
-    init(_ playing: CurrentlyPlaying?, observedAt: Date) {
+    public init(_ playing: CurrentlyPlaying?, observedAt: Date) {
         guard let playing else {
             self = .nothingPlaying
             return

@@ -1,5 +1,5 @@
 public import Foundation
-import GRDB
+public import GRDB
 public import SpotifyWebAPI
 
 /// Links between the host app's records and Spotify playlists, with cached metadata and covers,
@@ -22,7 +22,12 @@ public final class PlaylistLinks: Sendable {
 
     /// Opens (and migrates) the database.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
-    public init(location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024) throws {
+    /// - Parameter hostMigrations: the host app's own tables in the same database, as named
+    ///   migrations applied after this module's.
+    public init(
+        location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024,
+        hostMigrations: [(String, @Sendable (Database) throws -> Void)] = []
+    ) throws {
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
         do {
@@ -35,7 +40,9 @@ public final class PlaylistLinks: Sendable {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             }
-            try Schema.migrator.migrate(writer)
+            var migrator = Schema.migrator
+            for (name, migration) in hostMigrations { migrator.registerMigration("host: " + name, migrate: migration) }
+            try migrator.migrate(writer)
         } catch {
             throw PlaylistLinksError(code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
         }
@@ -182,7 +189,11 @@ public final class PlaylistLinks: Sendable {
 
     // MARK: - Plumbing
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in a write transaction, for the host app's own tables.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T { try perform(body) }
+
+    /// Runs `body` with read access, for the host app's own tables.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as PlaylistLinksError { throw error } catch {
             throw PlaylistLinksError(code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
         }

@@ -29,7 +29,19 @@ public final class EmulatorServer: Sendable {
 
     /// Binds `configuration.host:configuration.port` (port 0 = any free port) and serves until ``stop()``.
     public static func start(_ configuration: EmulatorConfiguration = .init()) async throws -> EmulatorServer {
-        let state = try EmulatorState(configuration: configuration)
+        try await start(configuration, state: EmulatorState(configuration: configuration))
+    }
+
+    /// Starts again on the same address after ``stop()``, with the same accounts, catalog and
+    /// player: as when the live service comes back after an outage.
+    public func restarted() async throws -> EmulatorServer {
+        var configuration = state.configuration
+        configuration.host = baseURL.host ?? configuration.host
+        configuration.port = baseURL.port ?? configuration.port
+        return try await Self.start(configuration, state: state)
+    }
+
+    private static func start(_ configuration: EmulatorConfiguration, state: EmulatorState) async throws -> EmulatorServer {
         let responder = EmulatorResponder(state: state)
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
         var logger = Logger(label: "spotify-emulator")

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import SpotifyAuth
+import SpotifyAuthLoopback
+import SpotifyWebAPI
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign in to Spotify through the browser (PKCE, no client secret).")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The redirect URI registered for the app: a loopback address, e.g. http://127.0.0.1/callback.")
+    var redirectURI = "http://127.0.0.1/callback"
+    @Option(help: "Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var store: StoreChoice = .file
+    @Flag(help: "Do not try to open a browser; only print the URL.")
+    var noBrowser = false
+    @Option(help: "Seconds to wait for the sign-in to finish.")
+    var timeout = 300
+
+    func run() async throws {
+        let context = try Context(global)
+        let tokenStore = try context.tokenStore(store)
+        let session = try context.session(store: tokenStore)
+        let signIn = LoopbackSignIn(clientID: context.clientID, redirectURI: redirectURI, server: context.server, timeout: .seconds(timeout))
+        let noBrowser = noBrowser
+        do {
+            let tokens = try await signIn.run(session: session) { url in
+                Output.note("Open this URL to sign in: \(url.absoluteString)")
+                if !noBrowser { Browser.open(url) }
+            }
+            try context.remember(store: store)
+            if global.json {
+                Output.json(["signed_in": true, "store": "\(tokenStore.kind)", "scopes": tokens.scopes])
+            } else {
+                Output.line("Signed in. Tokens are kept in the \(tokenStore.kind).")
+            }
+        } catch let error as OAuthError where error.code == .configuration {
+            throw CLIFailure(error.message, exitCode: 2)
+        }
+    }
+}
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove this app's Spotify tokens; links and cached playlists stay.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let context = try Context(global)
+        let message = try await context.session().signOut()
+        if global.json { Output.json(["signed_out": true]) } else { Output.line(message) }
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Who is signed in, with which scopes and store, and until when.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let context = try Context(global)
+        let store = try context.tokenStore()
+        let session = try context.session(store: store)
+        guard let tokens = try await session.tokens() else {
+            throw CLIFailure("Not signed in to \(context.server.issuer). Run 'spotlink login'.", exitCode: 3)
+        }
+        let user = try await context.client(session).currentUser()
+        let warning = try await session.signInWarning()
+        let ageDays = Int(Date().timeIntervalSince(tokens.signedInAt) / 86400)
+        if global.json {
+            Output.json([
+                "user": user.id, "display_name": user.displayName ?? NSNull(), "scopes": tokens.scopes, "store": "\(store.kind)",
+                "access_token_expires_at": tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
+                "signed_in_days_ago": ageDays, "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
+                "issuer": context.server.issuer,
+            ])
+            return
+        }
+        Output.line("Signed in as \(Output.bold(user.name)) (\(user.id)) at \(context.server.issuer)")
+        Output.line("Scopes: \(tokens.scopes.joined(separator: ", "))")
+        Output.line("Tokens kept in the \(store.kind)")
+        Output.line("Access token expires: \(tokens.expiresAt.map { "\($0)" } ?? "unknown")")
+        Output.line("Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
+        if let warning { Output.line(warning) }
+    }
+}
+
+/// Opens URLs with the system opener when there is one.
+enum Browser {
+    @discardableResult
+    static func open(_ url: URL) -> Bool {
+        #if os(macOS)
+            let candidates = ["/usr/bin/open"]
+        #else
+            let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
+        #endif
+        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return (try? process.run()) != nil
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyAuthLoopback
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+
+/// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the whole product against an embedded Spotify emulator.")
+
+    @Option(help: "Keep the demo's data here instead of a temporary folder.")
+    var dataDir: String?
+    @Flag(help: "Print JSON events instead of narration.")
+    var json = false
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        let directory = dataDir.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-demo-\(UUID().uuidString)")
+        defer { if dataDir == nil { try? FileManager.default.removeItem(at: directory) } }
+        // One virtual clock for the emulator, the tokens and the player, so a 20-minute routine
+        // runs in a moment; the sign-in deadline uses the real clock.
+        let clock = TestClock(now: Date())
+        var configuration = EmulatorConfiguration()
+        configuration.time = .external { clock.now }
+        let narrator = Narrator(json: json)
+
+        var emulator = try await EmulatorServer.start(configuration)
+        narrator.step("Started the Spotify emulator", ["url": emulator.baseURL.absoluteString])
+
+        let options = try GlobalOptions.parse(["--data-dir", directory.path, "--emulator", emulator.baseURL.absoluteString])
+        let context = try Context(options)
+        let session = try context.session(clock: clock)
+        let signIn = LoopbackSignIn(clientID: context.clientID, server: context.server, timeout: .seconds(30))
+        narrator.step("Signing in with PKCE through a loopback listener; the demo presses Agree on the consent page")
+        let tokens = try await signIn.run(session: session) { url in
+            _ = try? await ConsentBrowser().visit(url)
+        }
+        let client = context.client(session, clock: clock)
+        let user = try await client.currentUser()
+        narrator.step("Signed in", ["user": user.name, "scopes": tokens.scopes.joined(separator: " "), "store": "\(try context.tokenStore().kind)"])
+
+        let links = try context.links(clock: clock)
+        let library = try await client.allMyPlaylists().items
+        try links.cacheLibrary(library)
+        narrator.step("Your playlists", ["count": "\(library.count)"])
+        for playlist in library { narrator.detail("\(playlist.name) · \(playlist.itemCount.map(String.init) ?? "?") tracks") }
+
+        let biggest = try requireValue(library.max { ($0.itemCount ?? 0) < ($1.itemCount ?? 0) }, "no playlists")
+        let fetchStart = ContinuousClock.now
+        let all = try await client.allPlaylistEntries(biggest.id) { progress in
+            if !json { Output.progress("  Reading \(biggest.name)", progress.fetched, progress.total) }
+        }
+        narrator.step("Read every entry of \(biggest.name)", [
+            "entries": "\(all.items.count + all.nullCount)", "requests": "\(all.pageCount)",
+            "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
+        ])
+
+        let journal = Journal(links: links)
+        let morning = try journal.create(title: "Morning routine", minutes: 20, at: clock.now)
+        narrator.step("Created session \(morning.id) \"Morning routine\" (20 min)")
+        let match = try requireValue(try links.filterLibrary("focus").first, "no playlist matches 'focus'")
+        try links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
+        _ = try await MetadataRefresher(links: links, client: client).refresh(record: morning.record)
+        narrator.step("Found \"\(match.name)\" by typing 'focus' and attached it")
+        show(journal, morning, links, narrator)
+
+        await emulator.stop()
+        narrator.step("Stopped the emulator: Spotify is unreachable now; the card comes from SQLite alone")
+        show(journal, morning, links, narrator)
+
+        emulator = try await emulator.restarted()
+        narrator.step("Restarted the emulator", ["url": emulator.baseURL.absoluteString])
+
+        try await routine(morning, match.id, emulator: emulator, client: client, clock: clock, narrator: narrator)
+
+        let message = try await session.signOut()
+        narrator.step("Disconnected", ["message": message])
+        show(journal, morning, links, narrator)
+        await emulator.stop()
+        narrator.step("Done", ["seconds": String(format: "%.1f", (ContinuousClock.now - started).seconds)])
+    }
+
+    private func show(_ journal: Journal, _ entry: Journal.Entry, _ links: PlaylistLinks, _ narrator: Narrator) {
+        let card = try? links.card(for: entry.record)
+        if json {
+            CardPrinter.print(entry: entry, card: card, json: true)
+        } else {
+            CardPrinter.print(entry: entry, card: card, json: false)
+        }
+    }
+
+    /// Plays the playlist on the virtual player with a skip and a pause, follows it with the
+    /// now-playing monitor, and sums up the 20 minutes in songs.
+    private func routine(
+        _ entry: Journal.Entry, _ playlist: SpotifyID, emulator: EmulatorServer, client: SpotifyClient, clock: TestClock,
+        narrator: Narrator
+    ) async throws {
+        narrator.step("Running the routine on the virtual player at high speed")
+        let start = clock.now
+        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(playlist.rawValue)"])
+        let script: [(TimeInterval, String)] = [(400, "next"), (600, "pause"), (660, "resume")]
+        var pending = script
+        var routine = RoutineListening(playlist: .playlist(playlist))
+        let monitor = NowPlayingMonitor(client: client)
+        let events = AsyncStream.makeStream(of: NowPlayingState.self)
+        let consumer = Task {
+            for await state in monitor.states() { events.continuation.yield(state) }
+            events.continuation.finish()
+        }
+        var iterator = events.stream.makeAsyncIterator()
+        let end = start.addingTimeInterval(20 * 60)
+        var seen = 0
+        while clock.now < end {
+            // Wait until the monitor has polled and gone to sleep, print what it saw, then move time on.
+            await clock.waitForSleepers(1)
+            while seen < monitor.emittedCount, let state = await iterator.next() {
+                seen += 1
+                routine.observe(state, at: clock.now)
+                let minute = Int(clock.now.timeIntervalSince(start)) / 60
+                let second = Int(clock.now.timeIntervalSince(start)) % 60
+                if json {
+                    NowPlayingPrinter.print(state, json: true)
+                } else {
+                    NowPlayingPrinter.print(state, json: false, prefix: String(format: "  [%02d:%02d] ", minute, second))
+                }
+            }
+            guard let deadline = clock.nextDeadline else { break }
+            let target = min(deadline, end)
+            if let (offset, action) = pending.first, start.addingTimeInterval(offset) < target {
+                clock.advance(by: .clampedSeconds(start.addingTimeInterval(offset).timeIntervalSince(clock.now)))
+                await emulator.control("player/\(action)")
+                pending.removeFirst()
+            } else {
+                clock.advance(by: .clampedSeconds(target.timeIntervalSince(clock.now)))
+                if target == end { break }
+            }
+        }
+        consumer.cancel()
+        let summary = routine.summary(at: end)
+        narrator.step(summary.sentence, [
+            "tracks": "\(summary.tracksPlayed)", "listened": Output.duration(summary.timeListened), "calls": "\(monitor.callCount)",
+        ])
+        await emulator.control("player/stop")
+    }
+}
+
+/// Narration for people, or one JSON event per step.
+struct Narrator {
+    let json: Bool
+
+    func step(_ text: String, _ fields: [String: String] = [:]) {
+        if json {
+            Output.json(["step": text].merging(fields) { first, _ in first })
+        } else {
+            let extra = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            Output.line(Output.bold("==> ") + text + (extra.isEmpty ? "" : Output.dim("  (\(extra))")))
+        }
+    }
+
+    func detail(_ text: String) {
+        if !json { Output.line("    " + text) }
+    }
+}
+
+/// Unwraps or fails the command with `reason`.
+func requireValue<T>(_ value: T?, _ reason: String) throws -> T {
+    guard let value else { throw CLIFailure("The demo could not continue: \(reason).") }
+    return value
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import EmulatorCommandLine
+import Foundation
+import PlaylistLinks
+import SpotifyWebAPI
+
+struct NowPlaying: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "now-playing", abstract: "What Spotify is playing now.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Keep following, printing each change (Ctrl-C to stop).")
+    var watch = false
+
+    func run() async throws {
+        let context = try Context(global)
+        let (_, client) = try await signedIn(context)
+        if !watch {
+            let state = NowPlayingState(try await client.currentlyPlaying(), observedAt: client.clock.now)
+            NowPlayingPrinter.print(state, json: global.json)
+            return
+        }
+        for await state in NowPlayingMonitor(client: client).states() {
+            NowPlayingPrinter.print(state, json: global.json)
+            if state == .unavailable(.signedOut) { throw CLIFailure("Signed out. Run 'spotlink login'.", exitCode: 3) }
+        }
+    }
+}
+
+struct Routine: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Follow a session as a routine and sum it up in songs.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var id: String
+    @Option(help: "Length of the routine in minutes (default: the session's).")
+    var minutes: Int?
+
+    func run() async throws {
+        let context = try Context(global)
+        let links = try context.links()
+        let entry = try Journal(links: links).find(id)
+        guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
+        guard let length = minutes ?? entry.minutes, length > 0 else { throw CLIFailure("Give the routine's length with --minutes.", exitCode: 2) }
+        let (_, client) = try await signedIn(context)
+        var routine = RoutineListening(playlist: card.metadata.reference)
+        Output.line("Start \(card.metadata.name ?? "the playlist") in Spotify: \(routine.webURL.absoluteString)  (\(routine.uri))")
+        let end = client.clock.now.addingTimeInterval(Double(length * 60))
+        let monitor = NowPlayingMonitor(client: client)
+        let stopper = Task {
+            try await client.clock.sleep(for: .seconds(length * 60))
+            monitor.setBackground(true)
+        }
+        for await state in monitor.states() {
+            let now = client.clock.now
+            if now >= end { break }
+            routine.observe(state, at: now)
+            NowPlayingPrinter.print(state, json: global.json)
+        }
+        stopper.cancel()
+        let summary = routine.summary(at: min(end, client.clock.now))
+        if global.json {
+            Output.json(["songs": summary.songs as Any, "tracks_played": summary.tracksPlayed, "seconds_listened": Int(summary.timeListened.seconds)])
+        } else {
+            Output.line(summary.sentence)
+        }
+    }
+}
+
+enum NowPlayingPrinter {
+    static func print(_ state: NowPlayingState, json: Bool, prefix: String = "") {
+        if json {
+            switch state {
+            case .playing(let item), .paused(let item):
+                Output.json([
+                    "state": state.isPlaying ? "playing" : "paused", "name": item.name, "subtitle": item.subtitle as Any,
+                    "uri": item.uri, "progress_ms": Int(item.progress.seconds * 1000), "duration_ms": Int(item.duration.seconds * 1000),
+                ])
+            case .nothingPlaying: Output.json(["state": "nothing"])
+            case .ad: Output.json(["state": "ad"])
+            case .unavailable(let reason): Output.json(["state": "unavailable", "reason": "\(reason)"])
+            }
+            return
+        }
+        switch state {
+        case .playing(let item): Output.line("\(prefix)▶ \(item.name)" + (item.subtitle.map { " — \($0)" } ?? ""))
+        case .paused(let item): Output.line("\(prefix)⏸ \(item.name) (paused)")
+        case .nothingPlaying: Output.line("\(prefix)Nothing is playing.")
+        case .ad: Output.line("\(prefix)An advertisement is playing.")
+        case .unavailable(.rateLimited(let retryAfter)): Output.line("\(prefix)Spotify asked to wait \(Int(retryAfter.seconds)) s.")
+        case .unavailable(let reason): Output.line("\(prefix)Now playing is unavailable (\(reason)).")
+        }
+    }
+}
+
+extension NowPlayingState {
+    var isPlaying: Bool { if case .playing = self { true } else { false } }
+}
+
+struct EmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "emulator", abstract: "Run the Spotify emulator (same flags as spotify-emulator).")
+    @OptionGroup var options: EmulatorOptions
+
+    func run() async throws { try await options.serve() }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import HTTPTypes
+import HTTPTypesFoundation
+import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyWebAPI
+
+struct Open: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Open a session's playlist in Spotify (or print the link).")
+    @OptionGroup var global: GlobalOptions
+    @Argument var id: String
+    @Flag(help: "Use the spotify: URI (opens the app directly) instead of the universal link.")
+    var uri = false
+
+    func run() async throws {
+        let context = try Context(global, requireClientID: false)
+        let links = try context.links()
+        let entry = try Journal(links: links).find(id)
+        guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
+        let target = uri ? URL(string: card.uri)! : card.webURL
+        let opened = Browser.open(target)
+        if global.json { Output.json(["url": target.absoluteString, "opened": opened]) } else {
+            Output.line(opened ? "Opened \(target.absoluteString)" : target.absoluteString)
+        }
+    }
+}
+
+struct Refresh: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Refresh cached playlist details and covers.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Only playlists fetched more than this many hours ago.")
+    var stale: Double = 0
+
+    func run() async throws {
+        let context = try Context(global)
+        let (_, client) = try await signedIn(context)
+        let links = try context.links()
+        let json = global.json
+        let outcomes = try await MetadataRefresher(links: links, client: client).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
+            if !json { Output.progress("Refreshing", done, total) }
+        }
+        let counts = Dictionary(grouping: outcomes.values, by: { outcome -> String in
+            switch outcome {
+            case .refreshed: "refreshed"
+            case .notFound: "deleted"
+            case .forbidden: "inaccessible"
+            case .stale: "unreachable"
+            }
+        }).mapValues(\.count)
+        if json { Output.json(counts) } else {
+            Output.line(outcomes.isEmpty ? "Nothing to refresh." : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write all links and cached details to a JSON file.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var file: String
+
+    func run() async throws {
+        let context = try Context(global, requireClientID: false)
+        let data = try context.links().exportJSON()
+        try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+        if global.json { Output.json(["file": file, "bytes": data.count]) } else { Output.line("Exported to \(file).") }
+    }
+}
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Restore links from a file written by 'spotlink export'.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var file: String
+
+    func run() async throws {
+        let context = try Context(global, requireClientID: false)
+        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("Cannot read \(file).", exitCode: 1) }
+        let count = try context.links().importJSON(data)
+        if global.json { Output.json(["imported": count]) } else { Output.line("Imported \(count) links.") }
+    }
+}
+
+struct Privacy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "What spotlink asks for, stores, never collects, and how to revoke.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let context = try Context(global, requireClientID: false)
+        let scopes = SpotifyScope.all.map { ($0, SpotifyScope.explanation($0)) }
+        let stored = [
+            "Spotify tokens: in the \((try? context.tokenStore())?.kind.description ?? "chosen store"); removed by 'spotlink logout'.",
+            "Links, playlist names, counts, durations and covers: \(context.databaseURL.path); kept after logout.",
+        ]
+        let never = [
+            "No listening history is stored; now-playing is read live and only summarised in songs.",
+            "No email, country or subscription level; no analytics; nothing is sent anywhere but Spotify.",
+        ]
+        let revoke = "To revoke access entirely, run 'spotlink logout' and remove the app at \(AuthorizationServer.revokeAccessPage.absoluteString)."
+        if global.json {
+            Output.json(["scopes": Dictionary(uniqueKeysWithValues: scopes), "stored": stored, "never": never, "revoke": revoke])
+            return
+        }
+        Output.line(Output.bold("Scopes asked for (read-only; fine for Spotify Free):"))
+        for (scope, words) in scopes { Output.line("  \(scope): \(words)") }
+        Output.line(Output.bold("Stored:"))
+        stored.forEach { Output.line("  " + $0) }
+        Output.line(Output.bold("Never collected:"))
+        never.forEach { Output.line("  " + $0) }
+        Output.line(revoke)
+    }
+}
+
+struct Doctor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check the client ID, redirect URI, token store, database and service.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The redirect URI to check.")
+    var redirectURI = "http://127.0.0.1/callback"
+
+    func run() async throws {
+        let context = try Context(global, requireClientID: false)
+        var checks: [(String, Bool, String)] = []
+        let idOK = context.options.emulator != nil || (context.clientID.count == 32 && context.clientID.allSatisfy(\.isHexDigit))
+        checks.append(("client ID", idOK, context.clientID.isEmpty ? "missing: pass --client-id or set SPOTIFY_CLIENT_ID" : idOK ? "looks right" : "Spotify client IDs are 32 hexadecimal characters"))
+        do {
+            _ = try RedirectURIPolicy.validate(redirectURI)
+            checks.append(("redirect URI", true, "\(redirectURI) follows Spotify's rules; register it exactly in the dashboard"))
+        } catch let error as OAuthError {
+            checks.append(("redirect URI", false, error.message))
+        }
+        do {
+            let store = try context.tokenStore()
+            _ = try store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            checks.append(("token store", true, "\(store.kind)"))
+        } catch {
+            checks.append(("token store", false, CLIFailure(error).message))
+        }
+        do {
+            let result = try context.links().integrityCheck()
+            checks.append(("database", result == ["ok"], result == ["ok"] ? "integrity ok (\(context.databaseURL.path))" : result.joined(separator: "; ")))
+        } catch {
+            checks.append(("database", false, CLIFailure(error).message))
+        }
+        let reachable = await Self.reachable(context.server.tokenURL)
+        checks.append(("service", reachable, reachable ? "\(context.server.issuer) answers" : "\(context.server.issuer) cannot be reached (offline?)"))
+        if global.json {
+            Output.json(["checks": checks.map { ["check": $0.0, "ok": $0.1, "detail": $0.2] }])
+        } else {
+            for (name, ok, detail) in checks { Output.line("\(ok ? Output.green("✓") : "✗") \(name): \(detail)") }
+        }
+        if checks.contains(where: { !$0.1 }) { throw ExitCode(1) }
+    }
+
+    static func reachable(_ url: URL) async -> Bool {
+        let request = HTTPRequest(method: .get, url: url)
+        return (try? await URLSessionTransport().send(request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyWebAPI
+
+/// A signed-in client, or exit 3 with the fix.
+func signedIn(_ context: Context) async throws -> (SpotifySession, SpotifyClient) {
+    let session = try context.session()
+    guard try await session.tokens() != nil else {
+        throw CLIFailure("Not signed in to \(context.server.issuer). Run 'spotlink login' first.", exitCode: 3)
+    }
+    return (session, context.client(session))
+}
+
+struct Playlists: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List your playlists (cached for the picker).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Only playlists whose name matches (case- and accent-insensitive).")
+    var filter: String?
+
+    func run() async throws {
+        let context = try Context(global)
+        let (_, client) = try await signedIn(context)
+        let all = try await client.allMyPlaylists().items
+        let links = try context.links()
+        try links.cacheLibrary(all)
+        let shown = try links.filterLibrary(filter ?? "")
+        if global.json {
+            Output.json(["playlists": shown.map { ["id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any, "owner": $0.ownerName as Any] }])
+            return
+        }
+        for playlist in shown {
+            Output.line("\(playlist.id.rawValue)  \(Output.bold(playlist.name))  \(Output.dim("\(playlist.trackCount.map(String.init) ?? "?") tracks · \(playlist.ownerName ?? "")"))")
+        }
+        if shown.isEmpty { Output.line(filter == nil ? "You have no playlists." : "No playlists match '\(filter!)'.") }
+    }
+}
+
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Search Spotify for playlists.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var query: String
+    @Option(help: "Results per page, 1–10 (Spotify's 2026 maximum).")
+    var limit = 10
+    @Option(help: "Skip this many results.")
+    var offset = 0
+
+    func run() async throws {
+        let context = try Context(global)
+        let (_, client) = try await signedIn(context)
+        let page = try await client.searchPlaylists(query, limit: limit, offset: offset)
+        if global.json {
+            Output.json([
+                "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": page.next == nil ? NSNull() : offset + limit,
+                "playlists": page.items.map { ["id": $0.id.rawValue, "name": $0.name, "owner": $0.owner?.displayName as Any, "tracks": $0.itemCount as Any] },
+            ])
+            return
+        }
+        for playlist in page.items {
+            Output.line("\(playlist.id.rawValue)  \(Output.bold(playlist.name))  \(Output.dim(playlist.owner?.displayName ?? ""))")
+        }
+        if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
+    }
+}
+
+struct PlaylistCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "playlist", abstract: "Inspect one playlist.", subcommands: [Show.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Details and entries of a playlist (ID, URI or link).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A playlist ID, spotify: URI or open.spotify.com link.")
+        var playlist: String
+
+        func run() async throws {
+            let context = try Context(global)
+            let reference = try SpotifyReference(parsing: playlist, expecting: .playlist)
+            let (_, client) = try await signedIn(context)
+            let details = try await client.playlist(reference.id)
+            var entries: PagedCollection<PlaylistEntry>?
+            if details.items != nil {
+                let json = global.json
+                entries = try await client.allPlaylistEntries(reference.id) { progress in
+                    if !json { Output.progress("Reading entries", progress.fetched, progress.total) }
+                }
+            }
+            let items = entries?.items ?? []
+            let duration = items.compactMap(\.item.duration).reduce(Duration.zero, +)
+            if global.json {
+                Output.json([
+                    "id": reference.id.rawValue, "name": details.name, "owner": details.summary.owner?.displayName as Any,
+                    "tracks": details.itemCount as Any, "duration_ms": entries == nil ? NSNull() : Int(duration.seconds * 1000),
+                    "uri": reference.uri, "link": reference.webURL.absoluteString,
+                    "entries": items.prefix(1000).map { ["name": $0.item.name as Any, "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any] },
+                ])
+                return
+            }
+            Output.line(Output.bold(details.name) + "  by \(details.summary.owner?.displayName ?? "?")")
+            Output.line("\(details.itemCount.map(String.init) ?? "unknown") entries · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))")
+            Output.line("\(reference.uri)  \(reference.webURL.absoluteString)")
+            for (index, entry) in items.prefix(20).enumerated() {
+                Output.line(String(format: "%3d  ", index + 1) + (entry.item.name ?? "(unavailable)") + "  " + Output.dim(Output.duration(entry.item.duration)))
+            }
+            if items.count > 20 { Output.line(Output.dim("… and \(items.count - 20) more")) }
+        }
+    }
+}

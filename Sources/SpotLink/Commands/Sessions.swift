@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyWebAPI
+
+struct SessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session", abstract: "A small session journal with playlists attached.",
+        subcommands: [New.self, List.self, Show.self, Attach.self, Detach.self, Delete.self])
+
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a session.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var title: String
+        @Option(help: "Planned length in minutes.")
+        var minutes: Int?
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIFailure("A session needs a title.", exitCode: 2) }
+            if let minutes, minutes <= 0 { throw CLIFailure("--minutes must be positive.", exitCode: 2) }
+            let entry = try Journal(links: context.links()).create(title: title, minutes: minutes, at: Date())
+            if global.json { Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any]) } else {
+                Output.line("Created session \(entry.id): \(entry.title)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List sessions.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            let links = try context.links()
+            let entries = try Journal(links: links).all()
+            let rows = try entries.map { ($0, try links.card(for: $0.record)) }
+            if global.json {
+                Output.json(["sessions": rows.map { entry, card in
+                    ["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any, "playlist": card?.metadata.name ?? card?.metadata.id.rawValue as Any]
+                }])
+                return
+            }
+            for (entry, card) in rows {
+                let playlist = card.map { "♫ " + ($0.metadata.name ?? $0.metadata.id.rawValue) } ?? Output.dim("no playlist")
+                Output.line("\(entry.id)  \(Output.bold(entry.title))  \(entry.minutes.map { "\($0) min" } ?? "")  \(playlist)")
+            }
+            if entries.isEmpty { Output.line("No sessions yet. Create one with 'spotlink session new TITLE'.") }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a session and its playlist card (works offline).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            let links = try context.links()
+            let entry = try Journal(links: links).find(id)
+            CardPrinter.print(entry: entry, card: try links.card(for: entry.record), json: global.json)
+        }
+    }
+
+    struct Attach: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Attach a playlist (link, URI or ID) to a session.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+        @Argument(help: "A playlist link, spotify: URI or ID.")
+        var playlist: String?
+        @Flag(help: "Choose from your playlists interactively, filtering by name.")
+        var pick = false
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            let links = try context.links()
+            let entry = try Journal(links: links).find(id)
+            let playlistID: SpotifyID
+            if pick {
+                playlistID = try Picker.choose(from: links)
+            } else {
+                guard let playlist else { throw CLIFailure("Name a playlist (link, URI or ID), or use --pick.", exitCode: 2) }
+                playlistID = try SpotifyReference(parsing: playlist, expecting: .playlist).id
+            }
+            try links.link(entry.record, to: playlistID)
+            // Fill in the card now when signed in; the link is saved either way.
+            var refreshed = false
+            if let session = try? context.session(), (try? await session.tokens()) != nil {
+                let outcome = try? await MetadataRefresher(links: links, client: context.client(session)).refresh(record: entry.record)
+                if case .refreshed = outcome { refreshed = true }
+            }
+            if global.json {
+                Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
+            } else {
+                Output.line("Attached \(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue) to session \(entry.id).")
+                if !refreshed { Output.line(Output.dim("Details will be filled in by 'spotlink refresh' once signed in and online.")) }
+            }
+        }
+    }
+
+    struct Detach: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a session's playlist (the cached playlist stays).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            let links = try context.links()
+            let entry = try Journal(links: links).find(id)
+            let removed = try links.unlink(entry.record)
+            if global.json { Output.json(["session": entry.id, "detached": removed]) } else {
+                Output.line(removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist.")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a session.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let context = try Context(global, requireClientID: false)
+            let journal = Journal(links: try context.links())
+            let entry = try journal.find(id)
+            try journal.delete(entry)
+            if global.json { Output.json(["deleted": entry.id]) } else { Output.line("Deleted session \(entry.id).") }
+        }
+    }
+}
+
+/// Prints a session's card for people or as JSON.
+enum CardPrinter {
+    static func print(entry: Journal.Entry, card: PlaylistCard?, json: Bool) {
+        if json {
+            var object: [String: Any] = ["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any]
+            if let card {
+                let metadata = card.metadata
+                object["playlist"] = [
+                    "id": metadata.id.rawValue, "name": metadata.name as Any, "owner": metadata.ownerName as Any,
+                    "tracks": metadata.trackCount as Any, "duration_ms": metadata.totalDuration.map { Int($0.seconds * 1000) } as Any,
+                    "availability": metadata.availability.rawValue, "uri": card.uri, "link": card.webURL.absoluteString,
+                    "cover_bytes": card.cover?.count ?? 0,
+                    "songs_in_session": entry.minutes.map { songs(card, minutes: $0) } as Any,
+                ]
+            }
+            Output.json(object)
+            return
+        }
+        Output.line(Output.bold(entry.title) + (entry.minutes.map { "  (\($0) min)" } ?? ""))
+        guard let card else {
+            Output.line("  No playlist attached. Attach one with 'spotlink session attach \(entry.id) LINK'.")
+            return
+        }
+        let metadata = card.metadata
+        Output.line("  ♫ \(Output.bold(metadata.name ?? metadata.id.rawValue))" + (metadata.ownerName.map { "  by \($0)" } ?? ""))
+        Output.line("  \(metadata.trackCount.map { "\($0) tracks" } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))")
+        if let minutes = entry.minutes, let label = songs(card, minutes: minutes) { Output.line("  \(minutes) min ≈ \(label)") }
+        Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))
+        Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
+        if let status = metadata.availability.statusLine { Output.line("  " + Output.dim(status)) }
+    }
+
+    static func songs(_ card: PlaylistCard, minutes: Int) -> String? {
+        guard let total = card.metadata.totalDuration, let count = card.metadata.trackCount, count > 0 else { return nil }
+        let average = total / count
+        return SongTime.label(Double(minutes * 60) / average.seconds)
+    }
+}
+
+/// The interactive picker: type to filter the cached playlists, pick by number.
+enum Picker {
+    static func choose(from links: PlaylistLinks) throws -> SpotifyID {
+        var filter = ""
+        while true {
+            let matches = try links.filterLibrary(filter)
+            guard !matches.isEmpty || !filter.isEmpty else {
+                throw CLIFailure("No cached playlists: run 'spotlink playlists' first (needs sign-in).", exitCode: 1)
+            }
+            for (index, playlist) in matches.prefix(15).enumerated() { Output.note("\(index + 1). \(playlist.name)") }
+            FileHandle.standardError.write(Data("Number to attach, or text to filter: ".utf8))
+            guard let answer = readLine()?.trimmingCharacters(in: .whitespaces) else {
+                throw CLIFailure("No playlist was chosen.", exitCode: 1)
+            }
+            if let number = Int(answer), (1...min(15, matches.count)).contains(number) { return matches[number - 1].id }
+            filter = answer
+        }
+    }
+}

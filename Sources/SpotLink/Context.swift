@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Logging
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyWebAPI
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Where spotlink keeps its data (default: XDG data and config folders).")
+    var dataDir: String?
+    @Option(help: "Use a Spotify emulator at this URL instead of Spotify (client ID defaults to spotlink-demo).")
+    var emulator: String?
+    @Option(name: .customLong("client-id"), help: "The Spotify app's client ID (or SPOTIFY_CLIENT_ID).")
+    var clientID: String?
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+    @Flag(help: "Log requests to stderr (tokens are never logged).")
+    var verbose = false
+}
+
+/// The token stores a user can choose.
+enum StoreChoice: String, ExpressibleByArgument, CaseIterable, Codable {
+    case keychain, secretService = "secret-service", file, memory
+}
+
+/// Everything a command needs, built from the global options and the environment.
+struct Context {
+    let options: GlobalOptions
+    let dataDirectory: URL
+    let configDirectory: URL
+    let server: AuthorizationServer
+    let clientID: String
+
+    init(_ options: GlobalOptions, requireClientID: Bool = true) throws {
+        self.options = options
+        let environment = ProcessInfo.processInfo.environment
+        let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+        if let dataDir = options.dataDir {
+            dataDirectory = URL(fileURLWithPath: dataDir)
+            configDirectory = dataDirectory.appendingPathComponent("config")
+        } else {
+            #if os(macOS)
+                let support = home.appendingPathComponent("Library/Application Support/spotlink")
+                dataDirectory = support
+                configDirectory = support.appendingPathComponent("config")
+            #else
+                dataDirectory = URL(fileURLWithPath: environment["XDG_DATA_HOME"] ?? home.appendingPathComponent(".local/share").path)
+                    .appendingPathComponent("spotlink")
+                configDirectory = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? home.appendingPathComponent(".config").path)
+                    .appendingPathComponent("spotlink")
+            #endif
+        }
+        if let emulator = options.emulator {
+            guard let url = URL(string: emulator), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw CLIFailure("--emulator needs a URL such as http://127.0.0.1:8080.", exitCode: 2)
+            }
+            server = .emulator(url: url)
+        } else {
+            server = .live
+        }
+        let id = options.clientID ?? environment["SPOTIFY_CLIENT_ID"] ?? (options.emulator != nil ? "spotlink-demo" : nil)
+        guard let id = id ?? (requireClientID ? nil : ""), !id.isEmpty || !requireClientID else {
+            throw CLIFailure(
+                "No Spotify client ID: pass --client-id or set SPOTIFY_CLIENT_ID (create an app in Spotify's developer dashboard).",
+                exitCode: 2)
+        }
+        clientID = id
+    }
+
+    // MARK: - Tokens
+
+    var configFile: URL { configDirectory.appendingPathComponent("settings.json") }
+
+    struct Settings: Codable { var store: StoreChoice }
+
+    /// The store chosen at login (file by default).
+    var storeChoice: StoreChoice {
+        (try? JSONDecoder().decode(Settings.self, from: Data(contentsOf: configFile)))?.store ?? .file
+    }
+
+    func remember(store: StoreChoice) throws {
+        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+        try JSONEncoder().encode(Settings(store: store)).write(to: configFile)
+    }
+
+    func tokenStore(_ choice: StoreChoice? = nil) throws -> any TokenStore {
+        switch choice ?? storeChoice {
+        case .file: return FileTokenStore(directory: configDirectory.appendingPathComponent("tokens"))
+        case .memory: return MemoryTokenStore()
+        case .secretService:
+            throw CLIFailure(
+                "The Secret Service store is not available in this build of spotlink yet. Use --store file (a 0600 file) for now.")
+        case .keychain:
+            throw CLIFailure("The Keychain store exists only on Apple platforms and is not in this build yet. Use --store file.")
+        }
+    }
+
+    var logger: Logger? {
+        guard options.verbose else { return nil }
+        var logger = Logger(label: "spotlink") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    func session(clock: any SpotifyClock = SystemClock(), store: (any TokenStore)? = nil) throws -> SpotifySession {
+        SpotifySession(
+            endpoint: TokenEndpoint(server: server, clientID: clientID, clock: clock), store: try store ?? tokenStore(),
+            clock: clock, logger: logger)
+    }
+
+    func client(_ session: SpotifySession, clock: any SpotifyClock = SystemClock()) -> SpotifyClient {
+        var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
+        configuration.rateLimit.maxWait = .seconds(30)
+        return SpotifyClient(configuration: configuration, tokens: session, clock: clock, logger: logger)
+    }
+
+    // MARK: - Data
+
+    var databaseURL: URL { dataDirectory.appendingPathComponent("spotlink.sqlite") }
+
+    func links(clock: any SpotifyClock = SystemClock()) throws -> PlaylistLinks {
+        try PlaylistLinks(location: .file(databaseURL), clock: clock, hostMigrations: Journal.migrations)
+    }
+}

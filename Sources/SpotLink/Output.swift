@@ -1,0 +1,52 @@
+import Foundation
+import SpotifyWebAPI
+
+/// Printing for people and for programs: colours only on a terminal and never with `NO_COLOR`,
+/// progress on stderr, JSON on stdout.
+enum Output {
+    static let isTerminal = isatty(STDOUT_FILENO) == 1
+    static let errorIsTerminal = isatty(STDERR_FILENO) == 1
+    static let colors = isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
+    static func line(_ text: String = "") {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(("error: " + text + "\n").utf8))
+    }
+
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    static func dim(_ text: String) -> String { colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    static func green(_ text: String) -> String { colors ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+
+    /// One JSON object on stdout.
+    static func json(_ value: Any) {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// A progress bar on stderr when it is a terminal; silent otherwise.
+    static func progress(_ label: String, _ done: Int, _ total: Int?) {
+        guard errorIsTerminal else { return }
+        let width = 30
+        let fraction = total.map { $0 > 0 ? Double(done) / Double($0) : 1 } ?? 0
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let count = total.map { "\(done)/\($0)" } ?? "\(done)"
+        FileHandle.standardError.write(Data("\r\(label) \(bar) \(count)".utf8))
+        if let total, done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    static func duration(_ duration: Duration?) -> String {
+        guard let duration else { return "unknown" }
+        let total = Int(duration.seconds.rounded())
+        let hours = total / 3600
+        let minutes = total % 3600 / 60
+        return hours > 0 ? "\(hours) h \(minutes) min" : "\(minutes) min \(total % 60) s"
+    }
+}

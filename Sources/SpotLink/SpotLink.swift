@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+/// `spotlink`: the whole SpotifyLink flow from a terminal, against real Spotify or an emulator.
+@main
+struct SpotLink: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "spotlink",
+        abstract: "Sign in to Spotify, attach playlists to sessions, read them offline, follow what plays.",
+        discussion: """
+            Exit codes: 0 ok, 1 failure, 2 usage, 3 sign-in needed, 4 rate limited, 5 offline.
+            Start with 'spotlink demo': the whole product against an embedded Spotify emulator.
+            """,
+        version: version,
+        subcommands: [
+            Demo.self, Login.self, Logout.self, Status.self, Playlists.self, Search.self, PlaylistCommand.self,
+            SessionCommand.self, Open.self, NowPlaying.self, Routine.self, Refresh.self, Export.self, Import.self,
+            Privacy.self, Doctor.self, EmulatorCommand.self,
+        ])
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static func exit(withError error: any Error) -> Never {
+        if let failure = error as? CLIFailure {
+            Output.error(failure.message)
+            Foundation.exit(failure.exitCode)
+        }
+        let failure = CLIFailure(error)
+        if failure.isKnown {
+            Output.error(failure.message)
+            Foundation.exit(failure.exitCode)
+        }
+        Self.exit(withError: error as (any Error)?)
+    }
+}
