@@ -110,6 +110,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SpotLinkTests",
+            dependencies: ["SpotifyEmulator", "SpotifyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PlaylistLinksTests",
             dependencies: [
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",

@@ -43,6 +43,11 @@ struct SpotLink: AsyncParsableCommand {
             Output.error(failure.message)
             Foundation.exit(failure.exitCode)
         }
+        // Usage mistakes exit 2 as documented (ArgumentParser's own code is 64).
+        if exitCode(for: error) == .validationFailure {
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
         Self.exit(withError: error as (any Error)?)
     }
 }

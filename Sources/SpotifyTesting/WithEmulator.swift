@@ -6,6 +6,7 @@ import SpotifyWebAPI
 /// Runs `body` against a fresh emulator on `127.0.0.1:0` and always shuts it down.
 ///
 /// The host and port of `configuration` are overridden: tests bind loopback and any free port.
+@discardableResult
 public func withEmulator<T>(
     _ configuration: EmulatorConfiguration = .init(),
     _ body: (EmulatorServer) async throws -> T

@@ -75,7 +75,7 @@ struct LoopbackTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let http = self.http
             let (session, _) = try await signIn(emulator) { url in
-                let redirect = try? #require(url.queryValue("redirect_uri").flatMap(URL.init(string:)))
+                let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
                 guard let redirect, let port = redirect.port else { return }
                 let base = "http://127.0.0.1:\(port)"
                 #expect((try? await http.send(.get, URL(string: base + "/favicon.ico")!))?.status == 404)

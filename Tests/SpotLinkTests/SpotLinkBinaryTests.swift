@@ -1,0 +1,211 @@
+import Foundation
+import SpotifyEmulator
+import SpotifyTesting
+import Synchronization
+import Testing
+
+/// Runs the built `spotlink` binary with a private HOME and XDG folders.
+struct SpotLinkBinary {
+    let home: URL
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent(CommandLine.arguments[0].hasSuffix(".xctest") ? "spotlink" : "spotlink")
+            .resolvingSymlinksInPath()
+    }
+
+    static func locate() -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("spotlink")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/spotlink")
+    }
+
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+        ]
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
+    func run(_ arguments: [String], onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
+        let process = Process()
+        process.executableURL = Self.locate()
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let errText = Mutex("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            errText.withLock { $0 += chunk }
+            for line in chunk.split(separator: "\n") { onStderrLine?(String(line)) }
+        }
+        try process.run()
+        let stdout = await Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
+        await Task.detached { process.waitUntilExit() }.value
+        err.fileHandleForReading.readabilityHandler = nil
+        let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: errText.withLock { $0 } + rest)
+    }
+}
+
+@Suite("spotlink as a binary", .serialized)
+struct SpotLinkBinaryTests {
+    @Test func demoRunsTheWholeProduct() async throws {
+        let result = try await SpotLinkBinary().run(["demo"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for step in ["Signed in", "Read every entry of Everything Archive", "Morning routine", "Stopped the emulator", "You got through", "Disconnected", "Done"] {
+            #expect(result.stdout.contains(step), "missing step: \(step)")
+        }
+    }
+
+    @Test func demoJSONIsOneObjectPerLine() async throws {
+        let result = try await SpotLinkBinary().run(["demo", "--json"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count > 10)
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)") }
+    }
+
+    @Test func loginThenEveryCommandAgainstAnEmulatorAndOffline() async throws {
+        let cli = try SpotLinkBinary()
+        var emulator = try await EmulatorServer.start()
+        let url = emulator.baseURL.absoluteString
+        let common = ["--emulator", url]
+
+        let login = try await cli.run(["login", "--no-browser"] + common) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in"))
+
+        let status = try await cli.run(["status", "--json"] + common)
+        #expect(status.status == 0)
+        let statusObject = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(statusObject["user"] as? String == "emu-user")
+
+        let playlists = try await cli.run(["playlists", "--filter", "FOCUS", "--json"] + common)
+        #expect(playlists.status == 0)
+        #expect(playlists.stdout.contains("Morning Focus"))
+        let search = try await cli.run(["search", "focus", "--limit", "3", "--json"] + common)
+        #expect(search.status == 0 && search.stdout.contains("next_offset"))
+        #expect(try await cli.run(["search", "focus", "--limit", "11"] + common).status == 2)
+
+        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+        let show = try await cli.run(["playlist", "show", "https://open.spotify.com/intl-de/playlist/\(deep)?si=x", "--json"] + common)
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("\"tracks\":50"))
+
+        #expect(try await cli.run(["session", "new", "Focus block", "--minutes", "20"] + common).status == 0)
+        let attach = try await cli.run(["session", "attach", "1", "spotify:playlist:\(deep)"] + common)
+        #expect(attach.status == 0, "\(attach.stderr)")
+        let card = try await cli.run(["session", "show", "1", "--json"] + common)
+        let cardObject = try #require(try JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])
+        let playlist = try #require(cardObject["playlist"] as? [String: Any])
+        #expect(playlist["tracks"] as? Int == 50)
+        #expect((playlist["cover_bytes"] as? Int ?? 0) > 0)
+
+        await emulator.control("faults", ["kind": "429", "retry_after": "3600"])
+        let limited = try await cli.run(["playlists"] + common)
+        #expect(limited.status == 4, "\(limited.stderr)")
+        #expect(limited.stderr.contains("retry after"))
+
+        await emulator.stop()
+        let offlineCard = try await cli.run(["session", "show", "1"] + common)
+        #expect(offlineCard.status == 0)
+        #expect(offlineCard.stdout.contains("Deep Work") && offlineCard.stdout.contains("50 tracks"))
+        let offline = try await cli.run(["playlists"] + common)
+        #expect(offline.status == 5, "\(offline.stderr)")
+
+        emulator = try await emulator.restarted()
+        let export = cli.home.appendingPathComponent("links.json").path
+        #expect(try await cli.run(["export", export] + common).status == 0)
+        #expect(try await cli.run(["logout"] + common).status == 0)
+        let signedOut = try await cli.run(["playlists"] + common)
+        #expect(signedOut.status == 3)
+        #expect(signedOut.stderr.contains("spotlink login"))
+        #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
+        #expect(try await cli.run(["import", export] + common).status == 0)
+        await emulator.stop()
+    }
+
+    @Test func verboseOutputNeverShowsASecret() async throws {
+        let cli = try SpotLinkBinary()
+        let emulator = try await EmulatorServer.start()
+        let common = ["--emulator", emulator.baseURL.absoluteString, "--verbose"]
+        var outputs: [String] = []
+        let login = try await cli.run(["login", "--no-browser"] + common) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+        outputs += [login.stdout, login.stderr]
+        for arguments in [["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"]] {
+            let result = try await cli.run(arguments + common)
+            outputs += [result.stdout, result.stderr]
+        }
+        let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter { $0.hasSuffix(".json") && $0.contains("tokens") }
+        let file = try #require(tokenFiles.first)
+        let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file))) as? [String: Any])
+        let secrets = [stored["accessToken"] as? String, stored["refreshToken"] as? String].compactMap { $0 }
+        #expect(secrets.count == 2)
+        #expect(outputs.joined().contains("spotify request"))
+        for output in outputs {
+            for secret in secrets { #expect(!output.contains(secret)) }
+            #expect(!output.contains("EMU_CODE_"))
+        }
+        await emulator.stop()
+    }
+
+    @Test(arguments: [
+        (["session", "show", "99"], Int32(1), "no session"),
+        (["session", "attach", "1", "not-a-link"], 1, "no session"),
+        (["frobnicate"], 2, "Unexpected argument"),
+        (["session", "new", "X", "--minutes=-3"], 2, "positive"),
+        (["playlists"], 2, "client ID"),
+        (["login", "--redirect-uri", "http://localhost:8888/callback", "--emulator", "http://127.0.0.1:9"], 2, "127.0.0.1"),
+        (["status", "--emulator", "http://127.0.0.1:9"], 3, "spotlink login"),
+    ])
+    func failureModes(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await SpotLinkBinary().run(arguments)
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "\(result.stderr)")
+    }
+
+    @Test func badLinkIsAUsageError() async throws {
+        let cli = try SpotLinkBinary()
+        #expect(try await cli.run(["session", "new", "X"]).status == 0)
+        let result = try await cli.run(["session", "attach", "1", "https://example.com/playlist/x"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("not a Spotify link"))
+    }
+
+    @Test func versionAndPrivacy() async throws {
+        let version = try await SpotLinkBinary().run(["--version"])
+        #expect(version.status == 0 && version.stdout.contains("0.1.0"))
+        let privacy = try await SpotLinkBinary().run(["privacy", "--json"])
+        #expect(privacy.status == 0)
+        #expect(privacy.stdout.contains("playlist-read-private"))
+    }
+}
