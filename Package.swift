@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
         .executable(name: "spotify-emulator", targets: ["SpotifyEmulatorCommand"]),
         .executable(name: "spotlink", targets: ["SpotLink"]),
+        .executable(name: "spotlink-bench", targets: ["SpotLinkBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -107,6 +108,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SpotLinkBench",
+            dependencies: [
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "SpotifyTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "LinksCrashChild",
+            dependencies: ["PlaylistLinks", "SpotifyWebAPI"],
+            path: "Tests/Helpers/LinksCrashChild",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -184,3 +184,48 @@ struct SignedOutProvider: AccessTokenProvider {
     func accessToken() async throws -> AccessToken { throw NotSignedIn() }
     func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken { throw NotSignedIn() }
 }
+
+@Suite("Now playing across a token expiry", .serialized)
+struct NowPlayingTokenTests {
+    @Test func tokenExpiryDuringMonitoringRefreshesOnceAndCarriesOn() async throws {
+        let harness = MonitorHarness()
+        var configuration = harness.configuration()
+        configuration.accessTokenTTL = .seconds(3600)
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let tokens = RefreshingProvider(emulator: emulator)
+            let monitor = try await harness.run(emulator, tokens: tokens, until: .seconds(5400), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
+            ])
+            #expect(!harness.emitted.contains { if case .unavailable = $0 { true } else { false } })
+            #expect(tokens.refreshes == 1)
+            #expect(monitor.callCount > 10)
+        }
+    }
+}
+
+/// Hands out emulator tokens and mints a new one when the old one is rejected.
+final class RefreshingProvider: AccessTokenProvider {
+    let emulator: EmulatorServer
+    private let state = Mutex<(token: String?, refreshes: Int)>((nil, 0))
+
+    init(emulator: EmulatorServer) { self.emulator = emulator }
+
+    var refreshes: Int { state.withLock { $0.refreshes } }
+
+    func accessToken() async throws -> AccessToken {
+        if let token = state.withLock({ $0.token }) { return AccessToken(token) }
+        let token = await emulator.issueAccessToken()
+        state.withLock { $0.token = token }
+        return AccessToken(token)
+    }
+
+    func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
+        let token = await emulator.issueAccessToken()
+        state.withLock {
+            $0.token = token
+            $0.refreshes += 1
+        }
+        return AccessToken(token)
+    }
+}

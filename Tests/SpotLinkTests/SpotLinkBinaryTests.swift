@@ -53,17 +53,28 @@ struct SpotLinkBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        // Nothing here blocks a thread of the cooperative pool: an emulator in this process
+        // needs those threads to answer the child.
+        let outData = Mutex(Data())
         let errText = Mutex("")
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            outData.withLock { $0.append(chunk) }
+        }
         err.fileHandleForReading.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             errText.withLock { $0 += chunk }
             for line in chunk.split(separator: "\n") { onStderrLine?(String(line)) }
         }
-        try process.run()
-        let stdout = await Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
-        await Task.detached { process.waitUntilExit() }.value
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        out.fileHandleForReading.readabilityHandler = nil
         err.fileHandleForReading.readabilityHandler = nil
+        let restOut = out.fileHandleForReading.readDataToEndOfFile()
         let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = outData.withLock { $0 } + restOut
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: errText.withLock { $0 } + rest)
     }
 }
@@ -207,5 +218,78 @@ struct SpotLinkBinaryTests {
         let privacy = try await SpotLinkBinary().run(["privacy", "--json"])
         #expect(privacy.status == 0)
         #expect(privacy.stdout.contains("playlist-read-private"))
+    }
+}
+
+@Suite("spotlink processes sharing one sign-in (checklist row 26)", .serialized)
+struct TwoProcessTests {
+    @Test(arguments: [EmulatorConfiguration.RefreshRotation.none, .rotate])
+    func twoProcessesRefreshOnceBetweenThem(rotation: EmulatorConfiguration.RefreshRotation) async throws {
+        let cli = try SpotLinkBinary()
+        var configuration = EmulatorConfiguration()
+        configuration.refreshRotation = rotation
+        let emulator = try await EmulatorServer.start(configuration)
+        let common = ["--emulator", emulator.baseURL.absoluteString]
+        let login = try await cli.run(["login", "--no-browser"] + common) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+        #expect(login.status == 0)
+        // The access token expires on the emulator's side; both processes meet a 401 at once.
+        await emulator.advanceClock(by: .seconds(3601))
+        async let first = cli.run(["playlists", "--json"] + common)
+        async let second = cli.run(["status", "--json"] + common)
+        let results = try await [first, second]
+        for result in results { #expect(result.status == 0, "\(result.stderr)") }
+        #expect(await emulator.requestCount("POST /api/token", status: 200) == 2)
+        #expect(await emulator.requestCount("POST /api/token", status: 400) == 0)
+        // Both keep working afterwards: nothing was revoked by a racing refresh.
+        #expect(try await cli.run(["status"] + common).status == 0)
+        await emulator.stop()
+    }
+}
+
+@Suite("spotlink commands, the rest", .serialized)
+struct MoreCommandTests {
+    @Test func openRefreshDetachDeleteDoctorAndNowPlaying() async throws {
+        let cli = try SpotLinkBinary()
+        let emulator = try await EmulatorServer.start()
+        let common = ["--emulator", emulator.baseURL.absoluteString]
+        _ = try await cli.run(["login", "--no-browser"] + common) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+        #expect(try await cli.run(["session", "new", "A"] + common).status == 0)
+        #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
+
+        let open = try await cli.run(["open", "1", "--uri", "--json"] + common)
+        #expect(open.status == 0)
+        #expect(open.stdout.contains("spotify:playlist:\(deep)"))
+
+        await emulator.control("playlists/\(deep)/rename", ["name": "Deep Work II"])
+        let refresh = try await cli.run(["refresh", "--json"] + common)
+        #expect(refresh.status == 0 && refresh.stdout.contains("\"refreshed\":1"))
+        #expect(try await cli.run(["session", "list"] + common).stdout.contains("Deep Work II"))
+
+        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+        let playing = try await cli.run(["now-playing", "--json"] + common)
+        #expect(playing.status == 0 && playing.stdout.contains("\"state\":\"playing\""))
+        await emulator.control("player/stop")
+        #expect(try await cli.run(["now-playing"] + common).stdout.contains("Nothing is playing"))
+
+        let doctor = try await cli.run(["doctor", "--json"] + common)
+        #expect(doctor.status == 0, "\(doctor.stdout)")
+        let badRedirect = try await cli.run(["doctor", "--redirect-uri", "http://localhost:8888/callback"] + common)
+        #expect(badRedirect.status == 1)
+        #expect(badRedirect.stdout.contains("http://127.0.0.1:8888/callback"))
+
+        #expect(try await cli.run(["session", "detach", "1"] + common).stdout.contains("Detached"))
+        #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("No playlist attached"))
+        #expect(try await cli.run(["session", "delete", "1"] + common).status == 0)
+        #expect(try await cli.run(["session", "show", "1"] + common).status == 1)
+        await emulator.stop()
     }
 }

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyAuthLoopback
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+
+/// `spotlink-bench`: speed, calls and memory, each measured against the floor the protocol or
+/// physics sets, reported as ratios from one run.
+@main
+struct SpotLinkBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spotlink-bench", abstract: "Measure SpotifyLink against its floors (run with -c release).")
+
+    @Flag(help: "A shorter run that finishes in under a minute.")
+    var quick = false
+    @Flag(help: "One JSON object per metric and line.")
+    var json = false
+
+    func run() async throws {
+        let report = Report(json: json)
+        try await Metrics.playlistFetch(report, sequential: true)
+        try Metrics.decode(report, iterations: quick ? 200 : 2000)
+        try await Metrics.refreshSingleFlight(report)
+        try await Metrics.bulkUnderRateLimit(report, playlists: 50)
+        try await Metrics.nowPlaying(report)
+        try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000)
+        try Metrics.coldStart(report, runs: quick ? 5 : 20)
+    }
+}
+
+/// Prints metrics as text or JSON lines.
+struct Report: Sendable {
+    let json: Bool
+
+    func metric(_ name: String, _ value: Double, _ unit: String, floor: Double?, target: String, extra: [String: Any] = [:]) {
+        let ratio = floor.flatMap { $0 > 0 ? value / $0 : nil }
+        if json {
+            var object: [String: Any] = ["metric": name, "value": value, "unit": unit, "floor": floor ?? NSNull(), "ratio": ratio ?? NSNull(), "target": target]
+            object.merge(extra) { first, _ in first }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            let floorText = floor.map { String(format: "floor %.3f", $0) } ?? "no floor"
+            let ratioText = ratio.map { String(format: "ratio %.2f", $0) } ?? ""
+            let extraText = extra.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            print(String(format: "%-34@ %12.3f %-6@ %@ %@  (target %@) %@", name as NSString, value, unit as NSString, floorText, ratioText, target, extraText))
+        }
+    }
+}
+
+/// Resident memory high-water mark of this process, in MiB (Linux `/proc/self/status`).
+func peakResidentMiB() -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kib / 1024
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func elapsedMs(_ start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds * 1000 }

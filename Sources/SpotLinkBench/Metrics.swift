@@ -1,0 +1,262 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyAuthLoopback
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+
+enum Metrics {
+    static func client(_ emulator: EmulatorServer, clock: any SpotifyClock = SystemClock(), concurrency: Int = 4, pacing: Int? = nil) async -> SpotifyClient {
+        var configuration = SpotifyClient.Configuration.emulator(url: emulator.baseURL)
+        configuration.pageConcurrency = concurrency
+        configuration.rateLimit.pacingLimit = pacing
+        configuration.rateLimit.maxWait = .seconds(120)
+        return SpotifyClient(
+            configuration: configuration, tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
+    }
+
+    /// 1–2: the 10,000-entry playlist with 40 ms latency, default concurrency and sequential; peak RSS.
+    static func playlistFetch(_ report: Report, sequential: Bool) async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.latency = .milliseconds(40)
+        let emulator = try await EmulatorServer.start(configuration)
+        let id = try SpotifyID(await emulator.playlists().first { $0.entries == 10_000 }!.id)
+        for concurrency in sequential ? [4, 1] : [4] {
+            let api = await client(emulator, concurrency: concurrency)
+            let start = ContinuousClock.now
+            let result = try await api.allPlaylistEntries(id)
+            let ms = elapsedMs(start)
+            let pages = result.pageCount
+            let floor = Double(1 + Int((Double(pages - 1) / Double(concurrency)).rounded(.up))) * 40
+            report.metric(
+                concurrency == 4 ? "playlist_fetch_10k" : "playlist_fetch_10k_sequential", ms, "ms", floor: floor,
+                target: concurrency == 4 ? "ratio <= 1.3" : "contrast", extra: ["pages": pages, "entries": result.items.count + result.nullCount])
+            if concurrency == 4, let peak = peakResidentMiB() {
+                report.metric("playlist_fetch_10k_peak_rss", peak, "MiB", floor: nil, target: "<= 64 MiB", extra: ["note": "whole process, emulator included"])
+            }
+        }
+        await emulator.stop()
+    }
+
+    /// 3: typed decoding of a 50-entry items page against an untyped JSONSerialization parse.
+    static func decode(_ report: Report, iterations: Int) throws {
+        let page = try pageBytes()
+        let decoder = makeDecoder()
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            let start = ContinuousClock.now
+            for _ in 0..<iterations { try body() }
+            return (ContinuousClock.now - start).seconds
+        }
+        _ = try time { _ = try decoder.decode(Page<PlaylistEntry>.self, from: page) }
+        let typed = try time { _ = try decoder.decode(Page<PlaylistEntry>.self, from: page) }
+        let untyped = try time { _ = try JSONSerialization.jsonObject(with: page) }
+        let megabytes = Double(page.count * iterations) / 1_048_576
+        report.metric(
+            "decode_items_page", megabytes / typed, "MB/s", floor: nil, target: "time ratio <= 1.5",
+            extra: ["untyped_mb_s": (megabytes / untyped).rounded(), "time_ratio": (typed / untyped * 100).rounded() / 100, "bytes": page.count])
+    }
+
+    static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// A real 50-entry page as the emulator serves it.
+    static func pageBytes() throws -> Data {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = DataBox()
+        Task {
+            let emulator = try await EmulatorServer.start()
+            let id = await emulator.playlists().first { $0.name == "Deep Work" }!.id
+            let token = await emulator.issueAccessToken()
+            let url = emulator.baseURL.appendingPathComponent("v1/playlists/\(id)/items")
+            let result = try await TestHTTP().send(.get, url, headers: ["Authorization": "Bearer \(token)"])
+            box.data = result.body
+            await emulator.stop()
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.data
+    }
+
+    final class DataBox: @unchecked Sendable { var data = Data() }
+
+    /// 4: 1,000 concurrent calls with an expired token: token endpoint calls (target exactly 1).
+    static func refreshSingleFlight(_ report: Report) async throws {
+        let clock = TestClock(now: Date())
+        var configuration = EmulatorConfiguration()
+        configuration.time = .external { clock.now }
+        let emulator = try await EmulatorServer.start(configuration)
+        let server = AuthorizationServer.emulator(url: emulator.baseURL)
+        let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: MemoryTokenStore(), clock: clock)
+        try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+            _ = try? await ConsentBrowser().visit(url)
+        }
+        clock.advance(by: .seconds(3600))
+        let before = await emulator.requestCount("POST /api/token")
+        let api = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<1000 { group.addTask { _ = try await api.currentUser() } }
+            try await group.waitForAll()
+        }
+        let ms = elapsedMs(start)
+        let calls = await emulator.requestCount("POST /api/token") - before
+        report.metric("refresh_single_flight", Double(calls), "calls", floor: 1, target: "exactly 1", extra: ["serve_all_ms": ms.rounded()])
+        await emulator.stop()
+    }
+
+    /// 5: items of 50 playlists under 100 requests per 30 s, with client-side pacing, on a virtual clock.
+    static func bulkUnderRateLimit(_ report: Report, playlists: Int) async throws {
+        let clock = TestClock(now: Date(), mode: .automatic)
+        var configuration = EmulatorConfiguration()
+        configuration.time = .external { clock.now }
+        configuration.rateLimit = 100
+        configuration.accessTokenTTL = .seconds(86400)
+        let emulator = try await EmulatorServer.start(configuration)
+        let ids = try await emulator.playlists().filter { $0.entries == 500 }.map { try SpotifyID($0.id) }
+        let api = await client(emulator, clock: clock, concurrency: 1, pacing: 100)
+        let start = clock.now
+        var requests = 0
+        for index in 0..<playlists {
+            requests += try await api.allPlaylistEntries(ids[index % ids.count]).pageCount
+        }
+        let seconds = clock.now.timeIntervalSince(start)
+        let limited = await emulator.requestCount("GET /v1/playlists/{id}/items", status: 429)
+        let floor = Double((requests + 99) / 100 - 1) * 30
+        report.metric("bulk_under_rate_limit", seconds, "s (virtual)", floor: floor, target: "ratio <= 1.15, 0 429s", extra: ["requests": requests, "429s": limited])
+        await emulator.stop()
+    }
+
+    /// 6: one hour of virtual listening; calls against the number of changes, and detection lag.
+    static func nowPlaying(_ report: Report) async throws {
+        let clock = TestClock(now: Date())
+        var configuration = EmulatorConfiguration()
+        configuration.time = .external { clock.now }
+        configuration.accessTokenTTL = .seconds(86400)
+        let emulator = try await EmulatorServer.start(configuration)
+        let running = await emulator.playlists().first { $0.entries == 500 }!.id
+        let api = await client(emulator, clock: clock)
+        let monitor = NowPlayingMonitor(client: api)
+        let start = clock.now
+        // Every ~10 tracks a skip, and a five-minute pause at 30 minutes.
+        let script: [(TimeInterval, String)] = [(0, "play"), (1500, "next"), (1800, "pause"), (2100, "resume"), (3000, "next")]
+        var pending = script
+        var states: [(Date, NowPlayingState)] = []
+        let stream = monitor.states()
+        let collector = Task { () -> [(Date, NowPlayingState)] in
+            var seen: [(Date, NowPlayingState)] = []
+            for await state in stream { seen.append((clock.now, state)) }
+            return seen
+        }
+        while clock.now.timeIntervalSince(start) < 3600 {
+            if let (offset, action) = pending.first, offset == 0 {
+                await emulator.control("player/\(action)", action == "play" ? ["context_uri": "spotify:playlist:\(running)"] : [:])
+                pending.removeFirst()
+            }
+            await clock.waitForSleepers(1)
+            guard let deadline = clock.nextDeadline else { break }
+            if let (offset, action) = pending.first, start.addingTimeInterval(offset) < deadline {
+                clock.advance(by: .clampedSeconds(start.addingTimeInterval(offset).timeIntervalSince(clock.now)))
+                await emulator.control("player/\(action)")
+                pending.removeFirst()
+            } else {
+                clock.advance(by: .clampedSeconds(min(deadline, start.addingTimeInterval(3600)).timeIntervalSince(clock.now)))
+            }
+        }
+        await clock.waitForSleepers(1)
+        collector.cancel()
+        states = await collector.value
+        // Lag: a new item is seen `progress` after it started; a pause or resume after its script time.
+        var lags: [Double] = []
+        var changes = 0
+        var lastURI: String?
+        var wasPlaying = false
+        let pauseTimes = script.filter { $0.1 == "pause" || $0.1 == "resume" }.map { start.addingTimeInterval($0.0) }
+        for (at, state) in states {
+            switch state {
+            case .playing(let item) where item.uri != lastURI:
+                changes += 1
+                lags.append(item.progress.seconds)
+                lastURI = item.uri
+                wasPlaying = true
+            case .playing:
+                changes += 1
+                lags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
+                wasPlaying = true
+            case .paused where wasPlaying:
+                changes += 1
+                lags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
+                wasPlaying = false
+            default:
+                break
+            }
+        }
+        report.metric("now_playing_calls_per_hour", Double(monitor.callCount), "calls", floor: Double(changes), target: "ratio <= 1.5", extra: ["changes": changes])
+        report.metric("now_playing_lag_p50", percentile(lags, 0.5), "s", floor: nil, target: "<= 2 s")
+        report.metric("now_playing_lag_max", lags.max() ?? 0, "s", floor: nil, target: "<= 30 s (max interval)")
+        await emulator.stop()
+    }
+
+    /// 7: card reads with 100,000 links in the database.
+    static func offlineCards(_ report: Report, links count: Int, reads: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let links = try PlaylistLinks(location: .file(folder.appendingPathComponent("links.sqlite")))
+        try links.write { db in
+            for index in 0..<count {
+                let id = String(format: "%022d", index)
+                try db.execute(sql: "INSERT INTO playlist (id, name, trackCount, durationMs, availability) VALUES (?, ?, ?, ?, 'available')", arguments: [id, "Playlist \(index)", 40, 9_000_000])
+                try db.execute(sql: "INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES ('session', ?, ?, 0)", arguments: ["\(index)", id])
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Double] = []
+        samples.reserveCapacity(reads)
+        for _ in 0..<reads {
+            let record = RecordID(namespace: "session", id: "\(Int.random(in: 0..<count, using: &generator))")
+            let start = ContinuousClock.now
+            _ = try links.card(for: record)
+            samples.append(elapsedMs(start))
+        }
+        report.metric("offline_card_read_p50", percentile(samples, 0.5), "ms", floor: nil, target: "well under 1 ms", extra: ["links": count])
+        report.metric("offline_card_read_p99", percentile(samples, 0.99), "ms", floor: nil, target: "<= 1 ms", extra: ["links": count])
+    }
+
+    /// 8: the `spotlink session show` process against `spotlink --version`.
+    static func coldStart(_ report: Report, runs: Int) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlink")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            report.metric("cold_start_session_show", 0, "ratio", floor: nil, target: "n/a", extra: ["skipped": "spotlink binary not found next to spotlink-bench"])
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func launch(_ arguments: [String]) throws -> Double {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let start = ContinuousClock.now
+            try process.run()
+            process.waitUntilExit()
+            return elapsedMs(start)
+        }
+        _ = try launch(["session", "new", "Bench", "--data-dir", folder.path])
+        _ = try launch(["session", "attach", "1", "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M", "--data-dir", folder.path])
+        var show: [Double] = []
+        var version: [Double] = []
+        for _ in 0..<runs {
+            show.append(try launch(["session", "show", "1", "--data-dir", folder.path]))
+            version.append(try launch(["--version"]))
+        }
+        let showMedian = percentile(show, 0.5)
+        let versionMedian = percentile(version, 0.5)
+        report.metric("cold_start_session_show", showMedian, "ms", floor: versionMedian, target: "ratio as low as possible", extra: ["version_ms": versionMedian.rounded()])
+    }
+}
