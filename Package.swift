@@ -128,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotLinkTests",
-            dependencies: ["SpotifyEmulator", "SpotifyTesting"],
+            dependencies: ["SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import GRDB
 import SpotifyEmulator
@@ -46,6 +47,10 @@ struct PlaylistLinksTests {
             try links.link(session42, to: calm)
             let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator))
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
+            // The cached cover is the 300 px image, byte for byte as the emulator serves it.
+            let coverURL = try #require(try links.card(for: session42)?.metadata.coverURL)
+            #expect(coverURL.path.hasSuffix("/300.png"))
+            #expect(try await TestHTTP().send(.get, coverURL).body == links.card(for: session42)?.cover)
         }
         let card = try #require(try links.card(for: session42))
         #expect(card.metadata.name == "Calm Evening")

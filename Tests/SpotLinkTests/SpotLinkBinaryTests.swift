@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import SpotifyEmulator
 import SpotifyTesting
@@ -43,7 +44,7 @@ struct SpotLinkBinary {
     }
 
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
-    func run(_ arguments: [String], onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
+    func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = Self.locate()
         process.arguments = arguments
@@ -52,7 +53,14 @@ struct SpotLinkBinary {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let stdin = Pipe()
+            process.standardInput = stdin
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         // Nothing here blocks a thread of the cooperative pool: an emulator in this process
         // needs those threads to answer the child.
         let outData = Mutex(Data())
@@ -291,5 +299,63 @@ struct MoreCommandTests {
         #expect(try await cli.run(["session", "delete", "1"] + common).status == 0)
         #expect(try await cli.run(["session", "show", "1"] + common).status == 1)
         await emulator.stop()
+    }
+}
+
+@Suite("spotlink routine, picker and emulator", .serialized)
+struct InteractiveCommandTests {
+    @Test func pickerRoutineAndSummary() async throws {
+        let cli = try SpotLinkBinary()
+        let emulator = try await EmulatorServer.start()
+        let common = ["--emulator", emulator.baseURL.absoluteString]
+        _ = try await cli.run(["login", "--no-browser"] + common) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+        #expect(try await cli.run(["playlists"] + common).status == 0)
+        #expect(try await cli.run(["session", "new", "Run", "--minutes", "20"] + common).status == 0)
+        // Type a filter, then pick the first match.
+        let pick = try await cli.run(["session", "attach", "1", "--pick"] + common, input: "deep\n1\n")
+        #expect(pick.status == 0, "\(pick.stderr)")
+        #expect(pick.stdout.contains("Deep Work"))
+
+        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+        let routine = try await cli.run(["routine", "1", "--minutes", "0.05"] + common)
+        #expect(routine.status == 0, "\(routine.stderr)")
+        #expect(routine.stdout.contains("open.spotify.com/playlist/\(deep)"))
+        #expect(routine.stdout.contains("▶"))
+        #expect(routine.stdout.contains("You got through"))
+        await emulator.control("player/stop")
+        let silent = try await cli.run(["routine", "1", "--minutes", "0.02"] + common)
+        #expect(silent.stdout.contains("No music was playing"))
+        await emulator.stop()
+    }
+
+    @Test func emulatorCommandPrintsItsURLAndStopsOnSIGTERM() async throws {
+        let process = Process()
+        process.executableURL = SpotLinkBinary.locate()
+        process.arguments = ["emulator", "--port", "0", "--auto-approve"]
+        let out = Pipe()
+        process.standardOutput = out
+        let firstLine = AsyncStream.makeStream(of: String.self)
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            if let line = text.split(separator: "\n").first { firstLine.continuation.yield(String(line)) }
+        }
+        let exited = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        var lines = firstLine.stream.makeAsyncIterator()
+        let line = try #require(await lines.next())
+        out.fileHandleForReading.readabilityHandler = nil
+        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
+        let url = try #require(URL(string: String(line.dropFirst("listening on ".count))))
+        let (status, _, _) = try await TestHTTP().send(.get, url.appendingPathComponent("emulator/stats"))
+        #expect(status == 200)
+        kill(process.processIdentifier, SIGTERM)
+        var codes = exited.stream.makeAsyncIterator()
+        #expect(await codes.next() == 0)
     }
 }

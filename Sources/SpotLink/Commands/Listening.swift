@@ -29,31 +29,34 @@ struct Routine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a session as a routine and sum it up in songs.")
     @OptionGroup var global: GlobalOptions
     @Argument var id: String
-    @Option(help: "Length of the routine in minutes (default: the session's).")
-    var minutes: Int?
+    @Option(help: "Length of the routine in minutes, fractions allowed (default: the session's).")
+    var minutes: Double?
 
     func run() async throws {
         let context = try Context(global)
         let links = try context.links()
         let entry = try Journal(links: links).find(id)
         guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
-        guard let length = minutes ?? entry.minutes, length > 0 else { throw CLIFailure("Give the routine's length with --minutes.", exitCode: 2) }
+        guard let length = minutes ?? entry.minutes.map(Double.init), length > 0 else {
+            throw CLIFailure("Give the routine's length with --minutes.", exitCode: 2)
+        }
         let (_, client) = try await signedIn(context)
-        var routine = RoutineListening(playlist: card.metadata.reference)
-        Output.line("Start \(card.metadata.name ?? "the playlist") in Spotify: \(routine.webURL.absoluteString)  (\(routine.uri))")
-        let end = client.clock.now.addingTimeInterval(Double(length * 60))
-        let monitor = NowPlayingMonitor(client: client)
-        let stopper = Task {
-            try await client.clock.sleep(for: .seconds(length * 60))
-            monitor.setBackground(true)
+        let start = RoutineListening(playlist: card.metadata.reference)
+        Output.line("Start \(card.metadata.name ?? "the playlist") in Spotify: \(start.webURL.absoluteString)  (\(start.uri))")
+        let end = client.clock.now.addingTimeInterval(length * 60)
+        let json = global.json
+        // Follow until the routine's time is up; cancelling the consumer stops the monitor.
+        let consumer = Task { () -> RoutineListening in
+            var routine = start
+            for await state in NowPlayingMonitor(client: client).states() {
+                routine.observe(state, at: client.clock.now)
+                NowPlayingPrinter.print(state, json: json)
+            }
+            return routine
         }
-        for await state in monitor.states() {
-            let now = client.clock.now
-            if now >= end { break }
-            routine.observe(state, at: now)
-            NowPlayingPrinter.print(state, json: global.json)
-        }
-        stopper.cancel()
+        try? await client.clock.sleep(for: .clampedSeconds(length * 60))
+        consumer.cancel()
+        let routine = await consumer.value
         let summary = routine.summary(at: min(end, client.clock.now))
         if global.json {
             Output.json(["songs": summary.songs as Any, "tracks_played": summary.tracksPlayed, "seconds_listened": Int(summary.timeListened.seconds)])
