@@ -4,6 +4,7 @@ import GRDB
 import SpotifyEmulator
 import SpotifyTesting
 import SpotifyWebAPI
+import Synchronization
 import Testing
 
 @testable import PlaylistLinks
@@ -87,6 +88,21 @@ struct PlaylistLinksTests {
             await emulator.control("faults", ["kind": "500", "count": "10"])
             if case .stale = try await refresher.refresh(record: session42) {} else { Issue.record("expected stale") }
             #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
+        }
+    }
+
+    @Test func bigPlaylistsAreReadPageByPageWithProgress() async throws {
+        let links = try PlaylistLinks(location: .inMemory)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            try links.link(session42, to: try await playlistID(emulator, "Running Mix"))
+            let seen = Mutex<[Int]>([])
+            let outcome = try await MetadataRefresher(links: links, client: await emulatorClient(emulator))
+                .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
+            #expect(outcome == .refreshed(entriesFetched: true))
+            #expect(seen.withLock { $0.last } == 500)
+            let card = try #require(try links.card(for: session42))
+            #expect(card.metadata.trackCount == 500 && card.metadata.unavailableCount == 0)
+            #expect(try #require(card.metadata.totalDuration) >= .seconds(500 * 150))
         }
     }
 

@@ -14,12 +14,6 @@ struct SpotLinkBinary {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent(CommandLine.arguments[0].hasSuffix(".xctest") ? "spotlink" : "spotlink")
-            .resolvingSymlinksInPath()
-    }
-
     static func locate() -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {

@@ -107,7 +107,23 @@ struct FileTokenStoreTests {
         guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
     }
 
-    @Test func row27_aFailedWriteLeavesTheOldFileWhole() throws {
+    @Test func row27_aWriteCutShortLeavesTheOldFileWhole() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        let original = storedTokens(clock: clock)
+        try store.save(original, for: testKey)
+        // What a process killed mid-write leaves: a half-written temporary file beside the real one.
+        let partial = root.appendingPathComponent(".tokens-\(UUID().uuidString).tmp")
+        try Data(#"{"accessToken":"SENTINEL_AT_half"#.utf8).write(to: partial)
+        #expect(try store.load(testKey) == original)
+        let replacement = storedTokens(access: "SENTINEL_AT_new", clock: clock)
+        try store.save(replacement, for: testKey)
+        #expect(try store.load(testKey) == replacement)
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
+    func row27_aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() throws {
         let root = temporaryDirectory()
         defer {
             chmod(root.path, 0o700)
@@ -117,11 +133,9 @@ struct FileTokenStoreTests {
         let original = storedTokens(clock: clock)
         try store.save(original, for: testKey)
         chmod(root.path, 0o500)
-        if geteuid() != 0 {
-            #expect(throws: TokenStoreError.self) { try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey) }
-        }
+        #expect(throws: TokenStoreError.self) { try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey) }
         chmod(root.path, 0o700)
-        #expect(try store.load(testKey) == original || geteuid() == 0)
+        #expect(try store.load(testKey) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 

@@ -184,6 +184,40 @@ struct WebAPITests {
         }
     }
 
+    @Test func aCatalogFileReplacesTheGeneratedCatalog() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"""
+            {"user": {"id": "ana", "display_name": "Ana"},
+             "playlists": [
+               {"name": "Yoga", "entries": [{"name": "Om", "duration_ms": 300000, "artist": "Calm"}, null,
+                                            {"type": "local", "name": "Tape", "duration_ms": 60000}]},
+               {"name": "Shared", "owner": "bo", "owner_name": "Bo", "collaborative": true, "in_library": true,
+                "entries": [{"type": "episode", "name": "Talk", "duration_ms": 1200000}]},
+               {"name": "Gone", "deleted": true, "entries": []}]}
+            """#.utf8).write(to: file)
+        var configuration = EmulatorConfiguration()
+        configuration.catalogFile = file
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL),
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())))
+            #expect(try await client.currentUser().name == "Ana")
+            #expect(try await client.allMyPlaylists().items.map(\.name) == ["Yoga", "Shared"])
+            let yoga = try SpotifyID(try await emulator.playlistID(named: "Yoga"))
+            let entries = try await client.allPlaylistEntries(yoga).items
+            #expect(entries.count == 3)
+            #expect(entries[1].item == .unavailable)
+            let shared = try SpotifyID(try await emulator.playlistID(named: "Shared"))
+            guard case .episode = try await client.allPlaylistEntries(shared).items.first?.item else {
+                Issue.record("expected an episode")
+                return
+            }
+        }
+        configuration.catalogFile = file.appendingPathExtension("missing")
+        await #expect(throws: (any Error).self) { try await EmulatorServer.start(configuration) }
+    }
+
     @Test func catalogIsDeterministicPerSeed() {
         let a = Catalog.generated(seed: 7)
         let b = Catalog.generated(seed: 7)

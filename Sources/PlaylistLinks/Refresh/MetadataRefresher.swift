@@ -98,19 +98,23 @@ public struct MetadataRefresher: Sendable {
         if !unchanged {
             if let firstPage = playlist.items {
                 let entries: [PlaylistEntry]
+                let nullEntries: Int
                 if firstPage.next == nil, firstPage.offset == 0 {
                     entries = firstPage.items
+                    nullEntries = firstPage.nullCount
                     progress?(FetchProgress(fetched: entries.count, total: firstPage.total))
                 } else {
                     do {
-                        entries = try await client.allPlaylistEntries(id, progress: progress).items
+                        let all = try await client.allPlaylistEntries(id, progress: progress)
+                        entries = all.items
+                        nullEntries = all.nullCount
                     } catch let error as SpotifyAPIError {
                         return .stale(error.message)
                     }
                 }
                 let durations = entries.compactMap(\.item.duration)
-                metadata.trackCount = playlist.itemCount ?? entries.count
-                metadata.unavailableCount = entries.count - durations.count + (firstPage.nullCount)
+                metadata.trackCount = playlist.itemCount ?? entries.count + nullEntries
+                metadata.unavailableCount = entries.count - durations.count + nullEntries
                 metadata.totalDuration = durations.reduce(.zero, +)
                 entriesFetched = true
             } else {

@@ -66,11 +66,11 @@ struct Demo: AsyncParsableCommand {
         try links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
         _ = try await MetadataRefresher(links: links, client: client).refresh(record: morning.record)
         narrator.step("Found \"\(match.name)\" by typing 'focus' and attached it")
-        show(journal, morning, links, narrator)
+        show(morning, links)
 
         await emulator.stop()
         narrator.step("Stopped the emulator: Spotify is unreachable now; the card comes from SQLite alone")
-        show(journal, morning, links, narrator)
+        show(morning, links)
 
         emulator = try await emulator.restarted()
         narrator.step("Restarted the emulator", ["url": emulator.baseURL.absoluteString])
@@ -79,18 +79,13 @@ struct Demo: AsyncParsableCommand {
 
         let message = try await session.signOut()
         narrator.step("Disconnected", ["message": message])
-        show(journal, morning, links, narrator)
+        show(morning, links)
         await emulator.stop()
         narrator.step("Done", ["seconds": String(format: "%.1f", (ContinuousClock.now - started).seconds)])
     }
 
-    private func show(_ journal: Journal, _ entry: Journal.Entry, _ links: PlaylistLinks, _ narrator: Narrator) {
-        let card = try? links.card(for: entry.record)
-        if json {
-            CardPrinter.print(entry: entry, card: card, json: true)
-        } else {
-            CardPrinter.print(entry: entry, card: card, json: false)
-        }
+    private func show(_ entry: Journal.Entry, _ links: PlaylistLinks) {
+        CardPrinter.print(entry: entry, card: try? links.card(for: entry.record), json: json)
     }
 
     /// Plays the playlist on the virtual player with a skip and a pause, follows it with the

@@ -32,12 +32,6 @@ extension EmulatorState {
     package func addFault(_ rule: FaultRule) { faults.append(rule) }
     package func clearFaults() { faults.removeAll() }
 
-    package func configure(rateLimit: Int?? = nil, latency: Duration? = nil, serverErrorRate: Double? = nil) {
-        if let rateLimit { self.rateLimit = rateLimit }
-        if let latency { self.latency = latency }
-        if let serverErrorRate { self.serverErrorRate = serverErrorRate }
-    }
-
     package func currentLatency() -> Duration {
         guard configuration.latencyJitter > .zero else { return latency }
         let jitterMs = Int(configuration.latencyJitter.timeInterval * 1000)
