@@ -25,6 +25,15 @@ struct Journal {
 
     let links: PlaylistLinks
 
+    /// The context, the database and one session: what every per-session command starts with.
+    static func open(_ options: GlobalOptions, session id: String, requireClientID: Bool = false) throws
+        -> (Context, PlaylistLinks, Entry)
+    {
+        let context = try Context(options, requireClientID: requireClientID)
+        let links = try context.links()
+        return (context, links, try Journal(links: links).find(id))
+    }
+
     func create(title: String, minutes: Int?, at date: Date) throws -> Entry {
         try links.write { db in
             try db.execute(

@@ -24,6 +24,15 @@ struct SpotLinkBinary {
         return URL(fileURLWithPath: ".build/debug/spotlink")
     }
 
+    /// `spotlink login --no-browser`, with the test acting as the browser on the printed URL.
+    func login(_ arguments: [String]) async throws -> Result {
+        try await run(["login", "--no-browser"] + arguments) { line in
+            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
+            let authorize = URL(string: String(line[range.upperBound...]))!
+            Task { _ = try? await ConsentBrowser().visit(authorize) }
+        }
+    }
+
     var environment: [String: String] {
         [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
@@ -105,11 +114,7 @@ struct SpotLinkBinaryTests {
         let url = emulator.baseURL.absoluteString
         let common = ["--emulator", url]
 
-        let login = try await cli.run(["login", "--no-browser"] + common) { line in
-            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
-            let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
-        }
+        let login = try await cli.login(common)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in"))
 
@@ -168,11 +173,7 @@ struct SpotLinkBinaryTests {
         let emulator = try await EmulatorServer.start()
         let common = ["--emulator", emulator.baseURL.absoluteString, "--verbose"]
         var outputs: [String] = []
-        let login = try await cli.run(["login", "--no-browser"] + common) { line in
-            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
-            let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
-        }
+        let login = try await cli.login(common)
         outputs += [login.stdout, login.stderr]
         for arguments in [["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"]] {
             let result = try await cli.run(arguments + common)
@@ -232,11 +233,7 @@ struct TwoProcessTests {
         configuration.refreshRotation = rotation
         let emulator = try await EmulatorServer.start(configuration)
         let common = ["--emulator", emulator.baseURL.absoluteString]
-        let login = try await cli.run(["login", "--no-browser"] + common) { line in
-            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
-            let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
-        }
+        let login = try await cli.login(common)
         #expect(login.status == 0)
         // The access token expires on the emulator's side; both processes meet a 401 at once.
         await emulator.advanceClock(by: .seconds(3601))
@@ -258,11 +255,7 @@ struct MoreCommandTests {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()
         let common = ["--emulator", emulator.baseURL.absoluteString]
-        _ = try await cli.run(["login", "--no-browser"] + common) { line in
-            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
-            let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
-        }
+        _ = try await cli.login(common)
         let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
         #expect(try await cli.run(["session", "new", "A"] + common).status == 0)
         #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
@@ -302,11 +295,7 @@ struct InteractiveCommandTests {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()
         let common = ["--emulator", emulator.baseURL.absoluteString]
-        _ = try await cli.run(["login", "--no-browser"] + common) { line in
-            guard let range = line.range(of: "Open this URL to sign in: ") else { return }
-            let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
-        }
+        _ = try await cli.login(common)
         #expect(try await cli.run(["playlists"] + common).status == 0)
         #expect(try await cli.run(["session", "new", "Run", "--minutes", "20"] + common).status == 0)
         // Type a filter, then pick the first match.

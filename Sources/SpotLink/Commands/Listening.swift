@@ -33,9 +33,7 @@ struct Routine: AsyncParsableCommand {
     var minutes: Double?
 
     func run() async throws {
-        let context = try Context(global)
-        let links = try context.links()
-        let entry = try Journal(links: links).find(id)
+        let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)
         guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
         guard let length = minutes ?? entry.minutes.map(Double.init), length > 0 else {
             throw CLIFailure("Give the routine's length with --minutes.", exitCode: 2)

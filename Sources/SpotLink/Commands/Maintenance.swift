@@ -14,9 +14,7 @@ struct Open: AsyncParsableCommand {
     var uri = false
 
     func run() async throws {
-        let context = try Context(global, requireClientID: false)
-        let links = try context.links()
-        let entry = try Journal(links: links).find(id)
+        let (_, links, entry) = try Journal.open(global, session: id)
         guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
         let target = uri ? URL(string: card.uri)! : card.webURL
         let opened = Browser.open(target)

@@ -56,9 +56,7 @@ struct SessionCommand: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let context = try Context(global, requireClientID: false)
-            let links = try context.links()
-            let entry = try Journal(links: links).find(id)
+            let (_, links, entry) = try Journal.open(global, session: id)
             CardPrinter.print(entry: entry, card: try links.card(for: entry.record), json: global.json)
         }
     }
@@ -73,9 +71,7 @@ struct SessionCommand: AsyncParsableCommand {
         var pick = false
 
         func run() async throws {
-            let context = try Context(global, requireClientID: false)
-            let links = try context.links()
-            let entry = try Journal(links: links).find(id)
+            let (context, links, entry) = try Journal.open(global, session: id)
             let playlistID: SpotifyID
             if pick {
                 playlistID = try Picker.choose(from: links)
@@ -105,9 +101,7 @@ struct SessionCommand: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let context = try Context(global, requireClientID: false)
-            let links = try context.links()
-            let entry = try Journal(links: links).find(id)
+            let (_, links, entry) = try Journal.open(global, session: id)
             let removed = try links.unlink(entry.record)
             if global.json { Output.json(["session": entry.id, "detached": removed]) } else {
                 Output.line(removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist.")
