@@ -50,11 +50,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "SpotifyAuthLoopback",
+            name: "LocalHTTPServer",
             dependencies: [
-                "SpotifyAuth",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyAuthLoopback",
+            dependencies: [
+                "SpotifyAuth", "LocalHTTPServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -70,6 +80,7 @@ let package = Package(
         .target(
             name: "SpotifyEmulator",
             dependencies: [
+                "LocalHTTPServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import LocalHTTPServer
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A one-shot HTTP listener on a loopback address for the OAuth redirect.
 ///
@@ -26,16 +26,12 @@ public final class LoopbackReceiver: Sendable {
     }
 
     /// Where the listener is: `http://127.0.0.1:PORT`.
-    public let host: String
-    public let port: Int
-    private let group: ServiceGroup
-    private let runner: Task<Void, any Error>
+    public var host: String { server.host }
+    public var port: Int { server.port }
+    private let server: LocalHTTPServer
 
-    private init(host: String, port: Int, group: ServiceGroup, runner: Task<Void, any Error>) {
-        self.host = host
-        self.port = port
-        self.group = group
-        self.runner = runner
+    private init(server: LocalHTTPServer) {
+        self.server = server
     }
 
     /// Binds `host:port` (port 0 = any free port) and hands each callback's raw query to `handler`.
@@ -50,32 +46,15 @@ public final class LoopbackReceiver: Sendable {
         guard host == "127.0.0.1" || host == "::1" else {
             throw LoopbackError(message: "The sign-in listener binds only 127.0.0.1 or [::1], not \(host).")
         }
-        let responder = CallbackResponder(path: path, handler: handler)
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
-        var logger = Logger(label: "spotify-loopback")
-        logger.logLevel = .critical
-        let app = Application(
-            responder: responder,
-            server: .http1(configuration: Self.channelConfiguration),
-            configuration: .init(address: .hostname(host, port: port), serverName: "spotifylink"),
-            onServerRunning: { channel in
-                let address = channel.localAddress
-                portContinuation.yield(address?.ipAddress == host || host == "::1" ? address?.port : nil)
-                portContinuation.finish()
-            },
-            logger: logger)
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
-        let runner = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = portStream.makeAsyncIterator()
-        guard let bound = await iterator.next() ?? nil else {
-            runner.cancel()
-            _ = await runner.result
+        guard
+            let server = await LocalHTTPServer.start(
+                responder: CallbackResponder(path: path, handler: handler), host: host, port: port,
+                server: .http1(configuration: Self.channelConfiguration), serverName: "spotifylink", logLevel: .critical),
+            server.host == host
+        else {
             throw LoopbackError(message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
         }
-        return LoopbackReceiver(host: host, port: bound, group: group, runner: runner)
+        return LoopbackReceiver(server: server)
     }
 
     /// Slow or idle connections are dropped after 10 s; request heads are bounded.
@@ -87,8 +66,7 @@ public final class LoopbackReceiver: Sendable {
 
     /// Closes the port and waits until the server has stopped.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await runner.result
+        await server.stop()
     }
 }
 

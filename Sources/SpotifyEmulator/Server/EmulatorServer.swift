@@ -1,9 +1,9 @@
 public import Foundation
 import HTTPTypes
 import Hummingbird
+import LocalHTTPServer
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A running emulator: a Hummingbird server on a loopback port over an ``EmulatorConfiguration``'s
 /// world.
@@ -17,14 +17,12 @@ public final class EmulatorServer: Sendable {
     /// `http://HOST:PORT`, the accounts service and the Web API base (add `/v1`).
     public let baseURL: URL
     package let state: EmulatorState
-    private let group: ServiceGroup
-    private let runner: Task<Void, any Error>
+    private let server: LocalHTTPServer
 
-    private init(baseURL: URL, state: EmulatorState, group: ServiceGroup, runner: Task<Void, any Error>) {
+    private init(baseURL: URL, state: EmulatorState, server: LocalHTTPServer) {
         self.baseURL = baseURL
         self.state = state
-        self.group = group
-        self.runner = runner
+        self.server = server
     }
 
     /// Binds `configuration.host:configuration.port` (port 0 = any free port) and serves until ``stop()``.
@@ -42,39 +40,21 @@ public final class EmulatorServer: Sendable {
     }
 
     private static func start(_ configuration: EmulatorConfiguration, state: EmulatorState) async throws -> EmulatorServer {
-        let responder = EmulatorResponder(state: state)
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
-        var logger = Logger(label: "spotify-emulator")
-        logger.logLevel = .error
-        let app = Application(
-            responder: responder,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spotify-emulator"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port)
-                portContinuation.finish()
-            },
-            logger: logger)
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
-        let runner = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = portStream.makeAsyncIterator()
-        guard let port = await iterator.next() ?? nil else {
-            runner.cancel()
-            _ = await runner.result
-            throw EmulatorError.couldNotBind(host: configuration.host, port: configuration.port)
-        }
+        guard
+            let server = await LocalHTTPServer.start(
+                responder: EmulatorResponder(state: state), host: configuration.host, port: configuration.port,
+                serverName: "spotify-emulator", logLevel: .error)
+        else { throw EmulatorError.couldNotBind(host: configuration.host, port: configuration.port) }
+        let port = server.port
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let baseURL = URL(string: "http://\(host):\(port)")!
         await state.setBaseURL(baseURL.absoluteString)
-        return EmulatorServer(baseURL: baseURL, state: state, group: group, runner: runner)
+        return EmulatorServer(baseURL: baseURL, state: state, server: server)
     }
 
     /// Stops accepting connections and waits until the server has shut down.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await runner.result
+        await server.stop()
     }
 
     /// The emulator's clock now.

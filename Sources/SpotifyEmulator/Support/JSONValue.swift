@@ -29,11 +29,6 @@ package indirect enum JSONValue: Sendable, Equatable {
 
     package static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
-    package subscript(key: String) -> JSONValue? {
-        guard case .object(let pairs) = self else { return nil }
-        return pairs.first { $0.0 == key }?.1
-    }
-
     /// The serialized bytes.
     package var data: Data {
         var out = [UInt8]()
