@@ -132,6 +132,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "TokenCrashChild",
+            dependencies: ["SpotifyAuth", "SpotifyWebAPI"],
+            path: "Tests/Helpers/TokenCrashChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LinksCrashChild",
             dependencies: ["PlaylistLinks", "SpotifyWebAPI"],
             path: "Tests/Helpers/LinksCrashChild",

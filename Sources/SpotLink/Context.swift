@@ -23,6 +23,15 @@ struct GlobalOptions: ParsableArguments {
 /// The token stores a user can choose.
 enum StoreChoice: String, ExpressibleByArgument, CaseIterable, Codable {
     case keychain, secretService = "secret-service", file, memory
+
+    /// The platform's secret store: the Keychain on Apple systems, the Secret Service elsewhere.
+    static var platformDefault: StoreChoice {
+        #if canImport(Security)
+            .keychain
+        #else
+            .secretService
+        #endif
+    }
 }
 
 /// Everything a command needs, built from the global options and the environment.
@@ -90,12 +99,24 @@ struct Context {
         case .file: return FileTokenStore(directory: configDirectory.appendingPathComponent("tokens"))
         case .memory: return MemoryTokenStore()
         case .secretService:
-            throw CLIFailure(
-                "The Secret Service store is not available in this build of spotlink yet. Use --store file (a 0600 file) for now.")
+            #if os(Linux) || os(FreeBSD)
+                return SecretServiceTokenStore(lockDirectory: lockDirectory)
+            #else
+                throw CLIFailure("The Secret Service store exists on Linux desktops; on this system use --store keychain.", exitCode: 2)
+            #endif
         case .keychain:
-            throw CLIFailure("The Keychain store exists only on Apple platforms and is not in this build yet. Use --store file.")
+            #if canImport(Security)
+                return KeychainTokenStore(lockDirectory: lockDirectory)
+            #else
+                throw CLIFailure(
+                    "The Keychain store exists only on Apple platforms; on Linux use --store secret-service (the desktop keyring) or --store file.",
+                    exitCode: 2)
+            #endif
         }
     }
+
+    /// Lock files that serialize refreshes between spotlink processes (they hold no secret).
+    var lockDirectory: URL { configDirectory.appendingPathComponent("locks") }
 
     var logger: Logger? {
         guard options.verbose else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
@@ -7,27 +8,17 @@ import Testing
 
 @Suite("Crash safety (checklist row 40)")
 struct CrashSafetyTests {
-    static func child() -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("LinksCrashChild")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/LinksCrashChild")
-    }
-
     @Test func killedAtRandomPointsTheDatabaseStaysSoundAndKeepsEverySavedLink() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("links.sqlite")
-        var generator = SeededRandom(seed: 40)
+        var generator = SeededGenerator(seed: 40)
         var reported = Set<Int>()
         var next = 0
         var kills = 0
         while next < 1000 {
             let process = Process()
-            process.executableURL = Self.child()
+            process.executableURL = builtExecutable(named: "LinksCrashChild")
             let killAfter = Int.random(in: 1...25, using: &generator)
             process.arguments = [database.path, "\(next)", "\(1000 - next)", "\(killAfter)"]
             let output = Pipe()
@@ -48,18 +39,5 @@ struct CrashSafetyTests {
         let stored = Set(try links.allLinks().compactMap { Int($0.record.id) })
         #expect(reported.isSubset(of: stored))
         #expect(reported.count == 1000)
-    }
-}
-
-/// A seeded generator (SplitMix64), so the kill points are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

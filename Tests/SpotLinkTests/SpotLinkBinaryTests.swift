@@ -8,25 +8,19 @@ import Testing
 /// Runs the built `spotlink` binary with a private HOME and XDG folders.
 struct SpotLinkBinary {
     let home: URL
+    /// Variables added to the child's otherwise minimal environment.
+    var extraEnvironment: [String: String] = [:]
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    static func locate() -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("spotlink")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/spotlink")
-    }
-
     /// `spotlink login --no-browser`, with the test acting as the browser on the printed URL.
+    /// Tokens go to the file store unless `arguments` choose one: the child has no keyring.
     func login(_ arguments: [String]) async throws -> Result {
-        try await run(["login", "--no-browser"] + arguments) { line in
+        let store = arguments.contains("--store") ? [] : ["--store", "file"]
+        return try await run(["login", "--no-browser"] + store + arguments) { line in
             guard let range = line.range(of: "Open this URL to sign in: ") else { return }
             let authorize = URL(string: String(line[range.upperBound...]))!
             Task { _ = try? await ConsentBrowser().visit(authorize) }
@@ -37,7 +31,7 @@ struct SpotLinkBinary {
         [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
-        ]
+        ].merging(extraEnvironment) { $1 }
     }
 
     struct Result {
@@ -49,7 +43,7 @@ struct SpotLinkBinary {
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
     func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
         let process = Process()
-        process.executableURL = Self.locate()
+        process.executableURL = builtExecutable(named: "spotlink")
         process.arguments = arguments
         process.environment = environment
         let out = Pipe()
@@ -224,6 +218,48 @@ struct SpotLinkBinaryTests {
     }
 }
 
+@Suite("spotlink and the secret stores (checklist row 33)", .serialized)
+struct SecretStoreChoiceTests {
+    static let sessionBus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+
+    @Test func withoutAKeyringLoginStopsBeforeTheBrowserAndOffersTheFileStore() async throws {
+        var cli = try SpotLinkBinary()
+        cli.extraEnvironment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/spotlink-test-bus"]
+        let emulator = try await EmulatorServer.start()
+        let result = try await cli.run(["login", "--no-browser", "--emulator", emulator.baseURL.absoluteString])
+        await emulator.stop()
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("Secret Service store"))
+        #expect(result.stderr.contains("--store file"))
+        #expect(!result.stderr.contains("Open this URL"))
+        // Nothing was written anywhere instead: no silent fallback to a file.
+        let tokens = cli.home.appendingPathComponent("config/spotlink/tokens")
+        #expect(!FileManager.default.fileExists(atPath: tokens.path))
+        #expect(await emulator.requestCount("POST /api/token") == 0)
+    }
+
+    @Test(
+        .enabled(
+            if: sessionBus != nil || ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] == "1",
+            "no D-Bus session: run inside dbus-run-session with an unlocked gnome-keyring-daemon, as .ci/run does"))
+    func loginKeepsTokensInTheKeyringAndSaysSo() async throws {
+        var cli = try SpotLinkBinary()
+        cli.extraEnvironment = ["DBUS_SESSION_BUS_ADDRESS": try #require(Self.sessionBus)]
+        let emulator = try await EmulatorServer.start()
+        let common = ["--emulator", emulator.baseURL.absoluteString]
+        let login = try await cli.login(["--store", "secret-service"] + common)
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Secret Service"))
+        let status = try await cli.run(["status", "--json"] + common)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("Secret Service"))
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("config/spotlink/tokens").path))
+        #expect(try await cli.run(["logout"] + common).status == 0)
+        #expect(try await cli.run(["status"] + common).status == 3)
+        await emulator.stop()
+    }
+}
+
 @Suite("spotlink processes sharing one sign-in (checklist row 26)", .serialized)
 struct TwoProcessTests {
     @Test(arguments: [EmulatorConfiguration.RefreshRotation.none, .rotate])
@@ -318,7 +354,7 @@ struct InteractiveCommandTests {
 
     @Test func emulatorCommandPrintsItsURLAndStopsOnSIGTERM() async throws {
         let process = Process()
-        process.executableURL = SpotLinkBinary.locate()
+        process.executableURL = builtExecutable(named: "spotlink")
         process.arguments = ["emulator", "--port", "0", "--auto-approve"]
         let out = Pipe()
         process.standardOutput = out

@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
@@ -105,6 +106,38 @@ struct FileTokenStoreTests {
         let subject = session(ScriptedTransport([]), store: store, clock: clock)
         await #expect(throws: OAuthError.self) { try await subject.accessToken() }
         guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
+    }
+
+    @Test func row27_aProcessKilledWhileSavingLeavesTheOldOrTheNewTokensWhole() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let key = TokenStoreKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
+        var generator = SeededGenerator(seed: 27)
+        var lastReported = -1
+        var kills = 0
+        for _ in 0..<40 {
+            let process = Process()
+            process.executableURL = builtExecutable(named: "TokenCrashChild")
+            process.arguments = [root.path, "\(lastReported + 1)", "\(Int.random(in: 0...3_000, using: &generator))"]
+            let output = Pipe()
+            process.standardOutput = output
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+            #expect(process.terminationReason == .uncaughtSignal)
+            kills += 1
+            let saved = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
+            // Whatever moment the kill came, the file holds whole tokens: the last save reported,
+            // or the one after it that completed before its report was written.
+            let stored = try #require(try FileTokenStore(directory: root).load(key), "tokens vanished after save \(saved.last ?? lastReported)")
+            let number = try #require(Int(stored.accessToken.unredactedValue.dropFirst("SENTINEL_AT_".count)))
+            #expect(number >= (saved.last ?? lastReported) && number > lastReported)
+            #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_\(number)")
+            lastReported = number
+        }
+        #expect(kills == 40)
     }
 
     @Test func row27_aWriteCutShortLeavesTheOldFileWhole() throws {

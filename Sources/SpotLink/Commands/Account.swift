@@ -10,8 +10,12 @@ struct Login: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "The redirect URI registered for the app: a loopback address, e.g. http://127.0.0.1/callback.")
     var redirectURI = "http://127.0.0.1/callback"
-    @Option(help: "Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var store: StoreChoice = .file
+    @Option(
+        help: """
+            Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (default: \(StoreChoice.platformDefault.rawValue); a plain file only when asked for).
+            """)
+    var store: StoreChoice = .platformDefault
     @Flag(help: "Do not try to open a browser; only print the URL.")
     var noBrowser = false
     @Option(help: "Seconds to wait for the sign-in to finish.")
@@ -20,6 +24,7 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global)
         let tokenStore = try context.tokenStore(store)
+        try Self.checkUsable(tokenStore, context)
         let session = try context.session(store: tokenStore)
         let signIn = LoopbackSignIn(clientID: context.clientID, redirectURI: redirectURI, server: context.server, timeout: .seconds(timeout))
         let noBrowser = noBrowser
@@ -36,6 +41,18 @@ struct Login: AsyncParsableCommand {
             }
         } catch let error as OAuthError where error.code == .configuration {
             throw CLIFailure(error.message, exitCode: 2)
+        }
+    }
+
+    /// Fails before the browser opens when the chosen store cannot keep tokens (checklist row 33):
+    /// the user is told which store failed and how to choose another, never switched silently.
+    static func checkUsable(_ store: any TokenStore, _ context: Context) throws {
+        do {
+            _ = try store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+        } catch let error as TokenStoreError where error.code == .unavailable || error.code == .insecure {
+            throw CLIFailure("\(error.message) To keep the tokens in a 0600 file instead, pass --store file.", exitCode: 1)
+        } catch let error as TokenStoreError where error.code == .corrupt {
+            // Already moved aside or removed; signing in stores good tokens.
         }
     }
 }

@@ -23,8 +23,7 @@ public struct FileTokenStore: TokenStore {
     public var kind: TokenStoreKind { .file(directory) }
 
     func fileURL(_ key: TokenStoreKey, _ suffix: String = "json") -> URL {
-        let digest = SHA256.hash(data: Data(key.account.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
-        return directory.appendingPathComponent("tokens-\(digest).\(suffix)")
+        directory.appendingPathComponent(key.fileName(suffix))
     }
 
     public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
@@ -90,25 +89,7 @@ public struct FileTokenStore: TokenStore {
 
     public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
         try checkDirectory(create: true)
-        let lockURL = fileURL(key, "lock")
-        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ioError("could not open the lock file \(lockURL.path)") }
-        // Wait for the lock off the cooperative pool: another process may hold it for a while.
-        let locked = await Task.detached { flock(fd, LOCK_EX) == 0 }.value
-        guard locked else {
-            close(fd)
-            throw ioError("could not lock \(lockURL.path)")
-        }
-        return FileLock(fd: fd)
-    }
-
-    /// An `flock` held on an open lock file; released by unlocking and closing it.
-    struct FileLock: TokenStoreLock {
-        let fd: Int32
-        func release() {
-            flock(fd, LOCK_UN)
-            close(fd)
-        }
+        return try await FileLock.acquire(in: directory, for: key)
     }
 
     private func checkDirectory(create: Bool) throws {
@@ -159,5 +140,44 @@ extension JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
+    }
+}
+
+extension TokenStoreKey {
+    /// A file name for this key that reveals neither issuer nor client ID.
+    func fileName(_ suffix: String) -> String {
+        let digest = SHA256.hash(data: Data(account.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "tokens-\(digest).\(suffix)"
+    }
+}
+
+/// An `flock` held on an open lock file, shared by every process that uses the same folder;
+/// released by unlocking and closing it.
+struct FileLock: TokenStoreLock {
+    let fd: Int32
+
+    /// Waits, off the cooperative pool, for the lock of `key` in `directory`, creating the folder
+    /// (0700) and the lock file (0600) when needed.
+    static func acquire(in directory: URL, for key: TokenStoreKey) async throws -> FileLock {
+        let lockURL = directory.appendingPathComponent(key.fileName("lock"))
+        if mkdir(directory.path, 0o700) != 0, errno == ENOENT {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw TokenStoreError(code: .io, message: "Could not open the lock file \(lockURL.path): \(String(cString: strerror(errno))).")
+        }
+        // Another process may hold the lock for a whole refresh: wait on a thread of its own.
+        let locked = await Task.detached { flock(fd, LOCK_EX) == 0 }.value
+        guard locked else {
+            close(fd)
+            throw TokenStoreError(code: .io, message: "Could not lock \(lockURL.path): \(String(cString: strerror(errno))).")
+        }
+        return FileLock(fd: fd)
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
     }
 }

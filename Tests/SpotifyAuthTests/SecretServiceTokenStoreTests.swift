@@ -1,0 +1,145 @@
+#if os(Linux)
+    import Foundation
+    import SpotifyEmulator
+    import SpotifyTesting
+    import Testing
+
+    @testable import SpotifyAuth
+    @testable import SpotifyWebAPI
+
+    /// Whether a real Secret Service daemon answers here. `.ci/run` starts one and sets
+    /// `SPOTLINK_REQUIRE_SECRET_SERVICE=1`, so there a missing daemon fails instead of skipping.
+    enum SecretServiceDaemon {
+        static let required = ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] == "1"
+        static let problem: String? = {
+            do {
+                try SecretServiceTokenStore(timeout: .seconds(5)).checkAvailable()
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }()
+        static var shouldRun: Bool { required || problem == nil }
+    }
+
+    @Suite(
+        "Secret Service store against a real keyring daemon (rows 26, 33, 34)", .serialized,
+        .enabled(
+            if: SecretServiceDaemon.shouldRun,
+            "no Secret Service daemon reachable: run inside dbus-run-session with an unlocked gnome-keyring-daemon, as .ci/run does"))
+    struct SecretServiceTokenStoreTests {
+        let clock = TestClock()
+
+        /// A key no other test or run uses, so the user's own keyring items are never touched.
+        func uniqueKey() -> TokenStoreKey {
+            TokenStoreKey(issuer: "http://127.0.0.1:1/test-\(UUID().uuidString)", clientID: "spotlink-tests")
+        }
+
+        @Test func theDaemonIsReachable() {
+            #expect(SecretServiceDaemon.problem == nil, "\(SecretServiceDaemon.problem ?? "")")
+        }
+
+        @Test func savesUpdatesInPlaceAndRemoves() throws {
+            let store = SecretServiceTokenStore()
+            let key = uniqueKey()
+            defer { try? store.remove(key) }
+            #expect(try store.load(key) == nil)
+            let first = storedTokens(clock: clock)
+            try store.save(first, for: key)
+            #expect(try store.load(key) == first)
+            let second = storedTokens(access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_2", clock: clock)
+            try store.save(second, for: key)
+            #expect(try SecretServiceTokenStore().load(key) == second)
+            try store.remove(key)
+            #expect(try store.load(key) == nil)
+            try store.remove(key)
+        }
+
+        @Test func keysKeepIssuersAndClientsApart() throws {
+            let store = SecretServiceTokenStore()
+            let key = uniqueKey()
+            let otherClient = TokenStoreKey(issuer: key.issuer, clientID: "another-app")
+            let otherIssuer = TokenStoreKey(issuer: key.issuer + "x", clientID: key.clientID)
+            defer { [key, otherClient, otherIssuer].forEach { try? store.remove($0) } }
+            try store.save(storedTokens(clock: clock), for: key)
+            try store.save(storedTokens(access: "SENTINEL_AT_other", clock: clock), for: otherClient)
+            #expect(try store.load(otherIssuer) == nil)
+            try store.remove(key)
+            #expect(try store.load(otherClient)?.accessToken.unredactedValue == "SENTINEL_AT_other")
+        }
+
+        @Test func row34_aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
+            let store = SecretServiceTokenStore()
+            let key = TokenStoreKey(issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer, clientID: "spotlink-corrupt-test")
+            defer { try? store.remove(key) }
+            var future = storedTokens(clock: clock)
+            future.version = StoredTokens.currentVersion + 1
+            try store.save(future, for: key)
+            #expect {
+                try store.load(key)
+            } throws: { error in
+                let error = error as? TokenStoreError
+                return error?.code == .corrupt && error?.message.contains("SENTINEL") == false
+            }
+            #expect(try store.load(key) == nil)
+        }
+
+        @Test func signInRefreshAndPersistThroughTheKeyring() async throws {
+            let clock = TestClock()
+            var configuration = EmulatorConfiguration()
+            configuration.time = .external { clock.now }
+            configuration.refreshRotation = .rotate
+            try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+                let store = SecretServiceTokenStore()
+                let (session, first) = try await LoopbackTests().signIn(emulator, store: store, clock: clock)
+                let key = await session.key
+                defer { try? store.remove(key) }
+                #expect(try SecretServiceTokenStore().load(key) == first)
+                clock.advance(by: .seconds(3600))
+                let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<50 { group.addTask { try await client.currentUser().id } }
+                    for try await id in group { #expect(id == "emu-user") }
+                }
+                #expect(await emulator.requestCount("POST /api/token") == 2)
+                let stored = try #require(try SecretServiceTokenStore().load(key))
+                #expect(stored.accessToken != first.accessToken && stored.refreshToken != first.refreshToken)
+                #expect(try await session.signOut().contains("spotify.com"))
+                #expect(try store.load(key) == nil)
+            }
+        }
+
+        @Test func row26_aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
+            let locks = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: locks) }
+            let store = SecretServiceTokenStore(lockDirectory: locks)
+            try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+            defer { try? store.remove(testKey) }
+            let first = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: store, clock: clock)
+            let secondTransport = ScriptedTransport([])
+            let second = session(secondTransport, store: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
+            #expect(try await first.accessToken().unredactedValue == "SENTINEL_AT_new")
+            #expect(try await second.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
+            #expect(secondTransport.requests.isEmpty)
+            #expect(mode(locks) == 0o700)
+        }
+    }
+
+    @Suite("Secret Service unavailable (row 33)")
+    struct SecretServiceUnavailableTests {
+        @Test func aMissingLibraryIsUnavailableWithTheFix() throws {
+            let store = SecretServiceTokenStore(
+                library: Result { try LibSecret(path: "libsecret-missing-for-test.so.0") }.mapError { $0 as! TokenStoreError })
+            #expect(store.kind == .secretService)
+            for operation in [{ _ = try store.load(testKey) }, { try store.save(storedTokens(clock: TestClock()), for: testKey) }, { try store.remove(testKey) }] {
+                #expect {
+                    try operation()
+                } throws: { error in
+                    let error = error as? TokenStoreError
+                    return error?.code == .unavailable && error?.message.contains("apt-get install libsecret-1-0 gnome-keyring") == true
+                        && error?.message.contains("file store explicitly") == true
+                }
+            }
+        }
+    }
+#endif
