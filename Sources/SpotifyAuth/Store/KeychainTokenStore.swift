@@ -80,6 +80,6 @@
 
     /// The Security framework status behind a Keychain failure.
     public struct KeychainFailure: Error, Sendable, Equatable {
-        public var status: OSStatus
+        public var status: Int32
     }
 #endif
