@@ -18,16 +18,22 @@ struct SpotLinkBench: AsyncParsableCommand {
     var quick = false
     @Flag(help: "One JSON object per metric and line.")
     var json = false
+    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start (repeatable).")
+    var only: [String] = []
 
     func run() async throws {
         let report = Report(json: json)
-        try await Metrics.playlistFetch(report, sequential: true)
-        try Metrics.decode(report, iterations: quick ? 200 : 2000)
-        try await Metrics.refreshSingleFlight(report)
-        try await Metrics.bulkUnderRateLimit(report, playlists: 50)
-        try await Metrics.nowPlaying(report)
-        try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000)
-        try Metrics.coldStart(report, runs: quick ? 5 : 20)
+        func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
+        if wanted("fetch") { try await Metrics.playlistFetch(report, sequential: true) }
+        if wanted("decode") { try Metrics.decode(report, iterations: quick ? 200 : 2000) }
+        if wanted("refresh") { try await Metrics.refreshSingleFlight(report) }
+        if wanted("bulk") { try await Metrics.bulkUnderRateLimit(report, playlists: 50) }
+        if wanted("now-playing") {
+            try await Metrics.nowPlaying(report, policy: .responsive, name: "responsive")
+            try await Metrics.nowPlaying(report, policy: .economical, name: "economical")
+        }
+        if wanted("cards") { try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
+        if wanted("cold-start") { try Metrics.coldStart(report, runs: quick ? 5 : 20) }
     }
 }
 

@@ -133,7 +133,7 @@ enum Metrics {
     }
 
     /// 6: one hour of virtual listening; calls against the number of changes, and detection lag.
-    static func nowPlaying(_ report: Report) async throws {
+    static func nowPlaying(_ report: Report, policy: PollSchedule.Policy, name: String) async throws {
         let clock = TestClock(now: Date())
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
@@ -141,7 +141,7 @@ enum Metrics {
         let emulator = try await EmulatorServer.start(configuration)
         let running = await emulator.playlists().first { $0.entries == 500 }!.id
         let api = await client(emulator, clock: clock)
-        let monitor = NowPlayingMonitor(client: api)
+        let monitor = NowPlayingMonitor(client: api, policy: policy)
         let start = clock.now
         // Every ~10 tracks a skip, and a five-minute pause at 30 minutes.
         let script: [(TimeInterval, String)] = [(0, "play"), (1500, "next"), (1800, "pause"), (2100, "resume"), (3000, "next")]
@@ -172,7 +172,8 @@ enum Metrics {
         collector.cancel()
         states = await collector.value
         // Lag: a new item is seen `progress` after it started; a pause or resume after its script time.
-        var lags: [Double] = []
+        var playingLags: [Double] = []
+        var resumeLags: [Double] = []
         var changes = 0
         var lastURI: String?
         var wasPlaying = false
@@ -181,24 +182,28 @@ enum Metrics {
             switch state {
             case .playing(let item) where item.uri != lastURI:
                 changes += 1
-                lags.append(item.progress.seconds)
+                playingLags.append(item.progress.seconds)
                 lastURI = item.uri
                 wasPlaying = true
             case .playing:
+                // A resume is seen by idle polling.
                 changes += 1
-                lags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
+                resumeLags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
                 wasPlaying = true
             case .paused where wasPlaying:
+                // A pause is seen by polling while playing.
                 changes += 1
-                lags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
+                playingLags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
                 wasPlaying = false
             default:
                 break
             }
         }
-        report.metric("now_playing_calls_per_hour", Double(monitor.callCount), "calls", floor: Double(changes), target: "ratio <= 1.5", extra: ["changes": changes])
-        report.metric("now_playing_lag_p50", percentile(lags, 0.5), "s", floor: nil, target: "<= 2 s")
-        report.metric("now_playing_lag_max", lags.max() ?? 0, "s", floor: nil, target: "<= 30 s (max interval)")
+        let cap = (policy.calmPlayingInterval ?? policy.maxPlayingInterval).seconds
+        report.metric("now_playing_\(name)_calls_per_hour", Double(monitor.callCount), "calls", floor: Double(changes), target: "ratio <= 1.5", extra: ["changes": changes])
+        report.metric("now_playing_\(name)_lag_p50", percentile(playingLags + resumeLags, 0.5), "s", floor: nil, target: "<= 2 s")
+        report.metric("now_playing_\(name)_lag_max_playing", playingLags.max() ?? 0, "s", floor: nil, target: "<= \(Int(cap)) s (playing cap: changes, skips, pauses)")
+        report.metric("now_playing_\(name)_lag_max_resume", resumeLags.max() ?? 0, "s", floor: nil, target: "<= \(Int(policy.maxIdleInterval.seconds)) s (idle cap)")
         await emulator.stop()
     }
 

@@ -30,11 +30,12 @@ final class MonitorHarness: Sendable {
     /// Starts the monitor, then moves the clock to whichever comes first, the next scripted step or
     /// the monitor's next poll, until `end`.
     func run(
-        _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil, until end: Duration, steps: [Step] = []
+        _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil, policy: PollSchedule.Policy = .responsive,
+        until end: Duration, steps: [Step] = []
     ) async throws -> NowPlayingMonitor {
         let provider: any AccessTokenProvider = if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
         let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider, clock: clock)
-        let monitor = NowPlayingMonitor(client: client)
+        let monitor = NowPlayingMonitor(client: client, policy: policy)
         let start = clock.now
         var pending = steps.sorted { $0.at < $1.at }
         while let first = pending.first, first.at == .zero {
@@ -83,6 +84,33 @@ struct NowPlayingTests {
             #expect(Set(tracks).count == tracks.count)
             // Floor: one call per track change; the 30 s cap while playing costs more, bounded here.
             #expect(monitor.callCount <= 600 / 30 + tracks.count + 1)
+        }
+    }
+
+    @Test func economicalPolicyComesCloseToOneCallPerTrackAndStillSeesASkip() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let start = harness.clock.now
+            let monitor = try await harness.run(emulator, policy: .economical, until: .seconds(1800), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
+                .init(at: .seconds(1500)) { await emulator.control("player/next") },
+            ])
+            let seen = harness.emitted.compactMap { state -> NowPlayingItem? in if case .playing(let item) = state { item } else { nil } }
+            // Floor: one call per change. Calm tracks cost their end poll plus at most a few capped ones.
+            #expect(monitor.callCount <= seen.count * 3 / 2 + 2, "\(monitor.callCount) calls for \(seen.count) changes")
+            // Every natural change is seen within the margin; the skip at 1500 s within the calm cap.
+            var sawSkip = false
+            for item in seen.dropFirst() {
+                let startedAt = item.observedAt.timeIntervalSince(start) - item.progress.seconds
+                if abs(startedAt - 1500) < 0.5 {
+                    sawSkip = true
+                    #expect(item.progress <= PollSchedule.Policy.economical.calmPlayingInterval!)
+                } else {
+                    #expect(item.progress <= .seconds(2), "a natural track change seen \(item.progress) late")
+                }
+            }
+            #expect(sawSkip)
         }
     }
 
@@ -176,6 +204,27 @@ struct NowPlayingTests {
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
         #expect(schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil) == .seconds(300))
+    }
+
+    @Test func economicalCapGrowsWhileCalmAndShrinksOnAUserAction() {
+        var schedule = PollSchedule(policy: .economical)
+        func item(_ uri: String) -> NowPlayingItem {
+            NowPlayingItem(kind: .track, uri: uri, name: "n", subtitle: nil, duration: .seconds(600), contextURI: nil, progress: .zero, observedAt: Date())
+        }
+        // A long track: 30 s, then the cap doubles on every poll that finds it still playing.
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(590)) == .seconds(30))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(560)) == .seconds(60))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(500)) == .seconds(120))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(380)) == .seconds(240))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(140)) == .milliseconds(141_500))
+        // The next track found by the track-end poll is as predicted: the cap keeps growing.
+        #expect(schedule.delay(after: .playing(item("b")), remaining: .seconds(600)) == .seconds(480))
+        // A different track found by a capped poll is a skip: back to 30 s.
+        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(600)) == .seconds(30))
+        // A pause, then a resume: the resume is a user action too.
+        _ = schedule.delay(after: .paused(item("c")), remaining: nil)
+        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(500)) == .seconds(30))
+        #expect(PollSchedule(policy: .responsive).playingCap == .seconds(30))
     }
 }
 

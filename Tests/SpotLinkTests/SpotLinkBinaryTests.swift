@@ -341,7 +341,7 @@ struct InteractiveCommandTests {
 
         let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
         await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
-        let routine = try await cli.run(["routine", "1", "--minutes", "0.05"] + common)
+        let routine = try await cli.run(["routine", "1", "--minutes", "0.05", "--polling", "economical"] + common)
         #expect(routine.status == 0, "\(routine.stderr)")
         #expect(routine.stdout.contains("open.spotify.com/playlist/\(deep)"))
         #expect(routine.stdout.contains("▶"))

@@ -1,11 +1,21 @@
 /// When to ask Spotify again, as a pure state machine.
 ///
 /// While a track plays, the next poll is at its predicted end plus a margin, but never later than
-/// ``Policy/maxPlayingInterval`` so that skips and pauses are seen. While paused, idle or during an
-/// ad, the interval starts at ``Policy/idleInterval`` and grows to ``Policy/maxIdleInterval``.
+/// the playing cap, so that skips and pauses are seen. While paused, idle or during an ad, the
+/// interval starts at ``Policy/idleInterval`` and grows to ``Policy/maxIdleInterval``.
+///
+/// No schedule can meet both a small worst-case lag and a call count near one call per change:
+/// seeing any skip within 30 s takes a poll every 30 s, 120 an hour, while an hour of ordinary
+/// listening has 15–20 changes. ``Policy/responsive`` (the default) keeps the 30 s cap;
+/// ``Policy/economical`` lets the cap grow while the user leaves the player alone, so calls come
+/// close to one per track, and shrinks it back to 30 s as soon as the user skips, pauses or resumes.
 public struct PollSchedule: Sendable {
     public struct Policy: Sendable, Equatable {
+        /// The longest wait while playing, right after the user acted.
         public var maxPlayingInterval: Duration = .seconds(30)
+        /// When set, the playing cap doubles after each poll that finds the player as predicted (the
+        /// same item, or the next one at a track end), up to this value; any other change resets it.
+        public var calmPlayingInterval: Duration?
         public var margin: Duration = .milliseconds(1500)
         public var idleInterval: Duration = .seconds(15)
         public var maxIdleInterval: Duration = .seconds(120)
@@ -13,28 +23,53 @@ public struct PollSchedule: Sendable {
         public var growth: Double = 2
 
         public init() {}
+
+        /// Skips and pauses seen within 30 s, at about 120 calls per hour of playing.
+        public static var responsive: Policy { Policy() }
+
+        /// Close to one call per track while the user leaves the player alone; a skip after a calm
+        /// stretch is seen within ``calmPlayingInterval`` (or at the track's end, if sooner).
+        public static var economical: Policy {
+            var policy = Policy()
+            policy.calmPlayingInterval = .seconds(480)
+            return policy
+        }
     }
 
     public var policy: Policy
     private var idleStreak = 0
+    private var calmStreak = 0
+    private var previous: NowPlayingState?
+    private var lastWaitWasTrackEnd = false
 
     public init(policy: Policy = .init()) {
         self.policy = policy
     }
 
+    /// The playing cap now: the base cap, grown while the player has behaved as predicted.
+    public var playingCap: Duration {
+        guard let calm = policy.calmPlayingInterval else { return policy.maxPlayingInterval }
+        return min(calm, policy.maxPlayingInterval * pow(policy.growth, calmStreak))
+    }
+
     /// The wait before the next poll after seeing `state`, with `remaining` time on the current
     /// track when one plays.
     public mutating func delay(after state: NowPlayingState, remaining: Duration?) -> Duration {
+        defer { previous = state }
         switch state {
-        case .playing:
+        case .playing(let item):
             idleStreak = 0
-            let untilEnd = (remaining ?? policy.maxPlayingInterval) + policy.margin
-            return max(policy.margin, min(untilEnd, policy.maxPlayingInterval))
+            calmStreak = asPredicted(item) ? calmStreak + 1 : 0
+            let untilEnd = (remaining ?? playingCap) + policy.margin
+            lastWaitWasTrackEnd = untilEnd <= playingCap
+            return max(policy.margin, min(untilEnd, playingCap))
         case .ad:
             idleStreak = 0
+            calmStreak = 0
             return policy.adInterval
         case .paused, .nothingPlaying:
-            let step = policy.idleInterval * pow(policy.growth, Double(idleStreak))
+            calmStreak = 0
+            let step = policy.idleInterval * pow(policy.growth, idleStreak)
             idleStreak += 1
             return min(step, policy.maxIdleInterval)
         case .unavailable(.rateLimited(let retryAfter)):
@@ -45,7 +80,14 @@ public struct PollSchedule: Sendable {
         }
     }
 
-    private func pow(_ base: Double, _ exponent: Double) -> Double {
-        (0..<Int(exponent)).reduce(1.0) { value, _ in value * base }
+    /// Whether `item` is what the last poll predicted: still the same item, or a new one found by
+    /// the poll scheduled at the previous track's end.
+    private func asPredicted(_ item: NowPlayingItem) -> Bool {
+        guard case .playing(let before) = previous else { return false }
+        return before.uri == item.uri || lastWaitWasTrackEnd
+    }
+
+    private func pow(_ base: Double, _ exponent: Int) -> Double {
+        (0..<exponent).reduce(1.0) { value, _ in value * base }
     }
 }

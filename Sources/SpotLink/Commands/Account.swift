@@ -23,6 +23,11 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global)
+        do {
+            _ = try RedirectURIPolicy.validate(redirectURI)
+        } catch let error as OAuthError {
+            throw CLIFailure(error.message, exitCode: 2)
+        }
         let tokenStore = try context.tokenStore(store)
         try Self.checkUsable(tokenStore, context)
         let session = try context.session(store: tokenStore)

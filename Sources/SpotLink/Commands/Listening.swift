@@ -9,6 +9,8 @@ struct NowPlaying: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Keep following, printing each change (Ctrl-C to stop).")
     var watch = false
+    @Option(help: "How to poll: responsive (skips seen within 30 s) or economical (about one call per track).")
+    var polling: Polling = .responsive
 
     func run() async throws {
         let context = try Context(global)
@@ -18,11 +20,18 @@ struct NowPlaying: AsyncParsableCommand {
             NowPlayingPrinter.print(state, json: global.json)
             return
         }
-        for await state in NowPlayingMonitor(client: client).states() {
+        for await state in NowPlayingMonitor(client: client, policy: polling.policy).states() {
             NowPlayingPrinter.print(state, json: global.json)
             if state == .unavailable(.signedOut) { throw CLIFailure("Signed out. Run 'spotlink login'.", exitCode: 3) }
         }
     }
+}
+
+/// The polling policies a user can choose.
+enum Polling: String, ExpressibleByArgument, CaseIterable {
+    case responsive, economical
+
+    var policy: PollSchedule.Policy { self == .economical ? .economical : .responsive }
 }
 
 struct Routine: AsyncParsableCommand {
@@ -31,6 +40,8 @@ struct Routine: AsyncParsableCommand {
     @Argument var id: String
     @Option(help: "Length of the routine in minutes, fractions allowed (default: the session's).")
     var minutes: Double?
+    @Option(help: "How to poll: responsive (skips seen within 30 s) or economical (about one call per track).")
+    var polling: Polling = .responsive
 
     func run() async throws {
         let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)
@@ -46,7 +57,7 @@ struct Routine: AsyncParsableCommand {
         // Follow until the routine's time is up; cancelling the consumer stops the monitor.
         let consumer = Task { () -> RoutineListening in
             var routine = start
-            for await state in NowPlayingMonitor(client: client).states() {
+            for await state in NowPlayingMonitor(client: client, policy: polling.policy).states() {
                 routine.observe(state, at: client.clock.now)
                 NowPlayingPrinter.print(state, json: json)
             }
