@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),
         .library(name: "SpotifyAuthLoopback", targets: ["SpotifyAuthLoopback"]),
         .library(name: "PlaylistLinks", targets: ["PlaylistLinks"]),
+        .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
         .executable(name: "spotify-emulator", targets: ["SpotifyEmulatorCommand"]),
@@ -38,6 +39,7 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -47,6 +49,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -66,6 +69,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -75,6 +79,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -84,6 +89,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotifyLinkUI",
+            dependencies: ["SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -111,8 +122,8 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "EmulatorCommandLine",
-                "SpotifyTesting",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkUI", "SpotifyEmulator",
+                "EmulatorCommandLine", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,6 +181,14 @@ let package = Package(
             name: "SpotifyEmulatorTests",
             dependencies: [
                 "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotifyLinkUITests",
+            dependencies: [
+                "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

@@ -144,7 +144,7 @@ struct LoopbackTests {
                 for try await id in group { #expect(id == "emu-user") }
             }
             #expect(await emulator.requestCount("POST /api/token") == 2)
-            let stored = try #require(try store.load(await session.key))
+            let stored = try #require(try store.load(session.key))
             #expect(stored.accessToken != first.accessToken)
             #expect((stored.refreshToken == first.refreshToken) == (rotation == .none))
         }
@@ -164,7 +164,7 @@ struct LoopbackTests {
             } throws: { error in
                 (error as? OAuthError)?.code == .needsSignIn && (error as? OAuthError)?.message.contains("Refresh token expired") == true
             }
-            #expect(try store.load(await session.key) == nil)
+            #expect(try store.load(session.key) == nil)
         }
     }
 
@@ -191,7 +191,7 @@ struct LoopbackTests {
             _ = try await client.currentUser()
             await emulator.control("faults", ["kind": "502-html", "count": "5"])
             let failure = await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
-            let current = try #require(try store.load(await session.key))
+            let current = try #require(try store.load(session.key))
             let secrets = [tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue, current.accessToken.unredactedValue]
             var texts = lines.lines
             var dumped = ""

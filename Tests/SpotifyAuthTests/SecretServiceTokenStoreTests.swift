@@ -92,7 +92,7 @@
             try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
                 let store = SecretServiceTokenStore()
                 let (session, first) = try await LoopbackTests().signIn(emulator, store: store, clock: clock)
-                let key = await session.key
+                let key = session.key
                 defer { try? store.remove(key) }
                 #expect(try SecretServiceTokenStore().load(key) == first)
                 clock.advance(by: .seconds(3600))

@@ -4,6 +4,7 @@ import HTTPTypesFoundation
 import Foundation
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkUI
 import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {
@@ -84,27 +85,25 @@ struct Privacy: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
-        let scopes = SpotifyScope.all.map { ($0, SpotifyScope.explanation($0)) }
-        let stored = [
-            "Spotify tokens: in the \((try? context.tokenStore())?.kind.description ?? "chosen store"); removed by 'spotlink logout'.",
-            "Links, playlist names, counts, durations and covers: \(context.databaseURL.path); kept after logout.",
-        ]
-        let never = [
-            "No listening history is stored; now-playing is read live and only summarised in songs.",
-            "No email, country or subscription level; no analytics; nothing is sent anywhere but Spotify.",
-        ]
-        let revoke = "To revoke access entirely, run 'spotlink logout' and remove the app at \(AuthorizationServer.revokeAccessPage.absoluteString)."
+        let kind = (try? context.tokenStore())?.kind ?? .file(context.configDirectory.appendingPathComponent("tokens"))
+        let privacy = SpotifyPrivacyModel(storeKind: kind)
+        let stored = privacy.stored.map { "\($0.what): in \($0.location); removed \($0.removedWhen)." }
+            + ["spotlink's database: \(context.databaseURL.path)."]
         if global.json {
-            Output.json(["scopes": Dictionary(uniqueKeysWithValues: scopes), "stored": stored, "never": never, "revoke": revoke])
+            Output.json([
+                "scopes": Dictionary(uniqueKeysWithValues: privacy.scopes.map { ($0.scope, $0.meaning) }), "stored": stored,
+                "never": privacy.neverCollected, "revoke": privacy.revokeSteps,
+            ])
             return
         }
         Output.line(Output.bold("Scopes asked for (read-only; fine for Spotify Free):"))
-        for (scope, words) in scopes { Output.line("  \(scope): \(words)") }
+        for (scope, meaning) in privacy.scopes { Output.line("  \(scope): \(meaning)") }
         Output.line(Output.bold("Stored:"))
         stored.forEach { Output.line("  " + $0) }
         Output.line(Output.bold("Never collected:"))
-        never.forEach { Output.line("  " + $0) }
-        Output.line(revoke)
+        privacy.neverCollected.forEach { Output.line("  " + $0) }
+        Output.line(Output.bold("To revoke:"))
+        privacy.revokeSteps.forEach { Output.line("  " + $0) }
     }
 }
 

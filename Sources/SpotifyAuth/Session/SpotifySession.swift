@@ -18,9 +18,9 @@ public actor SpotifySession: AccessTokenProvider {
         case needsSignIn(String)
     }
 
-    public let endpoint: TokenEndpoint
-    public let store: any TokenStore
-    public let key: TokenStoreKey
+    public nonisolated let endpoint: TokenEndpoint
+    public nonisolated let store: any TokenStore
+    public nonisolated let key: TokenStoreKey
     private let clock: any SpotifyClock
     private let logger: Logger?
     private var cached: StoredTokens?

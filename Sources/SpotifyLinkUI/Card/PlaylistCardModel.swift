@@ -1,0 +1,93 @@
+public import Foundation
+public import Observation
+public import PlaylistLinks
+public import SpotifyWebAPI
+
+/// The playlist card in a record's detail screen: the saved card at once (cover, name, track
+/// count, duration), then a refresh from Spotify in the background, and "Open in Spotify".
+///
+/// Saved data is never dropped: a deleted or inaccessible playlist keeps its card with a status
+/// line, and a failed refresh leaves the card as it was.
+@MainActor @Observable
+public final class PlaylistCardModel {
+    public let record: RecordID
+    /// The saved card; `nil` when nothing is linked to the record.
+    public private(set) var card: PlaylistCard?
+    public private(set) var isRefreshing = false
+    /// A line under the card: deleted, inaccessible, not fetched yet, or couldn't refresh.
+    public private(set) var statusLine: String?
+
+    private let links: PlaylistLinks
+    private let connection: SpotifyConnectionModel
+    private let coverTransport: any Transport
+    private var refreshTask: Task<Void, Never>?
+
+    /// - Parameter coverTransport: fetches cover images (their URLs need no token).
+    public init(record: RecordID, links: PlaylistLinks, connection: SpotifyConnectionModel, coverTransport: any Transport = URLSessionTransport()) {
+        self.record = record
+        self.links = links
+        self.connection = connection
+        self.coverTransport = coverTransport
+    }
+
+    /// The formatted facts: "12 tracks · 48 min".
+    public var summaryLine: String? {
+        guard let metadata = card?.metadata else { return nil }
+        var parts: [String] = []
+        if let count = metadata.trackCount { parts.append("\(count) track\(count == 1 ? "" : "s")") }
+        if let duration = metadata.totalDuration {
+            let minutes = Int((duration.seconds / 60).rounded())
+            parts.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// "Open in Spotify": the universal link (opens the app, or the web player without it) and the
+    /// `spotify:` URI for apps that check `canOpenURL` first.
+    public var openInSpotify: (universalLink: URL, uri: String)? {
+        card.map { ($0.webURL, $0.uri) }
+    }
+
+    /// Shows the saved card, then refreshes it in the background when connected.
+    public func load() {
+        readCard()
+        refresh()
+    }
+
+    /// Refreshes from Spotify when connected; one refresh at a time.
+    public func refresh() {
+        guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
+        isRefreshing = true
+        let refresher = MetadataRefresher(links: links, client: connection.client, transport: coverTransport)
+        refreshTask = Task {
+            defer {
+                isRefreshing = false
+                refreshTask = nil
+            }
+            do {
+                let outcome = try await refresher.refresh(playlist: id)
+                readCard()
+                if case .stale = outcome { statusLine = "Couldn't refresh from Spotify; showing saved details." }
+            } catch {
+                let message = await connection.report(error)
+                readCard()
+                statusLine = statusLine ?? message
+            }
+        }
+    }
+
+    /// Waits for a refresh in flight (for tests and pull-to-refresh).
+    public func waitForRefresh() async {
+        await refreshTask?.value
+    }
+
+    private func readCard() {
+        do {
+            card = try links.card(for: record)
+            // No "connect Spotify" prompt here: users who never connected see the saved link only.
+            statusLine = card?.metadata.availability.statusLine
+        } catch {
+            statusLine = "The saved playlist could not be read: \(error)"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+public import Observation
+public import SpotifyAuth
+public import SpotifyWebAPI
+
+/// The settings screen's Connect / Disconnect, and the one place the other models ask whether
+/// Spotify may be called at all.
+///
+/// Until the user connects, nothing here or in the other models touches the network: an app that
+/// never connects behaves exactly as without the feature.
+@MainActor @Observable
+public final class SpotifyConnectionModel {
+    /// What the settings screen shows.
+    public enum State: Sendable, Equatable {
+        case disconnected
+        /// A sign-in is in flight; ``connect()`` does nothing more until it ends.
+        case connecting
+        case connected(Account)
+        /// Spotify ended the sign-in (six months passed, access revoked): the reason, and a Connect button.
+        case needsSignInAgain(String)
+        /// The last attempt failed; the message says what to do. Connect is offered again.
+        case failed(String)
+    }
+
+    /// The connected user, as far as known (the name arrives once Spotify answers `/me`).
+    public struct Account: Sendable, Equatable {
+        public var userID: String?
+        public var displayName: String?
+        public var scopes: [String]
+    }
+
+    /// Runs a sign-in that stores its tokens in the session: `LoopbackSignIn.run` on a desktop,
+    /// an `ASWebAuthenticationSession` around `AuthorizationFlow` on iOS.
+    public typealias SignIn = @Sendable (SpotifySession) async throws -> Void
+
+    public private(set) var state: State = .disconnected
+    /// Shown near the Connect button when the six-month sign-in limit is near.
+    public private(set) var signInWarning: String?
+    /// What the last disconnect did, to show once.
+    public private(set) var lastDisconnectMessage: String?
+
+    public let session: SpotifySession
+    public let client: SpotifyClient
+    private let signIn: SignIn
+    private var connectTask: Task<Void, Never>?
+    /// Sign-ins started, for diagnostics (a double tap starts one).
+    public private(set) var signInCount = 0
+
+    public init(session: SpotifySession, client: SpotifyClient, signIn: @escaping SignIn) {
+        self.session = session
+        self.client = client
+        self.signIn = signIn
+    }
+
+    /// Whether Spotify may be called: only with a sign-in in place.
+    public var isConnected: Bool {
+        if case .connected = state { return true }
+        return false
+    }
+
+    /// What disconnecting keeps and removes, for the confirmation dialog.
+    public var disconnectExplanation: String {
+        "Disconnecting removes the Spotify sign-in (its tokens) from the \(session.store.kind). "
+            + "Your linked playlists and their saved names, covers, track counts and durations stay on this device."
+    }
+
+    /// Reads the stored sign-in (no network), then asks Spotify who the user is.
+    public func load() async {
+        do {
+            guard let tokens = try await session.tokens() else {
+                state = await needsSignInReason().map(State.needsSignInAgain) ?? .disconnected
+                return
+            }
+            state = .connected(Account(userID: nil, displayName: nil, scopes: tokens.scopes))
+            signInWarning = try await session.signInWarning()
+            await fetchAccount(scopes: tokens.scopes)
+        } catch {
+            state = await needsSignInReason().map(State.needsSignInAgain) ?? .failed(Self.message(for: error))
+        }
+    }
+
+    /// Starts a sign-in; while one is in flight, further calls do nothing (a double tap starts one).
+    public func connect() {
+        guard connectTask == nil, !isConnected else { return }
+        state = .connecting
+        signInCount += 1
+        connectTask = Task {
+            defer { connectTask = nil }
+            do {
+                try await signIn(session)
+                try Task.checkCancellation()
+                let scopes = try await session.tokens()?.scopes ?? []
+                state = .connected(Account(userID: nil, displayName: nil, scopes: scopes))
+                signInWarning = nil
+                await fetchAccount(scopes: scopes)
+            } catch is CancellationError {
+                state = .disconnected
+            } catch let error as OAuthError where error.code == .accessDenied {
+                // The user said no on Spotify's page: not a failure to report.
+                state = .disconnected
+            } catch {
+                state = .failed(Self.message(for: error))
+            }
+        }
+    }
+
+    /// Cancels a sign-in in flight (the loopback listener closes its port).
+    public func cancelConnect() {
+        connectTask?.cancel()
+    }
+
+    /// Waits for a sign-in in flight to end (for tests and for apps that await the result).
+    public func waitForConnect() async {
+        await connectTask?.value
+    }
+
+    /// Removes this app's Spotify tokens and nothing else.
+    public func disconnect() async {
+        connectTask?.cancel()
+        do {
+            lastDisconnectMessage = try await session.signOut()
+            state = .disconnected
+            signInWarning = nil
+        } catch {
+            state = .failed(Self.message(for: error))
+        }
+    }
+
+    /// Lets the other models report an error from Spotify: an ended sign-in moves this model to
+    /// "needs sign-in again". Returns the message to show.
+    @discardableResult
+    public func report(_ error: any Error) async -> String {
+        // After the user disconnected, calls that were in flight fail for want of a token: that
+        // is not Spotify ending the sign-in.
+        guard isConnected else { return Self.message(for: error) }
+        if let reason = await needsSignInReason() {
+            state = .needsSignInAgain(reason)
+        } else if let error = error as? OAuthError, error.code == .needsSignIn || error.code == .invalidGrant {
+            state = .needsSignInAgain(error.message)
+        }
+        return Self.message(for: error)
+    }
+
+    private func fetchAccount(scopes: [String]) async {
+        do {
+            let user = try await client.currentUser()
+            if isConnected { state = .connected(Account(userID: user.id, displayName: user.displayName, scopes: scopes)) }
+        } catch {
+            // Offline or rate limited: still connected, the name comes later.
+            await report(error)
+        }
+    }
+
+    private func needsSignInReason() async -> String? {
+        if case .needsSignIn(let reason) = await session.status { return reason }
+        return nil
+    }
+
+    /// A message for people, never containing a token (the errors' own messages carry none).
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let error as SpotifyAPIError where error.code == .transport:
+            "Spotify can't be reached. Check the connection and try again."
+        case let error as SpotifyAPIError: error.message
+        case let error as OAuthError: error.message
+        case let error as TokenStoreError: error.message
+        default: "Something went wrong connecting to Spotify. Try again."
+        }
+    }
+}

@@ -1,0 +1,105 @@
+public import Foundation
+public import Observation
+public import PlaylistLinks
+import SpotifyAuth
+public import SpotifyWebAPI
+
+/// The small now-playing indicator shown while the user works through a routine, and the
+/// song-count summary at its end.
+///
+/// It is hidden unless Spotify is connected and an item is loaded (playing or paused), and it
+/// never asks the user to connect: an app whose user never connected shows nothing and calls
+/// nothing.
+@MainActor @Observable
+public final class NowPlayingIndicatorModel {
+    /// The last state seen; `nil` before the first poll.
+    public private(set) var state: NowPlayingState?
+    /// The routine's summary, once ``finishRoutine()`` ran.
+    public private(set) var summary: RoutineListening.Summary?
+
+    private let connection: SpotifyConnectionModel
+    private let policy: PollSchedule.Policy
+    private var monitor: NowPlayingMonitor?
+    private var followTask: Task<Void, Never>?
+    private var routine: RoutineListening?
+
+    public init(connection: SpotifyConnectionModel, policy: PollSchedule.Policy = .responsive) {
+        self.connection = connection
+        self.policy = policy
+    }
+
+    /// Whether to show the indicator at all.
+    public var isVisible: Bool {
+        guard connection.isConnected else { return false }
+        switch state {
+        case .playing, .paused: return true
+        default: return false
+        }
+    }
+
+    /// The item shown, if any.
+    public var item: NowPlayingItem? {
+        switch state {
+        case .playing(let item), .paused(let item): item
+        default: nil
+        }
+    }
+
+    public var isPaused: Bool {
+        if case .paused = state { return true }
+        return false
+    }
+
+    /// The position now, computed locally between polls (for a progress bar).
+    public func progress(at now: Date) -> Duration? {
+        item.map { $0.progress(at: now, playing: !isPaused) }
+    }
+
+    /// Starts following what plays; with `playlist`, also counts the routine's songs. Does nothing
+    /// while disconnected. Returns the links that open the playlist in Spotify.
+    @discardableResult
+    public func start(routine playlist: SpotifyReference? = nil) -> RoutineListening? {
+        stop()
+        summary = nil
+        routine = playlist.map(RoutineListening.init(playlist:))
+        guard connection.isConnected else { return routine }
+        let monitor = NowPlayingMonitor(client: connection.client, policy: policy)
+        self.monitor = monitor
+        let clock = connection.client.clock
+        followTask = Task {
+            for await state in monitor.states() {
+                self.state = state
+                routine?.observe(state, at: clock.now)
+                if state == .unavailable(.signedOut), connection.isConnected {
+                    // Spotify ended the sign-in (not a disconnect by the user): tell the settings screen.
+                    await connection.report(OAuthError(code: .needsSignIn, message: "Spotify ended this sign-in. Connect again to see what plays."))
+                }
+            }
+        }
+        return routine
+    }
+
+    /// Stops polling; the summary of a routine stays available through ``finishRoutine()``.
+    public func stop() {
+        followTask?.cancel()
+        followTask = nil
+    }
+
+    /// Ends the routine: stops polling and sums it up ("You got through 4.5 songs.").
+    @discardableResult
+    public func finishRoutine() -> RoutineListening.Summary? {
+        stop()
+        guard let routine else { return nil }
+        summary = routine.summary(at: connection.client.clock.now)
+        self.routine = nil
+        return summary
+    }
+
+    /// Pauses polling while the app is in the background (no calls there).
+    public func setBackground(_ background: Bool) {
+        monitor?.setBackground(background)
+    }
+
+    /// Calls the monitor made (for diagnostics and tests).
+    public var callCount: Int { monitor?.callCount ?? 0 }
+}

@@ -1,0 +1,146 @@
+import Foundation
+public import Observation
+public import PlaylistLinks
+public import SpotifyWebAPI
+
+/// The playlist picker sheet: the user's own playlists filtered at once as they type, Spotify's
+/// search after a pause in typing, and a link when they choose one.
+///
+/// Answers arrive in any order; only the answer for the current text is shown (a slow answer for
+/// "foc" never replaces the one for "focus"). Disconnected, it filters the saved playlists only.
+@MainActor @Observable
+public final class PlaylistPickerModel {
+    /// What the list area shows besides the results.
+    public enum Phase: Sendable, Equatable {
+        /// Results are the local matches; a search may follow.
+        case ready
+        /// Spotify is being searched; local matches are already shown.
+        case searching
+        /// Nothing matches: the message to show.
+        case empty(String)
+        /// Spotify can't be reached: saved playlists only, with this message.
+        case offline(String)
+        case failed(String)
+    }
+
+    /// The search field. Setting it filters at once and schedules a search.
+    public var query = "" {
+        didSet { if query != oldValue { queryChanged() } }
+    }
+
+    public private(set) var results: [LibraryPlaylist] = []
+    public private(set) var phase: Phase = .ready
+    /// Whether Spotify has more search results for this text.
+    public private(set) var canLoadMore = false
+    /// Searches sent and not yet answered, stale ones included.
+    public private(set) var searchesInFlight = 0
+
+    private let links: PlaylistLinks
+    private let connection: SpotifyConnectionModel
+    private let clock: any SpotifyClock
+    private let debounce: Duration
+    private let pageSize: Int
+    private var generation = 0
+    private var searchTask: Task<Void, Never>?
+    private var searchResults: [SimplifiedPlaylist] = []
+    private var nextOffset: Int?
+
+    /// - Parameters:
+    ///   - debounce: the pause in typing before Spotify is searched.
+    ///   - pageSize: search results per request (Spotify allows at most 10).
+    public init(
+        links: PlaylistLinks, connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
+        debounce: Duration = .milliseconds(350), pageSize: Int = 10
+    ) {
+        self.links = links
+        self.connection = connection
+        self.clock = clock
+        self.debounce = debounce
+        self.pageSize = min(max(pageSize, 1), 10)
+    }
+
+    /// Shows the saved playlists, and when connected refreshes them from Spotify.
+    public func appear() async {
+        showLocal()
+        guard connection.isConnected else { return }
+        let current = generation
+        do {
+            let library = try await connection.client.allMyPlaylists().items
+            try links.cacheLibrary(library)
+            if current == generation { showLocal() }
+        } catch {
+            await show(error, for: current)
+        }
+    }
+
+    /// Fetches the next page of Spotify's results for the current text.
+    public func loadMore() async {
+        guard connection.isConnected, let offset = nextOffset, !query.isEmpty else { return }
+        await search(query, offset: offset, generation: generation)
+    }
+
+    /// Links `playlist` to `record` (replacing any earlier link) and returns its card.
+    @discardableResult
+    public func select(_ playlist: LibraryPlaylist, for record: RecordID) throws -> PlaylistCard? {
+        if let found = searchResults.first(where: { $0.id == playlist.id }) {
+            try links.link(record, to: found)
+        } else {
+            try links.link(record, to: playlist.id)
+        }
+        return try links.card(for: record)
+    }
+
+    private func queryChanged() {
+        generation += 1
+        searchTask?.cancel()
+        searchResults = []
+        nextOffset = nil
+        canLoadMore = false
+        showLocal()
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard connection.isConnected, !text.isEmpty else { return }
+        let current = generation
+        searchTask = Task {
+            do { try await clock.sleep(for: debounce) } catch { return }
+            guard current == generation else { return }
+            await search(text, offset: 0, generation: current)
+        }
+    }
+
+    private func search(_ text: String, offset: Int, generation current: Int) async {
+        phase = .searching
+        searchesInFlight += 1
+        defer { searchesInFlight -= 1 }
+        do {
+            let page = try await connection.client.searchPlaylists(text, limit: pageSize, offset: offset)
+            // An answer for older text is dropped: the user has typed on.
+            guard current == generation else { return }
+            searchResults += page.items
+            nextOffset = page.next == nil ? nil : offset + pageSize
+            canLoadMore = nextOffset != nil
+            showLocal()
+        } catch {
+            await show(error, for: current)
+        }
+    }
+
+    private func showLocal() {
+        do {
+            let local = try links.filterLibrary(query)
+            results = PlaylistLinks.merge(local: local, search: searchResults)
+            phase = results.isEmpty ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
+        } catch {
+            phase = .failed("The saved playlists could not be read: \(error)")
+        }
+    }
+
+    private func show(_ error: any Error, for current: Int) async {
+        let message = await connection.report(error)
+        guard current == generation, !(error is CancellationError) else { return }
+        if let error = error as? SpotifyAPIError, error.code == .transport {
+            phase = .offline("Spotify can't be reached; showing your saved playlists.")
+        } else {
+            phase = .failed(message)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+public import SpotifyAuth
+
+/// The privacy screen: the scopes in plain words, what is stored where, what is never collected,
+/// and how to revoke access. Its statements match the `PrivacyInfo.xcprivacy` manifests of the
+/// library products (a test holds them together).
+public struct SpotifyPrivacyModel: Sendable, Equatable {
+    /// One thing kept on the device.
+    public struct StoredItem: Sendable, Equatable {
+        public var what: String
+        public var location: String
+        public var removedWhen: String
+    }
+
+    /// A required-reason API the libraries call, as declared in their privacy manifests.
+    public struct DeclaredAPI: Sendable, Equatable {
+        /// The manifest's `NSPrivacyAccessedAPIType`.
+        public var category: String
+        /// The manifest's reason code.
+        public var reason: String
+        public var why: String
+    }
+
+    public var scopes: [(scope: String, meaning: String)]
+    public var stored: [StoredItem]
+    public var neverCollected: [String]
+    public var revokeSteps: [String]
+    /// Whether the libraries track users (App Store sense): never.
+    public let tracks = false
+    /// Data types collected off the device (App Store sense): none; requests go to Spotify only.
+    public let collectedDataTypes: [String] = []
+
+    /// The required-reason APIs the library products use, with the reason declared for each.
+    public static let declaredAPIs = [
+        DeclaredAPI(
+            category: "NSPrivacyAccessedAPICategoryFileTimestamp", reason: "C617.1",
+            why: "The file token store checks the owner and permissions of its own file and folder (stat) before reading tokens.")
+    ]
+
+    /// - Parameters:
+    ///   - storeKind: where this app keeps the tokens.
+    ///   - scopes: the scopes the app asks for.
+    public init(storeKind: TokenStoreKind, scopes: [String] = SpotifyScope.all) {
+        self.scopes = scopes.map { ($0, SpotifyScope.explanation($0)) }
+        stored = [
+            StoredItem(
+                what: "Your Spotify sign-in (access and refresh tokens)", location: "the \(storeKind)",
+                removedWhen: "when you disconnect Spotify"),
+            StoredItem(
+                what: "Links from your records to playlists, and each playlist's name, cover, track count and duration",
+                location: "this app's database on this device", removedWhen: "when you remove the link or the record; kept when you disconnect"),
+        ]
+        neverCollected = [
+            "No listening history is stored: what plays is read live and only summed up in songs.",
+            "No email address, country or subscription level is asked for.",
+            "No tracking and no analytics; nothing is sent anywhere but Spotify.",
+        ]
+        revokeSteps = [
+            "Disconnect Spotify in this app: the tokens are removed from this device.",
+            "To revoke the app's access on Spotify too, remove it at \(AuthorizationServer.revokeAccessPage.absoluteString).",
+        ]
+    }
+
+    public static func == (lhs: SpotifyPrivacyModel, rhs: SpotifyPrivacyModel) -> Bool {
+        lhs.scopes.map(\.scope) == rhs.scopes.map(\.scope) && lhs.stored == rhs.stored && lhs.neverCollected == rhs.neverCollected
+            && lhs.revokeSteps == rhs.revokeSteps
+    }
+}

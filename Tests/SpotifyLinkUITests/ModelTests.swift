@@ -1,0 +1,360 @@
+import Foundation
+import HTTPTypes
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyEmulator
+import SpotifyLinkUI
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+@MainActor
+@Suite("SpotifyConnectionModel against the emulator", .serialized)
+struct ConnectionModelTests {
+    @Test func doubleConnectStartsOneSignIn() async throws {
+        let harness = try await UIHarness()
+        await harness.connection.load()
+        #expect(harness.connection.state == .disconnected)
+        harness.connection.connect()
+        #expect(harness.connection.state == .connecting)
+        harness.connection.connect()
+        harness.connection.connect()
+        await harness.connection.waitForConnect()
+        #expect(harness.signIns.value == 1)
+        #expect(harness.connection.signInCount == 1)
+        #expect(await harness.emulator.requestCount("POST /api/token") == 1)
+        guard case .connected(let account) = harness.connection.state else {
+            Issue.record("state \(harness.connection.state)")
+            return
+        }
+        #expect(account.userID == "emu-user")
+        #expect(Set(account.scopes) == Set(SpotifyScope.all))
+        // Connected: connect does nothing more.
+        harness.connection.connect()
+        #expect(harness.signIns.value == 1)
+        await harness.stop()
+    }
+
+    @Test func cancelledSignInGoesBackToDisconnectedAndClosesThePort() async throws {
+        let opened = AsyncStream<URL>.makeStream()
+        // The user never finishes on Spotify's page.
+        let harness = try await UIHarness { url in opened.continuation.yield(url) }
+        harness.connection.connect()
+        var iterator = opened.stream.makeAsyncIterator()
+        let authorize = try #require(await iterator.next())
+        let redirect = try #require(URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+        #expect(harness.connection.state == .connecting)
+        harness.connection.cancelConnect()
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.state == .disconnected)
+        // The loopback listener is gone: nothing answers on its port any more.
+        await #expect(throws: (any Error).self) { try await TestHTTP().send(.get, URL(string: redirect + "?code=x&state=y")!) }
+        await harness.stop()
+    }
+
+    @Test func declinedConsentIsNotAFailure() async throws {
+        let harness = try await UIHarness { url in _ = try? await ConsentBrowser(agree: false).visit(url) }
+        harness.connection.connect()
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.state == .disconnected)
+        await harness.stop()
+    }
+
+    @Test func disconnectExplainsWhatIsKeptAndRemovesOnlyTokens() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let record = RecordID(namespace: "session", id: "1")
+        let deep = try await harness.playlistID("Deep Work")
+        try harness.links.link(record, to: deep)
+        #expect(harness.connection.disconnectExplanation.contains("linked playlists"))
+        #expect(harness.connection.disconnectExplanation.contains("memory"))
+        await harness.connection.disconnect()
+        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.lastDisconnectMessage?.contains("spotify.com") == true)
+        #expect(try await harness.session.tokens() == nil)
+        #expect(try harness.links.linkedPlaylist(record) == deep)
+        await harness.stop()
+    }
+
+    @Test func anEndedSignInShowsNeedsSignInAgain() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        // Six months on, the refresh token is refused.
+        harness.clock.advance(by: .seconds(184 * 86400))
+        let card = PlaylistCardModel(record: RecordID(namespace: "s", id: "1"), links: harness.links, connection: harness.connection)
+        let deep = try await harness.playlistID("Deep Work")
+        try harness.links.link(card.record, to: deep)
+        card.load()
+        await card.waitForRefresh()
+        guard case .needsSignInAgain(let reason) = harness.connection.state else {
+            Issue.record("state \(harness.connection.state)")
+            return
+        }
+        #expect(!reason.isEmpty)
+        await harness.connection.load()
+        if case .needsSignInAgain = harness.connection.state {} else { Issue.record("after load: \(harness.connection.state)") }
+        await harness.stop()
+    }
+}
+
+@MainActor
+@Suite("PlaylistPickerModel against the emulator", .serialized)
+struct PickerModelTests {
+    func picker(_ harness: UIHarness) -> PlaylistPickerModel {
+        PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+    }
+
+    @Test func filtersAtOnceThenSearchesAfterTheDebounce() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let picker = picker(harness)
+        await picker.appear()
+        #expect(picker.results.map(\.name).contains("Deep Work"))
+        let before = await harness.emulator.requestCount("GET /v1/search")
+        picker.query = "f"
+        picker.query = "fo"
+        picker.query = "focus"
+        // Local matches at once, before any search.
+        #expect(picker.results.map(\.name).contains("Morning Focus"))
+        #expect(!picker.results.map(\.name).contains("Focus Flow"))
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(299))
+        #expect(await harness.emulator.requestCount("GET /v1/search") == before)
+        harness.clock.advance(by: .milliseconds(1))
+        await harness.eventually("search results") { picker.results.map(\.name).contains("Focus Flow") }
+        // Three keystrokes inside the debounce: one search.
+        #expect(await harness.emulator.requestCount("GET /v1/search") == before + 1)
+        #expect(picker.phase == .ready)
+        // Local matches stay first.
+        #expect(picker.results.first?.name == "Morning Focus" || picker.results.first?.name == "Lo-Fi Focus Beats")
+        let count = picker.results.count
+        if picker.canLoadMore {
+            await picker.loadMore()
+            #expect(picker.results.count >= count)
+        }
+        await harness.stop()
+    }
+
+    @Test func aSlowAnswerForOlderTextNeverReplacesTheNewerOne() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let picker = picker(harness)
+        await picker.appear()
+        let slow = harness.transport.hold { $0.path?.contains("q=focus&") == true }
+        picker.query = "focus"
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(300))
+        await harness.eventually("the first search reaches the emulator") { slow.hasArrived }
+        picker.query = "focus piano"
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(300))
+        await harness.eventually("the second answer") { picker.results.map(\.name) == ["Focus Piano"] }
+        // Now the answer for "focus" arrives, late.
+        slow.open()
+        await harness.eventually("every search answered") { picker.searchesInFlight == 0 }
+        #expect(picker.results.map(\.name) == ["Focus Piano"])
+        #expect(picker.phase == .ready)
+        await harness.stop()
+    }
+
+    @Test func offlineShowsSavedPlaylistsWithAMessage() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let picker = picker(harness)
+        await picker.appear()
+        await harness.emulator.stop()
+        picker.query = "deep"
+        #expect(picker.results.map(\.name) == ["Deep Work"])
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(300))
+        // The client retries a failed GET with backoff on the test clock: let those waits pass.
+        await harness.eventually("the search starts") { picker.searchesInFlight == 1 }
+        for _ in 0..<10 where picker.searchesInFlight > 0 {
+            await harness.eventually("a retry waits or the search ends") { harness.clock.sleeperCount > 0 || picker.searchesInFlight == 0 }
+            harness.clock.advanceToNextDeadline()
+        }
+        await harness.eventually("offline") { if case .offline = picker.phase { true } else { false } }
+        #expect(picker.results.map(\.name) == ["Deep Work"])
+        picker.query = "no such playlist anywhere"
+        #expect(picker.phase == .empty("No playlists match “no such playlist anywhere”."))
+    }
+
+    @Test func selectionLinksTheRecord() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let picker = picker(harness)
+        await picker.appear()
+        picker.query = "deep"
+        let chosen = try #require(picker.results.first)
+        let record = RecordID(namespace: "routine", id: "morning")
+        let card = try #require(try picker.select(chosen, for: record))
+        #expect(card.metadata.id == chosen.id)
+        #expect(try harness.links.linkedPlaylist(record) == chosen.id)
+        await harness.stop()
+    }
+}
+
+@MainActor
+@Suite("PlaylistCardModel against the emulator", .serialized)
+struct CardModelTests {
+    @Test func cachedCardAtOnceThenRefreshedAndOpenLinks() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let deep = try await harness.playlistID("Deep Work")
+        let record = RecordID(namespace: "session", id: "7")
+        try harness.links.link(record, to: deep)
+        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        card.load()
+        // At once: the link is there, details not yet.
+        #expect(card.card?.metadata.id == deep)
+        #expect(card.isRefreshing)
+        #expect(card.statusLine == Availability.unknown.statusLine)
+        await card.waitForRefresh()
+        #expect(!card.isRefreshing)
+        #expect(card.card?.metadata.name == "Deep Work")
+        #expect(card.card?.metadata.trackCount == 50)
+        #expect(card.summaryLine?.hasPrefix("50 tracks · ") == true)
+        #expect(card.statusLine == nil)
+        #expect(card.openInSpotify?.uri == "spotify:playlist:\(deep.rawValue)")
+        #expect(card.openInSpotify?.universalLink.absoluteString == "https://open.spotify.com/playlist/\(deep.rawValue)")
+        await harness.stop()
+    }
+
+    @Test func aDeletedPlaylistKeepsItsSavedCardWithAStatusLine() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let deep = try await harness.playlistID("Deep Work")
+        let record = RecordID(namespace: "session", id: "8")
+        try harness.links.link(record, to: deep)
+        let first = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        first.load()
+        await first.waitForRefresh()
+        await harness.emulator.control("playlists/\(deep.rawValue)/delete")
+        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        card.load()
+        #expect(card.card?.metadata.name == "Deep Work")
+        await card.waitForRefresh()
+        #expect(card.card?.metadata.name == "Deep Work")
+        #expect(card.card?.metadata.trackCount == 50)
+        #expect(card.card?.metadata.availability == .notFound)
+        #expect(card.statusLine == Availability.notFound.statusLine)
+        await harness.stop()
+    }
+
+    @Test func disconnectMidRefreshKeepsTheCardAndStopsCalling() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let deep = try await harness.playlistID("Deep Work")
+        let record = RecordID(namespace: "session", id: "9")
+        try harness.links.link(record, to: deep)
+        let held = harness.transport.hold { $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)" }
+        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        card.load()
+        await harness.eventually("the refresh reaches Spotify") { held.hasArrived }
+        await harness.connection.disconnect()
+        held.open()
+        await card.waitForRefresh()
+        #expect(harness.connection.state == .disconnected)
+        #expect(!card.isRefreshing)
+        #expect(card.card?.metadata.id == deep)
+        let calls = harness.transport.requestCount
+        card.refresh()
+        await card.waitForRefresh()
+        #expect(harness.transport.requestCount == calls)
+        await harness.stop()
+    }
+}
+
+@MainActor
+@Suite("NowPlayingIndicatorModel against the virtual player", .serialized)
+struct IndicatorModelTests {
+    @Test func acrossAPauseAndASummaryInSongs() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let deep = try await harness.playlistID("Deep Work")
+        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        #expect(!indicator.isVisible)
+        let routine = try #require(indicator.start(routine: .playlist(deep)))
+        #expect(routine.uri == "spotify:playlist:\(deep.rawValue)")
+        var seen: [String] = []
+        func note() {
+            let label = indicator.isVisible ? (indicator.isPaused ? "paused" : "playing") : "hidden"
+            if seen.last != label { seen.append(label) }
+        }
+        await harness.drive(for: .seconds(20))
+        note()
+        let emulator = harness.emulator
+        await harness.drive(for: .seconds(900), steps: [
+            (.seconds(1), { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"]) }),
+            (.seconds(100), { note() }),
+            (.seconds(300), { await emulator.control("player/pause") }),
+            (.seconds(400), { note() }),
+            (.seconds(500), { await emulator.control("player/resume") }),
+            (.seconds(700), { note() }),
+        ])
+        #expect(seen == ["hidden", "playing", "paused", "playing"])
+        #expect(indicator.item?.name.isEmpty == false)
+        let summary = try #require(indicator.finishRoutine())
+        let songs = try #require(summary.songs)
+        // About 700 s of listening at 150–260 s a track.
+        #expect(songs > 2 && songs < 6)
+        #expect(summary.sentence.hasPrefix("You got through "))
+        #expect(indicator.summary == summary)
+        await harness.stop()
+    }
+
+    @Test func nothingPlayingStaysHiddenAndDisconnectStopsCalls() async throws {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        indicator.start()
+        await harness.drive(for: .seconds(60))
+        #expect(!indicator.isVisible)
+        #expect(indicator.state == .nothingPlaying)
+        await harness.connection.disconnect()
+        // The next poll finds no sign-in, and the monitor stops for good.
+        harness.clock.advance(by: .seconds(600))
+        await harness.eventually("the monitor sees the disconnect") { indicator.state == .unavailable(.signedOut) }
+        await harness.eventually("the monitor stops") { harness.clock.sleeperCount == 0 }
+        let calls = harness.transport.requestCount
+        harness.clock.advance(by: .seconds(3600))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(harness.transport.requestCount == calls)
+        #expect(harness.clock.sleeperCount == 0)
+        #expect(!indicator.isVisible)
+        #expect(harness.connection.state == .disconnected)
+        await harness.stop()
+    }
+}
+
+@MainActor
+@Suite("Never connected: the app behaves as without the feature")
+struct NeverConnectedTests {
+    @Test func noModelTouchesTheNetwork() async throws {
+        let harness = try await UIHarness()
+        await harness.connection.load()
+        #expect(harness.connection.state == .disconnected)
+        let record = RecordID(namespace: "session", id: "1")
+        try harness.links.link(record, to: SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        let picker = PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock)
+        await picker.appear()
+        picker.query = "focus"
+        await picker.loadMore()
+        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        card.load()
+        await card.waitForRefresh()
+        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        #expect(indicator.start(routine: .playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))) != nil)
+        harness.clock.advance(by: .seconds(3600))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(harness.transport.requestCount == 0)
+        #expect(harness.signIns.value == 0)
+        #expect(!indicator.isVisible)
+        #expect(indicator.finishRoutine()?.sentence == "No music was playing during this routine.")
+        #expect(picker.phase == .empty("No playlists match “focus”.") || picker.phase == .ready)
+        #expect(card.card?.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
+        #expect(card.statusLine == Availability.unknown.statusLine)
+        #expect(!card.isRefreshing)
+        await harness.stop()
+    }
+}

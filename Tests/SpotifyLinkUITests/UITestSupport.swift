@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyAuthLoopback
+import SpotifyEmulator
+import SpotifyLinkUI
+import SpotifyTesting
+import SpotifyWebAPI
+import Synchronization
+import Testing
+
+/// Real HTTP to the emulator, counting every request, with gates that hold a chosen response
+/// until the test releases it (to make answers arrive out of order, or late).
+final class GatedTransport: Transport {
+    /// One held response.
+    final class Gate: Sendable {
+        private let state = Mutex<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+
+        func open() {
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            waiters.forEach { $0.resume() }
+        }
+
+        var hasArrived: Bool { state.withLock { $0.arrived } }
+
+        func hold() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    state.arrived = true
+                    if state.open { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    private let inner = URLSessionTransport()
+    private let state = Mutex<(count: Int, gates: [(@Sendable (HTTPRequest) -> Bool, Gate)])>((0, []))
+
+    /// Requests sent so far, token requests included.
+    var requestCount: Int { state.withLock { $0.count } }
+
+    /// Holds the response to the next request matching `predicate` until the gate opens.
+    func hold(where predicate: @escaping @Sendable (HTTPRequest) -> Bool) -> Gate {
+        let gate = Gate()
+        state.withLock { $0.gates.append((predicate, gate)) }
+        return gate
+    }
+
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (HTTPResponse, Data) {
+        let gate = state.withLock { state -> Gate? in
+            state.count += 1
+            guard let index = state.gates.firstIndex(where: { $0.0(request) }) else { return nil }
+            return state.gates.remove(at: index).1
+        }
+        let result = try await inner.send(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        await gate?.hold()
+        return result
+    }
+}
+
+/// Everything the models need, wired to one emulator and one manual test clock.
+@MainActor
+final class UIHarness {
+    let clock = TestClock()
+    let transport = GatedTransport()
+    let emulator: EmulatorServer
+    let session: SpotifySession
+    let client: SpotifyClient
+    let links: PlaylistLinks
+    let connection: SpotifyConnectionModel
+    let signIns = Counter()
+
+    /// - Parameter browser: what the user does on Spotify's page (agrees by default).
+    init(browser: (@Sendable (URL) async -> Void)? = nil) async throws {
+        var configuration = EmulatorConfiguration()
+        let clock = clock
+        configuration.time = .external { clock.now }
+        emulator = try await EmulatorServer.start(configuration)
+        let server = AuthorizationServer.emulator(url: emulator.baseURL)
+        session = SpotifySession(
+            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", transport: transport, clock: clock),
+            store: MemoryTokenStore(), clock: clock)
+        client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
+        links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let transport = transport
+        let signIns = signIns
+        let visit: @Sendable (URL) async -> Void = browser ?? { url in _ = try? await ConsentBrowser().visit(url) }
+        connection = SpotifyConnectionModel(session: session, client: client) { session in
+            signIns.increment()
+            // The sign-in deadline runs on the real clock; everything else on the test clock.
+            try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30))
+                .run(session: session, transport: transport, openBrowser: visit)
+        }
+    }
+
+    func connect() async throws {
+        connection.connect()
+        await connection.waitForConnect()
+        guard connection.isConnected else { throw HarnessError("not connected: \(connection.state)") }
+    }
+
+    func stop() async { await emulator.stop() }
+
+    func playlistID(_ name: String) async throws -> SpotifyID {
+        try SpotifyID(try #require(await emulator.playlists().first { $0.name == name }).id)
+    }
+
+    /// Waits on the real scheduler until `condition` holds: for answers travelling over HTTP, not
+    /// for timing logic (time itself only moves when the test advances the clock).
+    func eventually(_ what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<2000 {
+            if condition() { return }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+    }
+
+    /// Moves the test clock from sleeper to sleeper for `duration`, running `steps` at their
+    /// times (offsets from now). Something must keep sleeping on the clock (a polling model).
+    func drive(for duration: Duration, steps: [(Duration, @MainActor () async -> Void)] = []) async {
+        let start = clock.now
+        var pending = steps
+        while clock.now.timeIntervalSince(start) < duration.seconds {
+            // A poll may be on its way over HTTP: wait (on real time, generously) for it to sleep again.
+            await eventually("a model sleeps on the clock") { clock.sleeperCount > 0 }
+            guard let deadline = clock.nextDeadline, deadline.timeIntervalSince(start) <= duration.seconds else { break }
+            if let (at, step) = pending.first, start.addingTimeInterval(at.seconds) < deadline {
+                clock.advance(by: .clampedSeconds(start.addingTimeInterval(at.seconds).timeIntervalSince(clock.now)))
+                await step()
+                pending.removeFirst()
+            } else {
+                clock.advanceToNextDeadline()
+            }
+        }
+    }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
