@@ -137,17 +137,23 @@ struct LoopbackTests {
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let store = MemoryTokenStore()
             let (session, first) = try await signIn(emulator, store: store, clock: clock)
-            clock.advance(by: .seconds(3600))
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
-            try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<50 { group.addTask { try await client.currentUser().id } }
-                for try await id in group { #expect(id == "emu-user") }
-            }
-            #expect(await emulator.requestCount("POST /api/token") == 2)
+            try await expireAndCallFiftyTimes(emulator, session: session, clock: clock)
             let stored = try #require(try store.load(session.key))
             #expect(stored.accessToken != first.accessToken)
             #expect((stored.refreshToken == first.refreshToken) == (rotation == .none))
         }
+    }
+
+    /// Lets the access token expire on the virtual clock, then makes 50 concurrent calls: they
+    /// must all succeed on one refresh (the sign-in's code exchange plus one refresh).
+    func expireAndCallFiftyTimes(_ emulator: EmulatorServer, session: SpotifySession, clock: TestClock) async throws {
+        clock.advance(by: .seconds(3600))
+        let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await client.currentUser().id } }
+            for try await id in group { #expect(id == "emu-user") }
+        }
+        #expect(await emulator.requestCount("POST /api/token") == 2)
     }
 
     @Test func sixMonthsLaterTheSessionNeedsSignIn() async throws {

@@ -95,13 +95,7 @@
                 let key = session.key
                 defer { try? store.remove(key) }
                 #expect(try SecretServiceTokenStore().load(key) == first)
-                clock.advance(by: .seconds(3600))
-                let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
-                try await withThrowingTaskGroup(of: String.self) { group in
-                    for _ in 0..<50 { group.addTask { try await client.currentUser().id } }
-                    for try await id in group { #expect(id == "emu-user") }
-                }
-                #expect(await emulator.requestCount("POST /api/token") == 2)
+                try await LoopbackTests().expireAndCallFiftyTimes(emulator, session: session, clock: clock)
                 let stored = try #require(try SecretServiceTokenStore().load(key))
                 #expect(stored.accessToken != first.accessToken && stored.refreshToken != first.refreshToken)
                 #expect(try await session.signOut().contains("spotify.com"))
@@ -115,12 +109,7 @@
             let store = SecretServiceTokenStore(lockDirectory: locks)
             try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
             defer { try? store.remove(testKey) }
-            let first = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: store, clock: clock)
-            let secondTransport = ScriptedTransport([])
-            let second = session(secondTransport, store: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
-            #expect(try await first.accessToken().unredactedValue == "SENTINEL_AT_new")
-            #expect(try await second.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
-            #expect(secondTransport.requests.isEmpty)
+            try await expectSecondSessionReusesTheRefresh(first: store, second: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
             #expect(mode(locks) == 0o700)
         }
     }

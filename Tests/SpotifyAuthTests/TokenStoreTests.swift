@@ -20,6 +20,17 @@ func mode(_ url: URL) -> Int {
     return Int(info.st_mode & 0o777)
 }
 
+/// Two sessions on two store instances over the same storage, holding an expired token: the
+/// first refreshes; the second, told its token failed, finds the new one and makes no request.
+func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any TokenStore, clock: TestClock) async throws {
+    let firstSession = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: first, clock: clock)
+    let secondTransport = ScriptedTransport([])
+    let secondSession = session(secondTransport, store: second, clock: clock)
+    #expect(try await firstSession.accessToken().unredactedValue == "SENTINEL_AT_new")
+    #expect(try await secondSession.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
+    #expect(secondTransport.requests.isEmpty)
+}
+
 @Suite("File token store (checklist rows 26, 27, 31–34)", .serialized)
 struct FileTokenStoreTests {
     let clock = TestClock()
@@ -177,12 +188,7 @@ struct FileTokenStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
         try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
-        let first = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: store, clock: clock)
-        let secondTransport = ScriptedTransport([])
-        let second = session(secondTransport, store: FileTokenStore(directory: root), clock: clock)
-        #expect(try await first.accessToken().unredactedValue == "SENTINEL_AT_new")
-        #expect(try await second.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
-        #expect(secondTransport.requests.isEmpty)
+        try await expectSecondSessionReusesTheRefresh(first: store, second: FileTokenStore(directory: root), clock: clock)
     }
 
     @Test func keysKeepIssuersApart() throws {

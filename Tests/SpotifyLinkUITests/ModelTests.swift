@@ -61,8 +61,7 @@ struct ConnectionModelTests {
     }
 
     @Test func disconnectExplainsWhatIsKeptAndRemovesOnlyTokens() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let record = RecordID(namespace: "session", id: "1")
         let deep = try await harness.playlistID("Deep Work")
         try harness.links.link(record, to: deep)
@@ -77,8 +76,7 @@ struct ConnectionModelTests {
     }
 
     @Test func anEndedSignInShowsNeedsSignInAgain() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         // Six months on, the refresh token is refused.
         harness.clock.advance(by: .seconds(184 * 86400))
         let card = PlaylistCardModel(record: RecordID(namespace: "s", id: "1"), links: harness.links, connection: harness.connection)
@@ -105,8 +103,7 @@ struct PickerModelTests {
     }
 
     @Test func filtersAtOnceThenSearchesAfterTheDebounce() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let picker = picker(harness)
         await picker.appear()
         #expect(picker.results.map(\.name).contains("Deep Work"))
@@ -136,8 +133,7 @@ struct PickerModelTests {
     }
 
     @Test func aSlowAnswerForOlderTextNeverReplacesTheNewerOne() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let picker = picker(harness)
         await picker.appear()
         let slow = harness.transport.hold { $0.path?.contains("q=focus&") == true }
@@ -158,8 +154,7 @@ struct PickerModelTests {
     }
 
     @Test func offlineShowsSavedPlaylistsWithAMessage() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let picker = picker(harness)
         await picker.appear()
         await harness.emulator.stop()
@@ -180,8 +175,7 @@ struct PickerModelTests {
     }
 
     @Test func selectionLinksTheRecord() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let picker = picker(harness)
         await picker.appear()
         picker.query = "deep"
@@ -198,11 +192,8 @@ struct PickerModelTests {
 @Suite("PlaylistCardModel against the emulator", .serialized)
 struct CardModelTests {
     @Test func cachedCardAtOnceThenRefreshedAndOpenLinks() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
-        let deep = try await harness.playlistID("Deep Work")
-        let record = RecordID(namespace: "session", id: "7")
-        try harness.links.link(record, to: deep)
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "7")
         let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
         card.load()
         // At once: the link is there, details not yet.
@@ -221,11 +212,8 @@ struct CardModelTests {
     }
 
     @Test func aDeletedPlaylistKeepsItsSavedCardWithAStatusLine() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
-        let deep = try await harness.playlistID("Deep Work")
-        let record = RecordID(namespace: "session", id: "8")
-        try harness.links.link(record, to: deep)
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "8")
         let first = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
         first.load()
         await first.waitForRefresh()
@@ -242,11 +230,8 @@ struct CardModelTests {
     }
 
     @Test func disconnectMidRefreshKeepsTheCardAndStopsCalling() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
-        let deep = try await harness.playlistID("Deep Work")
-        let record = RecordID(namespace: "session", id: "9")
-        try harness.links.link(record, to: deep)
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "9")
         let held = harness.transport.hold { $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)" }
         let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
         card.load()
@@ -269,8 +254,7 @@ struct CardModelTests {
 @Suite("NowPlayingIndicatorModel against the virtual player", .serialized)
 struct IndicatorModelTests {
     @Test func acrossAPauseAndASummaryInSongs() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let deep = try await harness.playlistID("Deep Work")
         let indicator = NowPlayingIndicatorModel(connection: harness.connection)
         #expect(!indicator.isVisible)
@@ -304,8 +288,7 @@ struct IndicatorModelTests {
     }
 
     @Test func nothingPlayingStaysHiddenAndDisconnectStopsCalls() async throws {
-        let harness = try await UIHarness()
-        try await harness.connect()
+        let harness = try await UIHarness.connected()
         let indicator = NowPlayingIndicatorModel(connection: harness.connection)
         indicator.start()
         await harness.drive(for: .seconds(60))

@@ -101,6 +101,13 @@ final class UIHarness {
         }
     }
 
+    /// A harness whose user has connected.
+    static func connected() async throws -> UIHarness {
+        let harness = try await UIHarness()
+        try await harness.connect()
+        return harness
+    }
+
     func connect() async throws {
         connection.connect()
         await connection.waitForConnect()
@@ -108,6 +115,14 @@ final class UIHarness {
     }
 
     func stop() async { await emulator.stop() }
+
+    /// Links the emulator's "Deep Work" playlist to session `id`.
+    func linkDeepWork(to id: String) async throws -> (RecordID, SpotifyID) {
+        let record = RecordID(namespace: "session", id: id)
+        let deep = try await playlistID("Deep Work")
+        try links.link(record, to: deep)
+        return (record, deep)
+    }
 
     func playlistID(_ name: String) async throws -> SpotifyID {
         try SpotifyID(try #require(await emulator.playlists().first { $0.name == name }).id)
