@@ -4,7 +4,7 @@ public import SpotifyAuth
 /// The privacy screen: the scopes in plain words, what is stored where, what is never collected,
 /// and how to revoke access. Its statements match the `PrivacyInfo.xcprivacy` manifests of the
 /// library products (a test holds them together).
-public struct SpotifyPrivacyModel: Sendable, Equatable {
+public struct SpotifyPrivacyModel: Sendable {
     /// One thing kept on the device.
     public struct StoredItem: Sendable, Equatable {
         public var what: String
@@ -59,10 +59,5 @@ public struct SpotifyPrivacyModel: Sendable, Equatable {
             "Disconnect Spotify in this app: the tokens are removed from this device.",
             "To revoke the app's access on Spotify too, remove it at \(AuthorizationServer.revokeAccessPage.absoluteString).",
         ]
-    }
-
-    public static func == (lhs: SpotifyPrivacyModel, rhs: SpotifyPrivacyModel) -> Bool {
-        lhs.scopes.map(\.scope) == rhs.scopes.map(\.scope) && lhs.stored == rhs.stored && lhs.neverCollected == rhs.neverCollected
-            && lhs.revokeSteps == rhs.revokeSteps
     }
 }
