@@ -20,6 +20,57 @@ func mode(_ url: URL) -> Int {
     return Int(info.st_mode & 0o777)
 }
 
+/// A 64 KiB tmpfs mounted for one test, to fill up or make read-only (root only).
+struct SmallFilesystem {
+    let root: URL
+
+    static let available: Bool = {
+        guard geteuid() == 0, let probe = try? SmallFilesystem() else { return false }
+        probe.unmount()
+        return true
+    }()
+
+    init() throws {
+        root = temporaryDirectory()
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", root.path]) else {
+            throw HarnessFailure("could not mount a tmpfs on \(root.path)")
+        }
+    }
+
+    /// Writes until the filesystem has no space left.
+    func fill() {
+        let fd = open(root.appendingPathComponent("filler").path, O_WRONLY | O_CREAT, 0o600)
+        let chunk = [UInt8](repeating: 0, count: 4096)
+        while write(fd, chunk, chunk.count) > 0 {}
+        close(fd)
+    }
+
+    func remountReadOnly() throws {
+        guard Self.run("/bin/mount", ["-o", "remount,ro", root.path]) else { throw HarnessFailure("could not remount read-only") }
+    }
+
+    func unmount() {
+        _ = Self.run("/bin/umount", [root.path])
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+struct HarnessFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
 /// Two sessions on two store instances over the same storage, holding an expired token: the
 /// first refreshes; the second, told its token failed, finds the new one and makes no request.
 func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any TokenStore, clock: TestClock) async throws {
@@ -164,6 +215,24 @@ struct FileTokenStoreTests {
         let replacement = storedTokens(access: "SENTINEL_AT_new", clock: clock)
         try store.save(replacement, for: testKey)
         #expect(try store.load(testKey) == replacement)
+    }
+
+    @Test(.enabled(if: SmallFilesystem.available, "needs root to mount a small tmpfs"), arguments: [false, true])
+    func row27_aFullOrReadOnlyDiskKeepsTheOldFile(readOnly: Bool) throws {
+        let filesystem = try SmallFilesystem()
+        defer { filesystem.unmount() }
+        let store = FileTokenStore(directory: filesystem.root.appendingPathComponent("tokens"))
+        let original = storedTokens(clock: clock)
+        try store.save(original, for: testKey)
+        if readOnly { try filesystem.remountReadOnly() } else { filesystem.fill() }
+        #expect {
+            try store.save(storedTokens(access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_\(String(repeating: "x", count: 8192))", clock: clock), for: testKey)
+        } throws: { error in
+            let error = error as? TokenStoreError
+            return error?.code == .io && error?.message.contains("SENTINEL") == false
+        }
+        #expect(try store.load(testKey) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
     @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
