@@ -134,7 +134,7 @@ enum Metrics {
 
     /// 6: one hour of virtual listening; calls against the number of changes, and detection lag.
     static func nowPlaying(_ report: Report, policy: PollSchedule.Policy, name: String) async throws {
-        let clock = TestClock(now: Date())
+        let clock = TestClock()  // a fixed start, so the virtual hour plays out the same on every run
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         configuration.accessTokenTTL = .seconds(86400)
@@ -178,21 +178,25 @@ enum Metrics {
         var lastURI: String?
         var wasPlaying = false
         let pauseTimes = script.filter { $0.1 == "pause" || $0.1 == "resume" }.map { start.addingTimeInterval($0.0) }
-        for (at, state) in states {
+        // Times come from the poll that saw each state (`observedAt`), not from when the collector
+        // got to it: the collector may run after the clock has moved on.
+        for (_, state) in states {
             switch state {
             case .playing(let item) where item.uri != lastURI:
                 changes += 1
                 playingLags.append(item.progress.seconds)
                 lastURI = item.uri
                 wasPlaying = true
-            case .playing:
+            case .playing(let item):
                 // A resume is seen by idle polling.
                 changes += 1
+                let at = item.observedAt
                 resumeLags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
                 wasPlaying = true
-            case .paused where wasPlaying:
+            case .paused(let item) where wasPlaying:
                 // A pause is seen by polling while playing.
                 changes += 1
+                let at = item.observedAt
                 playingLags.append(at.timeIntervalSince(pauseTimes.last { $0 <= at } ?? at))
                 wasPlaying = false
             default:
