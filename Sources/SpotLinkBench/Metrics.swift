@@ -143,34 +143,21 @@ enum Metrics {
         let api = await client(emulator, clock: clock)
         let monitor = NowPlayingMonitor(client: api, policy: policy)
         let start = clock.now
-        // Every ~10 tracks a skip, and a five-minute pause at 30 minutes.
+        // Two skips and a five-minute pause at 30 minutes.
         let script: [(TimeInterval, String)] = [(0, "play"), (1500, "next"), (1800, "pause"), (2100, "resume"), (3000, "next")]
-        var pending = script
-        var states: [(Date, NowPlayingState)] = []
+        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"])
         let stream = monitor.states()
-        let collector = Task { () -> [(Date, NowPlayingState)] in
-            var seen: [(Date, NowPlayingState)] = []
-            for await state in stream { seen.append((clock.now, state)) }
+        let collector = Task { () -> [NowPlayingState] in
+            var seen: [NowPlayingState] = []
+            for await state in stream { seen.append(state) }
             return seen
         }
-        while clock.now.timeIntervalSince(start) < 3600 {
-            if let (offset, action) = pending.first, offset == 0 {
-                await emulator.control("player/\(action)", action == "play" ? ["context_uri": "spotify:playlist:\(running)"] : [:])
-                pending.removeFirst()
-            }
-            await clock.waitForSleepers(1)
-            guard let deadline = clock.nextDeadline else { break }
-            if let (offset, action) = pending.first, start.addingTimeInterval(offset) < deadline {
-                clock.advance(by: .clampedSeconds(start.addingTimeInterval(offset).timeIntervalSince(clock.now)))
-                await emulator.control("player/\(action)")
-                pending.removeFirst()
-            } else {
-                clock.advance(by: .clampedSeconds(min(deadline, start.addingTimeInterval(3600)).timeIntervalSince(clock.now)))
-            }
-        }
+        await clock.play(for: .seconds(3600), steps: script.dropFirst().map { offset, action in
+            TestClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
+        })
         await clock.waitForSleepers(1)
         collector.cancel()
-        states = await collector.value
+        let states = await collector.value
         // Lag: a new item is seen `progress` after it started; a pause or resume after its script time.
         var playingLags: [Double] = []
         var resumeLags: [Double] = []
@@ -180,7 +167,7 @@ enum Metrics {
         let pauseTimes = script.filter { $0.1 == "pause" || $0.1 == "resume" }.map { start.addingTimeInterval($0.0) }
         // Times come from the poll that saw each state (`observedAt`), not from when the collector
         // got to it: the collector may run after the clock has moved on.
-        for (_, state) in states {
+        for state in states {
             switch state {
             case .playing(let item) where item.uri != lastURI:
                 changes += 1

@@ -116,3 +116,43 @@ public final class TestClock: SpotifyClock {
         }
     }
 }
+
+extension TestClock {
+    /// One scripted action of ``play(for:steps:isolation:)``, at an offset from its start.
+    public struct Step {
+        public var at: Duration
+        public var action: () async -> Void
+
+        public init(at: Duration, _ action: @escaping () async -> Void) {
+            self.at = at
+            self.action = action
+        }
+    }
+
+    /// Moves time for up to `duration` from one sleeper's deadline to the next, running each step
+    /// at its time (steps at zero run first), so a polling task and a scripted world take turns
+    /// deterministically.
+    ///
+    /// Something must sleep on the clock for time to move: it stops when nobody does, or when the
+    /// next deadline lies beyond `duration`.
+    public func play(for duration: Duration, steps: [Step] = [], isolation: isolated (any Actor)? = #isolation) async {
+        let start = now
+        let end = start.addingTimeInterval(duration.seconds)
+        var pending = steps.sorted { $0.at < $1.at }
+        while let step = pending.first, step.at <= .zero {
+            await step.action()
+            pending.removeFirst()
+        }
+        while now < end {
+            await waitForSleepers(1)
+            guard let deadline = nextDeadline, deadline <= end else { return }
+            if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
+                advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(now)))
+                await step.action()
+                pending.removeFirst()
+            } else {
+                advanceToNextDeadline()
+            }
+        }
+    }
+}

@@ -22,10 +22,7 @@ final class MonitorHarness: Sendable {
     }
 
     /// One scripted action on the player, at a time after the start.
-    struct Step: Sendable {
-        var at: Duration
-        var action: @Sendable () async -> Void
-    }
+    typealias Step = TestClock.Step
 
     /// Starts the monitor, then moves the clock to whichever comes first, the next scripted step or
     /// the monitor's next poll, until `end`.
@@ -36,26 +33,12 @@ final class MonitorHarness: Sendable {
         let provider: any AccessTokenProvider = if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
         let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider, clock: clock)
         let monitor = NowPlayingMonitor(client: client, policy: policy)
-        let start = clock.now
-        var pending = steps.sorted { $0.at < $1.at }
-        while let first = pending.first, first.at == .zero {
-            await first.action()
-            pending.removeFirst()
-        }
+        // The world is set up before the first poll.
+        for step in steps where step.at == .zero { await step.action() }
         let consumer = Task {
             for await state in monitor.states() { states.withLock { $0.append((clock.now, state)) } }
         }
-        while clock.now.timeIntervalSince(start) < end.seconds {
-            await clock.waitForSleepers(1)
-            guard let deadline = clock.nextDeadline, deadline.timeIntervalSince(start) <= end.seconds else { break }
-            if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
-                clock.advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(clock.now)))
-                await step.action()
-                pending.removeFirst()
-            } else {
-                clock.advanceToNextDeadline()
-            }
-        }
+        await clock.play(for: end, steps: steps.filter { $0.at > .zero })
         // Let the consumer see every state the monitor emitted before stopping it.
         var spins = 0
         while states.withLock({ $0.count }) < monitor.emittedCount, spins < 100_000 {

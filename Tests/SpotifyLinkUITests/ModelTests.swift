@@ -124,11 +124,23 @@ struct PickerModelTests {
         #expect(picker.phase == .ready)
         // Local matches stay first.
         #expect(picker.results.first?.name == "Morning Focus" || picker.results.first?.name == "Lo-Fi Focus Beats")
-        let count = picker.results.count
-        if picker.canLoadMore {
-            await picker.loadMore()
-            #expect(picker.results.count >= count)
-        }
+        await harness.stop()
+    }
+
+    @Test func moreResultsOnDemand() async throws {
+        let harness = try await UIHarness.connected()
+        let picker = PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
+        picker.query = "focus"
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(350))
+        await harness.eventually("the first page") { picker.searchesInFlight == 0 && picker.canLoadMore }
+        let firstPage = picker.results.map(\.id)
+        let searches = await harness.emulator.requestCount("GET /v1/search")
+        await picker.loadMore()
+        #expect(await harness.emulator.requestCount("GET /v1/search") == searches + 1)
+        #expect(picker.results.count > firstPage.count)
+        #expect(Array(picker.results.map(\.id).prefix(firstPage.count)) == firstPage)
+        #expect(Set(picker.results.map(\.id)).count == picker.results.count)
         await harness.stop()
     }
 
@@ -265,16 +277,16 @@ struct IndicatorModelTests {
             let label = indicator.isVisible ? (indicator.isPaused ? "paused" : "playing") : "hidden"
             if seen.last != label { seen.append(label) }
         }
-        await harness.drive(for: .seconds(20))
+        await harness.clock.play(for: .seconds(20))
         note()
         let emulator = harness.emulator
-        await harness.drive(for: .seconds(900), steps: [
-            (.seconds(1), { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"]) }),
-            (.seconds(100), { note() }),
-            (.seconds(300), { await emulator.control("player/pause") }),
-            (.seconds(400), { note() }),
-            (.seconds(500), { await emulator.control("player/resume") }),
-            (.seconds(700), { note() }),
+        await harness.clock.play(for: .seconds(900), steps: [
+            .init(at: .seconds(1)) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"]) },
+            .init(at: .seconds(100)) { note() },
+            .init(at: .seconds(300)) { await emulator.control("player/pause") },
+            .init(at: .seconds(400)) { note() },
+            .init(at: .seconds(500)) { await emulator.control("player/resume") },
+            .init(at: .seconds(700)) { note() },
         ])
         #expect(seen == ["hidden", "playing", "paused", "playing"])
         #expect(indicator.item?.name.isEmpty == false)
@@ -291,7 +303,7 @@ struct IndicatorModelTests {
         let harness = try await UIHarness.connected()
         let indicator = NowPlayingIndicatorModel(connection: harness.connection)
         indicator.start()
-        await harness.drive(for: .seconds(60))
+        await harness.clock.play(for: .seconds(60))
         #expect(!indicator.isVisible)
         #expect(indicator.state == .nothingPlaying)
         await harness.connection.disconnect()

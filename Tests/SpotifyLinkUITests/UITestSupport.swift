@@ -137,25 +137,6 @@ final class UIHarness {
         }
         Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
     }
-
-    /// Moves the test clock from sleeper to sleeper for `duration`, running `steps` at their
-    /// times (offsets from now). Something must keep sleeping on the clock (a polling model).
-    func drive(for duration: Duration, steps: [(Duration, @MainActor () async -> Void)] = []) async {
-        let start = clock.now
-        var pending = steps
-        while clock.now.timeIntervalSince(start) < duration.seconds {
-            // A poll may be on its way over HTTP: wait (on real time, generously) for it to sleep again.
-            await eventually("a model sleeps on the clock") { clock.sleeperCount > 0 }
-            guard let deadline = clock.nextDeadline, deadline.timeIntervalSince(start) <= duration.seconds else { break }
-            if let (at, step) = pending.first, start.addingTimeInterval(at.seconds) < deadline {
-                clock.advance(by: .clampedSeconds(start.addingTimeInterval(at.seconds).timeIntervalSince(clock.now)))
-                await step()
-                pending.removeFirst()
-            } else {
-                clock.advanceToNextDeadline()
-            }
-        }
-    }
 }
 
 final class Counter: Sendable {
