@@ -27,6 +27,14 @@ public struct EmulatorOptions: ParsableArguments {
     var latencyMs = 0
     @Option(help: "Web API requests per rolling 30 s per client before 429s.")
     var rateLimit: Int?
+    @Option(help: "Web API requests per developer account in the quota window before 429 QUOTA_EXCEEDED.")
+    var quota: Int?
+    @Option(help: "The quota's rolling window in seconds.")
+    var quotaWindow = 86_400
+    @Option(name: .customLong("developer"), help: "CLIENT_ID=DEVELOPER: the developer account owning a client ID (repeatable); clients of one developer share a quota.")
+    var developers: [String] = []
+    @Option(help: "Small playlists added to the user's library after the generated ones.")
+    var extraPlaylists = 0
     @Option(help: "A JSON catalog file instead of the generated catalog.")
     var catalog: String?
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
@@ -45,7 +53,8 @@ public struct EmulatorOptions: ParsableArguments {
             try configuration.apply(
                 clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,
                 accessTokenTTL: accessTokenTTL, refreshRotation: refreshRotation, latencyMs: latencyMs,
-                rateLimit: rateLimit, catalog: catalog, shape: shape)
+                rateLimit: rateLimit, catalog: catalog, shape: shape, quota: quota, quotaWindow: quotaWindow,
+                developers: developers, extraPlaylists: extraPlaylists)
         } catch let error as EmulatorConfigurationError {
             throw ValidationError(error.description)
         }

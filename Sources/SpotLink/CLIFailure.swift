@@ -28,7 +28,7 @@ struct CLIFailure: Error {
             }
         case let error as SpotifyAPIError:
             switch error.code {
-            case .rateLimited: self.init(error.message, exitCode: 4)
+            case .rateLimited, .quotaExceeded, .budgetExhausted: self.init(error.message, exitCode: 4)
             case .transport: self.init(error.message, exitCode: 5)
             case .unauthorized: self.init(error.message + " Run 'spotlink login'.", exitCode: 3)
             case .invalidIdentifier, .invalidRequest: self.init(error.message, exitCode: 2)

@@ -34,6 +34,13 @@ enum StoreChoice: String, ExpressibleByArgument, CaseIterable, Codable {
     }
 }
 
+/// The system clock moved by a fixed offset.
+struct OffsetClock: SpotifyClock {
+    var offset: TimeInterval
+    var now: Date { Date().addingTimeInterval(offset) }
+    func sleep(for duration: Duration) async throws { try await SystemClock().sleep(for: duration) }
+}
+
 /// Everything a command needs, built from the global options and the environment.
 struct Context {
     let options: GlobalOptions
@@ -125,17 +132,35 @@ struct Context {
         return logger
     }
 
-    func session(clock: any SpotifyClock = SystemClock(), store: (any TokenStore)? = nil) throws -> SpotifySession {
+    /// The wall clock, moved by `SPOTLINK_CLOCK_OFFSET_SECONDS` when set: the tests of the
+    /// cross-process cooldown run a later process "hours later" with it. Not for normal use.
+    static var wallClock: any SpotifyClock {
+        let offset = ProcessInfo.processInfo.environment["SPOTLINK_CLOCK_OFFSET_SECONDS"].flatMap(Double.init) ?? 0
+        return offset == 0 ? SystemClock() : OffsetClock(offset: offset)
+    }
+
+    func session(clock: any SpotifyClock = Context.wallClock, store: (any TokenStore)? = nil) throws -> SpotifySession {
         SpotifySession(
             endpoint: TokenEndpoint(server: server, clientID: clientID, clock: clock), store: try store ?? tokenStore(),
             clock: clock, logger: logger)
     }
 
-    func client(_ session: SpotifySession, clock: any SpotifyClock = SystemClock()) -> SpotifyClient {
+    func client(_ session: SpotifySession, clock: any SpotifyClock = Context.wallClock) -> SpotifyClient {
         var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
         configuration.rateLimit.maxWait = .seconds(30)
-        return SpotifyClient(configuration: configuration, tokens: session, clock: clock, logger: logger)
+        return SpotifyClient(configuration: configuration, tokens: session, clock: clock, logger: logger, ledger: ledger)
     }
+
+    /// The requests file every spotlink process of this data folder shares: a quota or rate limit
+    /// one process learns stops the others, and `status` reports what was spent. Kept in memory
+    /// (this process only) when the file cannot be opened.
+    var ledger: RequestLedger {
+        let key = QuotaKey(issuer: server.issuer, clientID: clientID)
+        guard let store = try? SQLiteRequestLedgerStore(url: ledgerURL) else { return RequestLedger(key: key) }
+        return RequestLedger(key: key, store: store)
+    }
+
+    var ledgerURL: URL { dataDirectory.appendingPathComponent("spotify-requests.sqlite") }
 
     // MARK: - Data
 

@@ -177,36 +177,38 @@ struct NowPlayingTests {
     }
 
     @Test func scheduleIsAPureStateMachine() {
-        var schedule = PollSchedule()
+        var schedule = PollSchedule(policy: .responsive)
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
         let item = NowPlayingItem(kind: .track, uri: "u", name: "n", subtitle: nil, duration: .seconds(200), contextURI: nil, progress: .zero, observedAt: Date())
-        #expect(schedule.delay(after: .playing(item), remaining: .seconds(10)) == .milliseconds(11500))
-        #expect(schedule.delay(after: .playing(item), remaining: .seconds(100)) == .seconds(30))
-        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(15))
-        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(30))
-        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(60))
-        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
-        #expect(schedule.delay(after: .nothingPlaying, remaining: nil) == .seconds(120))
-        #expect(schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil) == .seconds(300))
+        #expect(schedule.delay(after: .playing(item), remaining: .seconds(10), now: now) == .milliseconds(11500))
+        #expect(schedule.delay(after: .playing(item), remaining: .seconds(100), now: now) == .seconds(30))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(15))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(30))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(60))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(120))
+        #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(120))
+        #expect(schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil, now: now) == .seconds(300))
     }
 
     @Test func economicalCapGrowsWhileCalmAndShrinksOnAUserAction() {
         var schedule = PollSchedule(policy: .economical)
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
         func item(_ uri: String) -> NowPlayingItem {
             NowPlayingItem(kind: .track, uri: uri, name: "n", subtitle: nil, duration: .seconds(600), contextURI: nil, progress: .zero, observedAt: Date())
         }
         // A long track: 30 s, then the cap doubles on every poll that finds it still playing.
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(590)) == .seconds(30))
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(560)) == .seconds(60))
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(500)) == .seconds(120))
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(380)) == .seconds(240))
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(140)) == .milliseconds(141_500))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(590), now: now) == .seconds(30))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(560), now: now) == .seconds(60))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(500), now: now) == .seconds(120))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(380), now: now) == .seconds(240))
+        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(140), now: now) == .milliseconds(141_500))
         // The next track found by the track-end poll is as predicted: the cap keeps growing.
-        #expect(schedule.delay(after: .playing(item("b")), remaining: .seconds(600)) == .seconds(480))
+        #expect(schedule.delay(after: .playing(item("b")), remaining: .seconds(600), now: now) == .seconds(480))
         // A different track found by a capped poll is a skip: back to 30 s.
-        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(600)) == .seconds(30))
+        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(600), now: now) == .seconds(30))
         // A pause, then a resume: the resume is a user action too.
-        _ = schedule.delay(after: .paused(item("c")), remaining: nil)
-        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(500)) == .seconds(30))
+        _ = schedule.delay(after: .paused(item("c")), remaining: nil, now: now)
+        #expect(schedule.delay(after: .playing(item("c")), remaining: .seconds(500), now: now) == .seconds(30))
         #expect(PollSchedule(policy: .responsive).playingCap == .seconds(30))
     }
 }

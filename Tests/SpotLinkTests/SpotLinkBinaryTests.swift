@@ -142,16 +142,24 @@ struct SpotLinkBinaryTests {
         let limited = try await cli.run(["playlists"] + common)
         #expect(limited.status == 4, "\(limited.stderr)")
         #expect(limited.stderr.contains("retry after"))
+        // The next process honours the cooldown the first one learned: it sends nothing.
+        await emulator.resetStatistics()
+        let stillLimited = try await cli.run(["search", "focus"] + common)
+        #expect(stillLimited.status == 4 && stillLimited.stderr.contains("rate limit"), "\(stillLimited.stderr)")
+        #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
 
         await emulator.stop()
         let offlineCard = try await cli.run(["session", "show", "1"] + common)
         #expect(offlineCard.status == 0)
         #expect(offlineCard.stdout.contains("Deep Work") && offlineCard.stdout.contains("50 tracks"))
-        let offline = try await cli.run(["playlists"] + common)
+        var later = cli
+        later.extraEnvironment["SPOTLINK_CLOCK_OFFSET_SECONDS"] = "3700"
+        let offline = try await later.run(["playlists"] + common)
         #expect(offline.status == 5, "\(offline.stderr)")
 
         emulator = try await emulator.restarted()
         let export = cli.home.appendingPathComponent("links.json").path
+        #expect(try await later.run(["playlists"] + common).status == 0)
         #expect(try await cli.run(["export", export] + common).status == 0)
         #expect(try await cli.run(["logout"] + common).status == 0)
         let signedOut = try await cli.run(["playlists"] + common)

@@ -5,8 +5,10 @@ import Synchronization
 /// Follows `/me/player/currently-playing` with as few calls as the schedule allows and emits a
 /// state only when it changes (progress is computed locally in between).
 ///
-/// It stops when cancelled, when the user is signed out (no call after that), and while the app
-/// is in the background. Read-only scopes suffice, so Spotify Free and Premium both work.
+/// It stops when cancelled, when the user is signed out or Spotify refuses the call (403; no call
+/// after either), and while the app is in the background. During a rate-limit or quota cooldown it
+/// sends nothing and resumes when the cooldown ends. Its polls are background requests, so a
+/// ledger's daily budget pauses them. Read-only scopes suffice, so Spotify Free and Premium both work.
 public final class NowPlayingMonitor: Sendable {
     private let client: SpotifyClient
     private let clock: any SpotifyClock
@@ -19,6 +21,9 @@ public final class NowPlayingMonitor: Sendable {
         var emitted = 0
     }
 
+    /// - Parameters:
+    ///   - client: the client to poll with.
+    ///   - policy: how often to poll; by default within a budget of 30 calls an hour of listening.
     public init(client: SpotifyClient, policy: PollSchedule.Policy = .init()) {
         self.client = client
         self.clock = client.clock
@@ -62,10 +67,11 @@ public final class NowPlayingMonitor: Sendable {
                 continuation.yield(state)
             }
             last = state
-            if state == .unavailable(.signedOut) { break }
+            if case .unavailable(let reason) = state, reason.endsMonitoring { break }
             var remaining: Duration?
             if case .playing(let item) = state { remaining = item.remaining(at: clock.now) }
-            do { try await clock.sleep(for: schedule.delay(after: state, remaining: remaining)) } catch { break }
+            let delay = schedule.delay(after: state, remaining: remaining, now: clock.now)
+            do { try await clock.sleep(for: delay) } catch { break }
         }
         continuation.finish()
     }
@@ -73,10 +79,13 @@ public final class NowPlayingMonitor: Sendable {
     private func poll() async -> NowPlayingState {
         control.withLock { $0.calls += 1 }
         do {
-            return NowPlayingState(try await client.currentlyPlaying(), observedAt: clock.now)
+            let playing = try await SpotifyClient.withPriority(.background) { try await client.currentlyPlaying() }
+            return NowPlayingState(playing, observedAt: clock.now)
         } catch let error as SpotifyAPIError {
             switch error.code {
             case .rateLimited: return .unavailable(.rateLimited(retryAfter: error.retryAfter ?? .seconds(30)))
+            case .quotaExceeded: return .unavailable(.quotaExceeded(retryAfter: error.retryAfter ?? .seconds(3600)))
+            case .budgetExhausted: return .unavailable(.budgetExhausted(retryAfter: error.retryAfter ?? .seconds(3600)))
             case .unauthorized: return .unavailable(.signedOut)
             case .forbidden: return .unavailable(.missingScope)
             default: return .unavailable(.offline)

@@ -37,8 +37,17 @@ public enum NowPlayingState: Sendable, Equatable {
     public enum UnavailableReason: Sendable, Equatable {
         case signedOut
         case offline
+        /// Spotify's 30-second rate limit: polling resumes after `retryAfter`.
         case rateLimited(retryAfter: Duration)
+        /// Spotify's daily quota for the app is used up: no poll is sent before `retryAfter` has passed.
+        case quotaExceeded(retryAfter: Duration)
+        /// The app's daily request budget is spent: polls resume after `retryAfter`.
+        case budgetExhausted(retryAfter: Duration)
+        /// Spotify refused (403): a scope is missing or the account may not use the app. Polling stops.
         case missingScope
+
+        /// Whether the monitor stops for good on this reason: polling again cannot help.
+        public var endsMonitoring: Bool { self == .signedOut || self == .missingScope }
     }
 
     /// The same state apart from the position: changes of position alone are not events.

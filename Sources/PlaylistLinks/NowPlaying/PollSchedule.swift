@@ -1,3 +1,6 @@
+public import Foundation
+import SpotifyWebAPI
+
 /// When to ask Spotify again, as a pure state machine.
 ///
 /// While a track plays, the next poll is at its predicted end plus a margin, but never later than
@@ -6,10 +9,13 @@
 ///
 /// No schedule can meet both a small worst-case lag and a call count near one call per change:
 /// seeing any skip within 30 s takes a poll every 30 s, 120 an hour, while an hour of ordinary
-/// listening has 15–20 changes. ``Policy/responsive`` (the default) keeps the 30 s cap;
-/// ``Policy/economical`` lets the cap grow while the user leaves the player alone, so calls come
-/// close to one per track, and shrinks it back to 30 s as soon as the user skips, pauses or resumes.
+/// listening has 15–20 changes. The default, ``Policy/budgeted(callsPerHour:)`` with 30 calls,
+/// lets the cap grow while the user leaves the player alone, so calls come close to one per track,
+/// shrinks it back to 30 s as soon as the user skips, pauses or resumes, and never polls more than
+/// the budget in any hour: a Development Mode app shares about a thousand requests a day across
+/// all its users. ``Policy/responsive`` keeps the 30 s cap at about 120 calls an hour, opt-in.
 public struct PollSchedule: Sendable {
+    /// How often to poll.
     public struct Policy: Sendable, Equatable {
         /// The longest wait while playing, right after the user acted.
         public var maxPlayingInterval: Duration = .seconds(30)
@@ -21,17 +27,37 @@ public struct PollSchedule: Sendable {
         public var maxIdleInterval: Duration = .seconds(120)
         public var adInterval: Duration = .seconds(15)
         public var growth: Double = 2
+        /// The most polls in any hour, whatever the player does; `nil` for no budget.
+        public var callsPerHour: Int?
 
-        public init() {}
+        /// The default: ``budgeted(callsPerHour:)`` with 30 calls an hour.
+        public init() {
+            calmPlayingInterval = .seconds(480)
+            callsPerHour = 30
+        }
 
-        /// Skips and pauses seen within 30 s, at about 120 calls per hour of playing.
-        public static var responsive: Policy { Policy() }
+        /// Skips and pauses seen within 30 s, at about 120 calls per hour of playing: opt-in, for a
+        /// screen that must follow every skip.
+        public static var responsive: Policy {
+            var policy = Policy()
+            policy.calmPlayingInterval = nil
+            policy.callsPerHour = nil
+            return policy
+        }
 
         /// Close to one call per track while the user leaves the player alone; a skip after a calm
-        /// stretch is seen within ``calmPlayingInterval`` (or at the track's end, if sooner).
+        /// stretch is seen within ``calmPlayingInterval`` (or at the track's end, if sooner). No budget.
         public static var economical: Policy {
             var policy = Policy()
-            policy.calmPlayingInterval = .seconds(480)
+            policy.callsPerHour = nil
+            return policy
+        }
+
+        /// ``economical`` within a budget: never more than `callsPerHour` polls in any hour. Natural
+        /// track changes are still seen about 1.5 s after they happen while the budget lasts.
+        public static func budgeted(callsPerHour: Int) -> Policy {
+            var policy = Policy()
+            policy.callsPerHour = max(1, callsPerHour)
             return policy
         }
     }
@@ -41,6 +67,9 @@ public struct PollSchedule: Sendable {
     private var calmStreak = 0
     private var previous: NowPlayingState?
     private var lastWaitWasTrackEnd = false
+    /// Polls the budget still allows now (a token bucket), and when it was last topped up.
+    private var tokens: Double?
+    private var toppedUpAt: Date?
 
     public init(policy: Policy = .init()) {
         self.policy = policy
@@ -49,12 +78,32 @@ public struct PollSchedule: Sendable {
     /// The playing cap now: the base cap, grown while the player has behaved as predicted.
     public var playingCap: Duration {
         guard let calm = policy.calmPlayingInterval else { return policy.maxPlayingInterval }
-        return min(calm, policy.maxPlayingInterval * pow(policy.growth, calmStreak))
+        // The exponent stops growing long before the cap could overflow a Duration.
+        return min(calm, policy.maxPlayingInterval * pow(policy.growth, min(calmStreak, 16)))
     }
 
-    /// The wait before the next poll after seeing `state`, with `remaining` time on the current
-    /// track when one plays.
-    public mutating func delay(after state: NowPlayingState, remaining: Duration?) -> Duration {
+    /// The wait before the next poll after the poll at `now` saw `state`, with `remaining` time on
+    /// the current track when one plays.
+    public mutating func delay(after state: NowPlayingState, remaining: Duration?, now: Date) -> Duration {
+        let wanted = unbudgetedDelay(after: state, remaining: remaining)
+        return max(wanted, budgetWait(spendingOneAt: now))
+    }
+
+    /// The budget as a token bucket: up to a sixth of the hourly budget at once, refilled at a rate
+    /// such that no hour holds more than ``Policy/callsPerHour`` polls.
+    private mutating func budgetWait(spendingOneAt now: Date) -> Duration {
+        guard let budget = policy.callsPerHour, budget > 0 else { return .zero }
+        let capacity = Double(max(1, budget / 6))
+        let perSecond = max(Double(budget) - capacity, 1) / 3600
+        var available = tokens ?? capacity
+        if let toppedUpAt { available = min(capacity, available + max(0, now.timeIntervalSince(toppedUpAt)) * perSecond) }
+        available -= 1
+        tokens = available
+        toppedUpAt = now
+        return available >= 1 ? .zero : .clampedSeconds((1 - available) / perSecond)
+    }
+
+    private mutating func unbudgetedDelay(after state: NowPlayingState, remaining: Duration?) -> Duration {
         defer { previous = state }
         switch state {
         case .playing(let item):
@@ -74,6 +123,9 @@ public struct PollSchedule: Sendable {
             return min(step, policy.maxIdleInterval)
         case .unavailable(.rateLimited(let retryAfter)):
             return max(retryAfter, policy.idleInterval)
+        case .unavailable(.quotaExceeded(let retryAfter)), .unavailable(.budgetExhausted(let retryAfter)):
+            // Nothing is sent before the cooldown ends; then one poll finds out where things stand.
+            return max(retryAfter, policy.margin)
         case .unavailable:
             idleStreak += 1
             return policy.maxIdleInterval

@@ -6,11 +6,19 @@ public import SpotifyWebAPI
 ///
 /// The cached data always stays: 404 marks the playlist deleted, 403 inaccessible, and a network
 /// or server failure leaves everything as it was (stale, not lost).
+///
+/// It spends as few requests as still reflect every change: a playlist whose `snapshot_id` is the
+/// one cached keeps its count, duration and cover, and ``refreshStale(olderThan:concurrency:progress:)``
+/// revalidates the playlists in the user's library 50 at a time from `/me/playlists` before it reads
+/// any playlist on its own. Its requests are background requests (``RequestPriority/background``)
+/// unless made with another `priority`, so a ledger's daily budget stops them.
 public struct MetadataRefresher: Sendable {
     /// What happened to one playlist.
     public enum Outcome: Sendable, Equatable {
         /// Fetched; `entriesFetched` is false when the snapshot was unchanged and the entries were skipped.
         case refreshed(entriesFetched: Bool)
+        /// Confirmed unchanged from the user's library listing, without a request of its own.
+        case unchanged
         case notFound
         case forbidden
         /// Spotify could not be reached or failed; the cache was left as it was.
@@ -20,12 +28,20 @@ public struct MetadataRefresher: Sendable {
     public let links: PlaylistLinks
     public let client: SpotifyClient
     let transport: any Transport
+    /// Who the refresher's requests are for: background work unless a person asked for them.
+    public let priority: RequestPriority
 
-    /// - Parameter transport: fetches cover bytes (image URLs need no token).
-    public init(links: PlaylistLinks, client: SpotifyClient, transport: any Transport = URLSessionTransport()) {
+    /// - Parameters:
+    ///   - transport: fetches cover bytes (image URLs need no token).
+    ///   - priority: `.userInitiated` when a person asked for this refresh (a pull to refresh, a command).
+    public init(
+        links: PlaylistLinks, client: SpotifyClient, transport: any Transport = URLSessionTransport(),
+        priority: RequestPriority = .background
+    ) {
         self.links = links
         self.client = client
         self.transport = transport
+        self.priority = priority
     }
 
     /// Refreshes the playlist linked to `record`.
@@ -42,11 +58,18 @@ public struct MetadataRefresher: Sendable {
     {
         let now = client.clock.now
         var due: [SpotifyID] = []
+        var cached: [SpotifyID: PlaylistMetadata] = [:]
         for id in Set(try links.allLinks().map(\.playlist)).sorted() {
-            let fetchedAt = try links.metadata(for: id)?.fetchedAt
-            if fetchedAt.map({ now.timeIntervalSince($0) >= age.seconds }) ?? true { due.append(id) }
+            let metadata = try links.metadata(for: id)
+            if metadata?.fetchedAt.map({ now.timeIntervalSince($0) >= age.seconds }) ?? true {
+                due.append(id)
+                cached[id] = metadata
+            }
         }
-        var outcomes: [SpotifyID: Outcome] = [:]
+        var outcomes = try await revalidateFromLibrary(cached)
+        if !outcomes.isEmpty { progress?(outcomes.count, due.count) }
+        due.removeAll { outcomes[$0] != nil }
+        let total = outcomes.count + due.count
         try await withThrowingTaskGroup(of: (SpotifyID, Outcome).self) { group in
             var next = 0
             func launch() {
@@ -57,15 +80,66 @@ public struct MetadataRefresher: Sendable {
             while next < min(max(1, concurrency), due.count) { launch() }
             while let (id, outcome) = try await group.next() {
                 outcomes[id] = outcome
-                progress?(outcomes.count, due.count)
+                progress?(outcomes.count, total)
                 if next < due.count { launch() }
             }
         }
         return outcomes
     }
 
+    /// Confirms unchanged playlists from the pages of `/me/playlists`: one request answers for up
+    /// to 50 of them. Reads pages only while that is cheaper than one request per playlist left.
+    private func revalidateFromLibrary(_ due: [SpotifyID: PlaylistMetadata]) async throws -> [SpotifyID: Outcome] {
+        // A playlist read before can be confirmed by its snapshot alone.
+        var pending = due.compactMapValues { metadata -> String? in
+            metadata.availability == .available && metadata.fetchedAt != nil ? metadata.snapshotID : nil
+        }
+        // A single playlist costs one request either way.
+        guard pending.count >= 2 else { return [:] }
+        var outcomes: [SpotifyID: Outcome] = [:]
+        var offset = 0
+        while !pending.isEmpty {
+            let page: Page<SimplifiedPlaylist>
+            do {
+                page = try await SpotifyClient.withPriority(priority) { try await client.myPlaylists(limit: 50, offset: offset) }
+            } catch is SpotifyAPIError {
+                break  // each playlist is then tried on its own, and reports why it could not be read
+            }
+            for playlist in page.items {
+                guard let snapshot = pending.removeValue(forKey: playlist.id) else { continue }
+                if playlist.snapshotID == snapshot {
+                    try await keepUnchanged(playlist)
+                    outcomes[playlist.id] = .unchanged
+                }
+            }
+            offset += page.elementCount
+            guard page.next != nil, page.elementCount > 0, let total = page.total else { break }
+            let pagesLeft = (total - offset + 49) / 50
+            if pagesLeft >= pending.count { break }
+        }
+        return outcomes
+    }
+
+    /// Stores what the library listing says of an unchanged playlist; count, duration and cover stay.
+    private func keepUnchanged(_ playlist: SimplifiedPlaylist) async throws {
+        var metadata = try links.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
+        metadata.name = playlist.name
+        metadata.description = playlist.description
+        metadata.ownerName = playlist.owner?.displayName ?? playlist.owner?.id
+        metadata.availability = .available
+        metadata.fetchedAt = client.clock.now
+        let cover = SpotifyImage.best(in: playlist.images)
+        metadata.coverURL = cover?.url ?? metadata.coverURL
+        try links.store(metadata)
+        if let cover, (try? links.cover(for: playlist.id)) == nil { await fetchCover(cover.url, for: playlist.id) }
+    }
+
     /// Refreshes one playlist's metadata, entries (when its snapshot changed) and cover.
     public func refresh(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome {
+        try await SpotifyClient.withPriority(priority) { try await read(playlist: id, progress: progress) }
+    }
+
+    private func read(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)?) async throws -> Outcome {
         var metadata = try links.metadata(for: id) ?? PlaylistMetadata(id: id)
         let playlist: Playlist
         do {

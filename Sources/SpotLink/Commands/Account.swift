@@ -74,7 +74,8 @@ struct Logout: AsyncParsableCommand {
 }
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Who is signed in, with which scopes and store, and until when.")
+    static let configuration = CommandConfiguration(
+        abstract: "Who is signed in, with which scopes and store, until when, and the Spotify requests spent.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -84,24 +85,73 @@ struct Status: AsyncParsableCommand {
         guard let tokens = try await session.tokens() else {
             throw CLIFailure("Not signed in to \(context.server.issuer). Run 'spotlink login'.", exitCode: 3)
         }
-        let user = try await context.client(session).currentUser()
+        let client = context.client(session)
+        let limits = await RequestReport(client: client)
+        // During a cooldown nothing is sent, not even to ask who is signed in.
+        let user = limits.cooldown == nil ? try await client.currentUser() : nil
         let warning = try await session.signInWarning()
-        let ageDays = Int(Date().timeIntervalSince(tokens.signedInAt) / 86400)
+        let ageDays = Int(client.clock.now.timeIntervalSince(tokens.signedInAt) / 86400)
         if global.json {
             Output.json([
-                "user": user.id, "display_name": user.displayName ?? NSNull(), "scopes": tokens.scopes, "store": "\(store.kind)",
+                "user": user?.id ?? NSNull(), "display_name": user?.displayName ?? NSNull(), "scopes": tokens.scopes,
+                "store": "\(store.kind)",
                 "access_token_expires_at": tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
                 "signed_in_days_ago": ageDays, "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
                 "issuer": context.server.issuer,
-            ])
+            ].merging(limits.json) { $1 })
             return
         }
-        Output.line("Signed in as \(Output.bold(user.name)) (\(user.id)) at \(context.server.issuer)")
+        if let user {
+            Output.line("Signed in as \(Output.bold(user.name)) (\(user.id)) at \(context.server.issuer)")
+        } else {
+            Output.line("Signed in at \(context.server.issuer) (who is not asked while the cooldown lasts)")
+        }
         Output.line("Scopes: \(tokens.scopes.joined(separator: ", "))")
         Output.line("Tokens kept in the \(store.kind)")
         Output.line("Access token expires: \(tokens.expiresAt.map { "\($0)" } ?? "unknown")")
         Output.line("Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
         if let warning { Output.line(warning) }
+        limits.lines.forEach(Output.line)
+    }
+}
+
+/// The cooldown and the requests spent, as `status` and `doctor` show them.
+struct RequestReport {
+    var cooldown: Cooldown?
+    var usage: RequestUsage?
+    var message: String?
+
+    init(client: SpotifyClient) async {
+        cooldown = await client.cooldown()
+        usage = try? await client.requestUsage()
+        message = cooldown.map { SpotifyAPIError.cooldown($0, now: client.clock.now).message }
+    }
+
+    var lines: [String] {
+        var lines: [String] = []
+        if let message { lines.append("Cooldown: " + message) }
+        if let usage {
+            lines.append("Requests to Spotify: \(usage.lastHour) in the last hour, \(usage.last24Hours) in the last 24 h"
+                + (usage.background24Hours > 0 ? " (\(usage.background24Hours) by background work)" : ""))
+            for entry in usage.byEndpoint.prefix(8) { lines.append("  \(entry.count)  \(entry.endpoint)") }
+        }
+        return lines
+    }
+
+    var json: [String: Any] {
+        var object: [String: Any] = [
+            "cooldown": cooldown.map { cooldown -> [String: Any] in
+                ["kind": cooldown.kind.rawValue, "until": ISO8601DateFormatter().string(from: cooldown.until), "message": message ?? ""]
+            } ?? NSNull()
+        ]
+        if let usage {
+            object["requests"] = [
+                "last_hour": usage.lastHour, "last_24h": usage.last24Hours, "background_24h": usage.background24Hours,
+                "by_endpoint": Dictionary(uniqueKeysWithValues: usage.byEndpoint.map { ($0.endpoint, $0.count) }),
+                "by_outcome": usage.byOutcome,
+            ]
+        }
+        return object
     }
 }
 

@@ -9,8 +9,8 @@ struct NowPlaying: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Keep following, printing each change (Ctrl-C to stop).")
     var watch = false
-    @Option(help: "How to poll: responsive (skips seen within 30 s) or economical (about one call per track).")
-    var polling: Polling = .responsive
+    @Option(help: "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour).")
+    var polling: Polling = .budgeted
 
     func run() async throws {
         let context = try Context(global)
@@ -23,15 +23,24 @@ struct NowPlaying: AsyncParsableCommand {
         for await state in NowPlayingMonitor(client: client, policy: polling.policy).states() {
             NowPlayingPrinter.print(state, json: global.json)
             if state == .unavailable(.signedOut) { throw CLIFailure("Signed out. Run 'spotlink login'.", exitCode: 3) }
+            if state == .unavailable(.missingScope) {
+                throw CLIFailure("Spotify refused to say what is playing (403): sign in again with 'spotlink login' to grant the scope.", exitCode: 1)
+            }
         }
     }
 }
 
 /// The polling policies a user can choose.
 enum Polling: String, ExpressibleByArgument, CaseIterable {
-    case responsive, economical
+    case budgeted, economical, responsive
 
-    var policy: PollSchedule.Policy { self == .economical ? .economical : .responsive }
+    var policy: PollSchedule.Policy {
+        switch self {
+        case .budgeted: .budgeted(callsPerHour: 30)
+        case .economical: .economical
+        case .responsive: .responsive
+        }
+    }
 }
 
 struct Routine: AsyncParsableCommand {
@@ -40,8 +49,8 @@ struct Routine: AsyncParsableCommand {
     @Argument var id: String
     @Option(help: "Length of the routine in minutes, fractions allowed (default: the session's).")
     var minutes: Double?
-    @Option(help: "How to poll: responsive (skips seen within 30 s) or economical (about one call per track).")
-    var polling: Polling = .responsive
+    @Option(help: "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour).")
+    var polling: Polling = .budgeted
 
     func run() async throws {
         let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)

@@ -36,12 +36,13 @@ struct Refresh: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let links = try context.links()
         let json = global.json
-        let outcomes = try await MetadataRefresher(links: links, client: client).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
+        let outcomes = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
             if !json { Output.progress("Refreshing", done, total) }
         }
         let counts = Dictionary(grouping: outcomes.values, by: { outcome -> String in
             switch outcome {
             case .refreshed: "refreshed"
+            case .unchanged: "unchanged"
             case .notFound: "deleted"
             case .forbidden: "inaccessible"
             case .stale: "unreachable"
@@ -136,6 +137,14 @@ struct Doctor: AsyncParsableCommand {
             checks.append(("database", result == ["ok"], result == ["ok"] ? "integrity ok (\(context.databaseURL.path))" : result.joined(separator: "; ")))
         } catch {
             checks.append(("database", false, CLIFailure(error).message))
+        }
+        let ledger = context.ledger
+        let now = Context.wallClock.now
+        if let cooldown = await ledger.activeCooldown(at: now) {
+            checks.append(("request quota", false, SpotifyAPIError.cooldown(cooldown, now: now).message))
+        } else {
+            let spent = (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" } ?? "no requests counted"
+            checks.append(("request quota", true, "no cooldown; \(spent)"))
         }
         let reachable = await Self.reachable(context.server.tokenURL)
         checks.append(("service", reachable, reachable ? "\(context.server.issuer) answers" : "\(context.server.issuer) cannot be reached (offline?)"))

@@ -83,7 +83,7 @@ struct SessionCommand: AsyncParsableCommand {
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
             if let session = try? context.session(), (try? await session.tokens()) != nil {
-                let outcome = try? await MetadataRefresher(links: links, client: context.client(session)).refresh(record: entry.record)
+                let outcome = try? await MetadataRefresher(links: links, client: context.client(session), priority: .userInitiated).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }
             if global.json {

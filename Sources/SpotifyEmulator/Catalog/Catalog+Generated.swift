@@ -4,7 +4,7 @@ extension Catalog {
     /// The deterministic catalog of a seed: the user's playlists of 0, 1, 49, 50, 51, 500 and 10,000
     /// entries, odd entries (unavailable, local, episodes), playlists of other owners, a collaborative
     /// one, a deleted one, and public playlists for search.
-    package static func generated(seed: UInt64) -> Catalog {
+    package static func generated(seed: UInt64, extraLibraryPlaylists: Int = 0) -> Catalog {
         var random = SeededGenerator(seed: seed)
         let words = [
             "Amber", "Blue", "Quiet", "Golden", "Silver", "Late", "Early", "Velvet", "Paper", "Neon", "Wild", "Soft",
@@ -62,7 +62,7 @@ extension Catalog {
             playlist("Study Focus Café", size: 30, owner: ("cafe", "Café Sounds"), library: false),
             playlist("Morning Coffee Jazz", size: 45, owner: spotify, library: false),
             playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
-        ]
+        ] + (0..<extraLibraryPlaylists).map { index in playlist("Collection \(index + 1)", size: 3 + index % 5) }
         return Catalog(userID: "emu-user", userName: "Emulator User", playlists: playlists)
     }
 

@@ -9,12 +9,19 @@ public struct EmulatorConfiguration: Sendable {
         public var redirectURIs: [String]
         /// Only for the client-credentials flow and confidential apps; public (PKCE) apps have none.
         public var secret: String?
+        /// The developer account that owns the app: apps of one developer share one request quota.
+        public var developer: String
 
-        public init(id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil) {
+        /// - Parameters:
+        ///   - developer: the owning developer account; every client belongs to `developer` unless told otherwise.
+        public init(
+            id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil, developer: String = "developer"
+        ) {
             self.id = id
             self.name = name ?? id
             self.redirectURIs = redirectURIs
             self.secret = secret
+            self.developer = developer
         }
     }
 
@@ -55,6 +62,15 @@ public struct EmulatorConfiguration: Sendable {
     public var latencyJitter: Duration = .zero
     /// Requests per rolling 30 s per client before 429s; `nil` for no limit.
     public var rateLimit: Int?
+    /// Web API requests per developer account in ``quotaWindow`` before 429 `QUOTA_EXCEEDED`, as a
+    /// Development Mode app meets since July 2026; `nil` for no quota. Requests made while limited
+    /// count too.
+    public var quota: Int?
+    /// The quota's rolling window (a day, as observed live).
+    public var quotaWindow: Duration = .seconds(86_400)
+    /// Small playlists added to the user's library after the generated ones (for tests and benches
+    /// that need a large library); the generated playlists keep their IDs.
+    public var extraLibraryPlaylists = 0
     /// Share of Web API requests answered with a 5xx, decided by the seed.
     public var serverErrorRate: Double = 0
     public var catalogFile: URL?

@@ -68,6 +68,12 @@ public final class EmulatorServer: Sendable {
 
     /// Requests counted for a route such as `GET /v1/me/player/currently-playing`.
     public func requestCount(_ route: String, status: Int? = nil) async -> Int { await state.count(route, status: status) }
+
+    /// Requests counted on every route starting with `prefix` (as `GET /v1/`), all statuses.
+    public func totalRequests(prefix: String) async -> Int { await state.total(prefix: prefix) }
+
+    /// Forgets the request counts.
+    public func resetStatistics() async { await state.resetStatistics() }
 }
 
 /// Why an emulator could not start.

@@ -39,6 +39,8 @@ extension EmulatorState {
             return .ok
         case "POST config":
             if let limit = request.parameter("rate_limit") { rateLimit = Int(limit).flatMap { $0 > 0 ? $0 : nil } }
+            if let limit = request.parameter("quota") { quota = Int(limit).flatMap { $0 > 0 ? $0 : nil } }
+            if let window = request.parameter("quota_window").flatMap(Double.init), window > 0 { quotaWindow = window }
             if let ms = request.parameter("latency_ms").flatMap(Int.init) { latency = .milliseconds(ms) }
             if let rate = request.parameter("server_error_rate").flatMap(Double.init) { serverErrorRate = rate }
             return .ok

@@ -5,6 +5,8 @@ package struct FaultRule: Sendable {
     package enum Kind: String, Sendable, CaseIterable {
         /// 429 with the rule's `Retry-After` (any text, even garbage).
         case rateLimited = "429"
+        /// 429 `QUOTA_EXCEEDED`, the Development Mode quota, with the rule's `Retry-After`.
+        case quotaExceeded = "429-quota"
         case serverError = "500"
         case serviceUnavailable = "503"
         /// A proxy's HTML 502 page.
@@ -55,6 +57,7 @@ extension EmulatorState {
         switch rule.kind {
         case .rateLimited:
             return .apiError(429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
+        case .quotaExceeded: return .quotaExceeded(retryAfter: rule.retryAfter)
         case .serverError: return .apiError(500, "Server error")
         case .serviceUnavailable: return .apiError(503, "Service unavailable")
         case .badGatewayHTML:
@@ -87,4 +90,8 @@ extension EmulatorState {
     }
 
     package func resetStatistics() { stats.removeAll() }
+
+    package func total(prefix: String) -> Int {
+        stats.filter { $0.key.hasPrefix(prefix) }.values.reduce(0) { $0 + $1.values.reduce(0, +) }
+    }
 }

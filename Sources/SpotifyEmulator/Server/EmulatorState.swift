@@ -60,6 +60,27 @@ package struct EmulatorResponse: Sendable {
         .json(.object([("error", .object([("status", .int(status)), ("message", .string(message))]))]), status: status, headers: headers)
     }
 
+    /// The live quota answer, to the byte: `{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}`.
+    package static func quotaExceeded(retryAfter: String?) -> EmulatorResponse {
+        .json(
+            .object([
+                ("error", .object([("status", .int(429)), ("message", .string("Too many requests")), ("reason", .string("QUOTA_EXCEEDED"))]))
+            ]), status: 429, headers: retryAfter.map { [("Retry-After", $0)] } ?? [])
+    }
+
+    /// `response` with a strong ETag of its body, or 304 with no body when the request's
+    /// `If-None-Match` names it.
+    package static func withETag(_ response: EmulatorResponse, _ request: EmulatorRequest) -> EmulatorResponse {
+        let digest = response.body.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let etag = "\"\(String(digest, radix: 16))\""
+        if request.headers["if-none-match"] == etag {
+            return EmulatorResponse(status: 304, headers: [("ETag", etag)], body: Data())
+        }
+        var tagged = response
+        tagged.headers.append(("ETag", etag))
+        return tagged
+    }
+
     package static func redirect(_ location: String) -> EmulatorResponse {
         EmulatorResponse(status: 302, headers: [("Location", location), ("Cache-Control", "no-store")], body: Data())
     }
@@ -84,6 +105,10 @@ package actor EmulatorState {
     var player = PlayerState()
     var faults: [FaultRule] = []
     var rateLimit: Int?
+    var quota: Int?
+    var quotaWindow: TimeInterval
+    /// Web API request times per developer account within the quota window.
+    var quotaTimes: [String: [Date]] = [:]
     var latency: Duration
     var serverErrorRate: Double
     var requestTimes: [String: [Date]] = [:]
@@ -95,8 +120,10 @@ package actor EmulatorState {
         self.random = SeededGenerator(seed: configuration.seed)
         self.catalog =
             try configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
-            ?? Catalog.generated(seed: configuration.seed)
+            ?? Catalog.generated(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
         self.rateLimit = configuration.rateLimit
+        self.quota = configuration.quota
+        self.quotaWindow = configuration.quotaWindow.timeInterval
         self.latency = configuration.latency
         self.serverErrorRate = configuration.serverErrorRate
         if case .virtual(let start) = configuration.time {

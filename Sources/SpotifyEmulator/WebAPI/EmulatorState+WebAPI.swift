@@ -35,6 +35,7 @@ extension EmulatorState {
             return .failure(.apiError(401, "Invalid access token"))
         }
         guard record.expiresAt > now else { return .failure(.apiError(401, "The access token expired")) }
+        if let exceeded = spendQuota(clientID: record.clientID) { return .failure(exceeded) }
         if let limit = rateLimit {
             let window: TimeInterval = 30
             var times = requestTimes[record.clientID, default: []].filter { now.timeIntervalSince($0) < window }
@@ -47,6 +48,23 @@ extension EmulatorState {
             requestTimes[record.clientID] = times
         }
         return .success(record)
+    }
+
+    /// Counts one request against the developer's quota; the 429 when the quota is used up.
+    ///
+    /// Requests made while limited count too, so calling on lengthens the penalty, as live.
+    private func spendQuota(clientID: String) -> EmulatorResponse? {
+        guard let quota else { return nil }
+        let developer = configuration.clients.first { $0.id == clientID }?.developer ?? clientID
+        var times = quotaTimes[developer, default: []].filter { now.timeIntervalSince($0) < quotaWindow }
+        let limited = times.count >= quota
+        times.append(now)
+        quotaTimes[developer] = times
+        guard limited else { return nil }
+        // Free once the oldest `count - quota + 1` requests have left the window.
+        let frees = times[times.count - quota].addingTimeInterval(quotaWindow)
+        let retry = max(1, Int(frees.timeIntervalSince(now).rounded(.up)))
+        return .quotaExceeded(retryAfter: "\(retry)")
     }
 
     private func requireScope(_ access: AccessRecord, anyOf scopes: [String]) -> EmulatorResponse? {
@@ -69,7 +87,8 @@ extension EmulatorState {
                 return privateAllowed || playlist.isPublic
             }
             let items = ids.dropFirst(offset).prefix(limit).map { simplifiedPlaylistJSON(catalog.playlists[$0]!) }
-            return .json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: []))
+            // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
+            return .withETag(.json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])), request)
         case ["player", "currently-playing"], ["player"]:
             if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
                 return denied

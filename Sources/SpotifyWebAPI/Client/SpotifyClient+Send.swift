@@ -9,6 +9,36 @@ struct Endpoint: Sendable {
     var query: [URLQueryItem] = []
     /// Said when the service answers 403, in place of its terse "Forbidden".
     var forbiddenHint: String?
+
+    /// Method and path with IDs folded, as the ledger counts it: `GET /playlists/{id}/items`.
+    var route: String {
+        let folded = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            let isID = segment.count == 22 && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            return isID ? "{id}" : String(segment)
+        }
+        return "\(method) " + folded.joined(separator: "/")
+    }
+}
+
+/// What a 429 means, decided from the answer alone.
+enum TooManyRequests {
+    private struct Envelope: Decodable {
+        struct Body: Decodable { var reason: String? }
+        var error: Body
+    }
+
+    /// Whether the body names the Development Mode quota (`"reason": "QUOTA_EXCEEDED"`).
+    static func isQuota(body: Data) -> Bool {
+        (try? JSONDecoder().decode(Envelope.self, from: body))?.error.reason == "QUOTA_EXCEEDED"
+    }
+
+    /// The cooldown a quota 429 imposes: its `Retry-After`, capped at a day; an hour when the
+    /// header is missing or unreadable (retrying sooner would only lengthen the penalty).
+    static func quotaCooldown(retryAfter: Duration?, now: Date) -> Cooldown {
+        let asked = retryAfter.flatMap { $0 > .zero ? $0 : nil } ?? RequestLedger.quotaCooldownWithoutRetryAfter
+        let wait = min(asked, RequestLedger.maximumCooldown)
+        return Cooldown(kind: .quota, until: now.addingTimeInterval(wait.seconds), learnedAt: now)
+    }
 }
 
 extension SpotifyClient {
@@ -46,29 +76,45 @@ extension SpotifyClient {
         return url
     }
 
-    /// Runs the request through the gate, the token provider and the retry rules.
+    /// Runs the request through the ledger, the gate, the token provider and the retry rules.
+    ///
+    /// Identical GETs in flight at once share one request (two views asking for the same playlist).
     func exchange(_ endpoint: Endpoint) async throws -> (HTTPResponse, Data) {
         let url = try url(for: endpoint)
+        guard endpoint.method == .get else { return try await perform(endpoint, url: url) }
+        let priority = Self.requestPriority
+        return try await inFlight.run(key: "\(priority.rawValue) \(url.absoluteString)") {
+            try await self.perform(endpoint, url: url)
+        }
+    }
+
+    private func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
         let idempotent = endpoint.method == .get || endpoint.method == .head
+        let route = endpoint.route
+        let background = Self.requestPriority == .background
         var token = try await tokens.accessToken()
         var refreshedAfter401 = false
         var failures = 0
         var rateLimitWaits = 0
         while true {
             try Task.checkCancellation()
-            try await gate.waitForTurn()
+            try await admit()
             var request = HTTPRequest(method: endpoint.method, url: url)
             request.headerFields[.authorization] = "Bearer \(token.unredactedValue)"
             request.headerFields[.accept] = "application/json"
+            let validator = idempotent ? await validators.validator(for: url) : nil
+            if let validator { request.headerFields[.ifNoneMatch] = validator.etag }
             logger?.debug(
                 "spotify request", metadata: ["method": "\(endpoint.method)", "path": "\(endpoint.path)"])
             let response: HTTPResponse
             let data: Data
+            let sentAt = clock.now
             do {
                 (response, data) = try await transport.send(
                     request, body: nil, timeout: configuration.requestTimeout,
                     maxBodyBytes: configuration.maxResponseBytes)
             } catch let error as TransportError {
+                await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: nil, background: background))
                 if case .bodyTooLarge(let limit) = error {
                     throw SpotifyAPIError(
                         code: .responseTooLarge,
@@ -87,23 +133,42 @@ extension SpotifyClient {
                 continue
             }
             let status = response.status.code
+            await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: status, background: background))
             logger?.debug("spotify response", metadata: ["path": "\(endpoint.path)", "status": "\(status)"])
             switch status {
+            case 304 where validator != nil:
+                await gate.succeeded()
+                return (HTTPResponse(status: .ok, headerFields: response.headerFields), validator!.body)
             case 200..<300:
                 await gate.succeeded()
+                if idempotent, let etag = response.headerFields[.eTag] {
+                    await validators.remember(etag: etag, body: data, for: url)
+                }
                 return (response, data)
             case 401 where !refreshedAfter401:
                 refreshedAfter401 = true
                 token = try await tokens.refreshedAccessToken(replacing: token)
             case 429:
-                let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: clock.now)
-                switch await gate.rateLimited(retryAfter: retryAfter) {
+                let now = clock.now
+                let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: now)
+                if TooManyRequests.isQuota(body: data) {
+                    let cooldown = TooManyRequests.quotaCooldown(retryAfter: retryAfter, now: now)
+                    await ledger.learn(cooldown)
+                    await gate.close(until: cooldown.until)
+                    throw SpotifyAPIError.cooldown(cooldown, now: now)
+                }
+                let decision = await gate.rateLimited(retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) })
+                if let until = await gate.closedUntil() {
+                    await ledger.learn(Cooldown(kind: .rateLimit, until: until, learnedAt: now))
+                }
+                switch decision {
                 case .fail(let wait):
-                    throw SpotifyAPIError.rateLimited(retryAfter: wait)
+                    throw SpotifyAPIError.cooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
                 case .wait(let wait):
                     rateLimitWaits += 1
                     guard rateLimitWaits <= configuration.maxRateLimitRetries else {
-                        throw SpotifyAPIError.rateLimited(retryAfter: wait)
+                        throw SpotifyAPIError.cooldown(
+                            Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
                     }
                 case .proceed:
                     break
@@ -115,6 +180,23 @@ extension SpotifyClient {
                 throw SpotifyAPIError.from(status: status, body: data, hint: endpoint.forbiddenHint)
             }
         }
+    }
+
+    /// Waits for the gate, or fails before sending: during a cooldown any process learned, and for
+    /// background work past the daily budget.
+    private func admit() async throws {
+        let now = clock.now
+        if let cooldown = await ledger.activeCooldown(at: now) {
+            // Sending during a quota cooldown lengthens it: fail at once, whatever the wait.
+            if cooldown.kind == .quota { throw SpotifyAPIError.cooldown(cooldown, now: now) }
+            await gate.close(until: cooldown.until)
+        }
+        if Self.requestPriority == .background, let budget = ledger.dailyBudget,
+            let reopens = await ledger.budgetReopens(at: now)
+        {
+            throw SpotifyAPIError.budgetExhausted(budget: budget, reopens: reopens, now: now)
+        }
+        try await gate.waitForTurn()
     }
 
     private func backOff(after failures: Int) async throws {
@@ -155,7 +237,7 @@ extension SpotifyAPIError {
             code = .notFound
             message = "Spotify has no such object (it may have been deleted)."
         case 429:
-            code = .rateLimited
+            code = envelope?.error.reason == "QUOTA_EXCEEDED" ? .quotaExceeded : .rateLimited
             message = "Spotify's rate limit was reached."
         case 500...599:
             code = .server

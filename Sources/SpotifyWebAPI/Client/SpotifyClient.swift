@@ -4,9 +4,12 @@ public import Logging
 
 /// A typed client for the Spotify Web API as it behaves since 2026.
 ///
-/// Every request passes one rate-limit gate shared by all of the client's requests, gets its token
-/// from an ``AccessTokenProvider`` (refreshed once on 401), and retries GETs on 5xx and transport
-/// errors with capped backoff. Requests are validated before they are sent.
+/// Every request passes one rate-limit gate shared by all of the client's requests and a
+/// ``RequestLedger`` that may be shared by every client of the same app on the device (a cooldown
+/// learned from a 429 stops them all; every request is counted). It gets its token from an
+/// ``AccessTokenProvider`` (refreshed once on 401), and retries GETs on 5xx and transport errors
+/// with capped backoff. Identical GETs in flight at once share one request. Requests are validated
+/// before they are sent.
 public final class SpotifyClient: Sendable {
     /// Where and how the client talks to Spotify.
     public struct Configuration: Sendable {
@@ -45,6 +48,13 @@ public final class SpotifyClient: Sendable {
     public let clock: any SpotifyClock
     let logger: Logger?
     let gate: GateShell
+    /// The cooldown and request counts this client honours and adds to.
+    public let ledger: RequestLedger
+    let inFlight = InFlightRequests()
+    let validators = ValidatorCache()
+
+    /// Who is asking, for the requests of the current task and its children.
+    @TaskLocal package static var requestPriority: RequestPriority = .userInitiated
 
     /// - Parameters:
     ///   - configuration: `.live` or `.emulator(url:)`, with limits.
@@ -52,24 +62,50 @@ public final class SpotifyClient: Sendable {
     ///   - transport: the HTTP transport; `URLSessionTransport` by default.
     ///   - clock: time for backoff and rate-limit waits.
     ///   - logger: debug-level request logs; nothing is logged without one. Tokens are never logged.
+    ///   - ledger: the cooldown and request counts shared with the app's other clients and processes;
+    ///     by default this client's alone, in memory.
     public init(
         configuration: Configuration,
         tokens: any AccessTokenProvider,
         transport: any Transport = URLSessionTransport(),
         clock: any SpotifyClock = SystemClock(),
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        ledger: RequestLedger = .inMemory()
     ) {
         self.configuration = configuration
         self.tokens = tokens
         self.transport = transport
         self.clock = clock
         self.logger = logger
+        self.ledger = ledger
         self.gate = GateShell(policy: configuration.rateLimit, clock: clock)
     }
 
     /// Whether the shared rate-limit gate is closed now, and until when.
     public func rateLimitedUntil() async -> Date? {
         await gate.closedUntil()
+    }
+
+    /// The cooldown in force for this client's app now, learned here or by any client or process
+    /// sharing its ledger; `nil` when requests may be sent.
+    public func cooldown() async -> Cooldown? {
+        await ledger.activeCooldown(at: clock.now)
+    }
+
+    /// The requests this client's app spent in the last hour and 24 hours, by endpoint.
+    public func requestUsage() async throws -> RequestUsage {
+        try await ledger.usage(at: clock.now)
+    }
+
+    /// Runs `body` with its requests marked as `priority`.
+    ///
+    /// Background requests stop at the ledger's daily budget with
+    /// ``SpotifyAPIError/Code-swift.struct/budgetExhausted``; the refresher and the now-playing
+    /// monitor mark theirs so.
+    public static func withPriority<T: Sendable>(
+        _ priority: RequestPriority, _ body: () async throws -> T, isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> T {
+        try await $requestPriority.withValue(priority, operation: body, isolation: isolation)
     }
 }
 
@@ -86,13 +122,19 @@ actor GateShell {
     /// Waits until a request may be sent; throws `rateLimited` if that is longer than allowed.
     func waitForTurn() async throws {
         while true {
-            switch gate.admit(now: clock.now) {
+            let now = clock.now
+            switch gate.admit(now: now) {
             case .proceed: return
             case .wait(let duration): try await clock.sleep(for: duration)
-            case .fail(let retryAfter): throw SpotifyAPIError.rateLimited(retryAfter: retryAfter)
+            case .fail(let retryAfter):
+                let cooldown = Cooldown(kind: .rateLimit, until: now.addingTimeInterval(retryAfter.seconds), learnedAt: now)
+                throw SpotifyAPIError.cooldown(cooldown, now: now)
             }
         }
     }
+
+    /// Keeps the gate closed until at least `date` (a cooldown learned elsewhere).
+    func close(until date: Date) { gate.close(until: date) }
 
     func rateLimited(retryAfter: Duration?) -> RateLimitGate.Decision {
         gate.recordRateLimited(retryAfter: retryAfter, now: clock.now, jitter: Double.random(in: 0..<1))
@@ -102,17 +144,5 @@ actor GateShell {
 
     func closedUntil() -> Date? {
         gate.closedUntil.flatMap { $0 > clock.now ? $0 : nil }
-    }
-}
-
-extension SpotifyAPIError {
-    static func rateLimited(retryAfter: Duration) -> SpotifyAPIError {
-        let seconds = Int(retryAfter.seconds.rounded(.up))
-        return SpotifyAPIError(
-            code: .rateLimited,
-            status: 429,
-            message: "Spotify's rate limit was reached: retry after \(seconds) s.",
-            retryAfter: retryAfter
-        )
     }
 }

@@ -1,4 +1,4 @@
-import struct Foundation.CharacterSet
+public import Foundation
 
 /// The one error the Web API layer throws.
 ///
@@ -10,7 +10,14 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         public static let unauthorized = Code(name: "unauthorized")
         public static let forbidden = Code(name: "forbidden")
         public static let notFound = Code(name: "notFound")
+        /// Spotify's 30-second rate limit: wait ``SpotifyAPIError/retryAfter``.
         public static let rateLimited = Code(name: "rateLimited")
+        /// Spotify's Development Mode request quota (`QUOTA_EXCEEDED`): nothing is sent until
+        /// ``SpotifyAPIError/retryAt``, usually hours away.
+        public static let quotaExceeded = Code(name: "quotaExceeded")
+        /// The app's own daily budget (``RequestLedger/dailyBudget``) is spent: background requests
+        /// wait until ``SpotifyAPIError/retryAt``; requests a person asks for still go.
+        public static let budgetExhausted = Code(name: "budgetExhausted")
         public static let badRequest = Code(name: "badRequest")
         public static let server = Code(name: "server")
         public static let transport = Code(name: "transport")
@@ -26,8 +33,10 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     public var status: Int?
     /// A sentence for people, saying what happened and what to do next. Never contains a secret.
     public var message: String
-    /// For ``Code/rateLimited``: how long the service asked to wait.
+    /// For ``Code/rateLimited``, ``Code/quotaExceeded`` and ``Code/budgetExhausted``: how long to wait.
     public var retryAfter: Duration?
+    /// For the same codes: the moment requests may be sent again.
+    public var retryAt: Date?
     /// For ``Code/invalidRequest``: the parameter at fault.
     public var parameter: String?
     /// The error underneath, if any (a transport or decoding error).
@@ -38,6 +47,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         status: Int? = nil,
         message: String,
         retryAfter: Duration? = nil,
+        retryAt: Date? = nil,
         parameter: String? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
@@ -45,6 +55,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         self.status = status
         self.message = message
         self.retryAfter = retryAfter
+        self.retryAt = retryAt
         self.parameter = parameter
         self.underlying = underlying
     }

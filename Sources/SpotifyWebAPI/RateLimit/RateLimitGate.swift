@@ -89,6 +89,11 @@ public struct RateLimitGate: Sendable {
         return wait > policy.maxWait ? .fail(retryAfter: wait) : .wait(wait)
     }
 
+    /// Keeps the gate closed until at least `date`: a cooldown another client or process learned.
+    public mutating func close(until date: Date) {
+        if closedUntil.map({ date > $0 }) ?? true { closedUntil = date }
+    }
+
     /// Records a successful response: the backoff exponent starts over.
     public mutating func recordSuccess() {
         consecutiveRateLimits = 0

@@ -30,11 +30,12 @@ func makeClient(
     _ transport: ScriptedTransport,
     clock: TestClock = TestClock(mode: .automatic),
     tokens: any AccessTokenProvider = CountingTokenProvider(),
+    ledger: RequestLedger = .inMemory(),
     configure: (inout SpotifyClient.Configuration) -> Void = { _ in }
 ) -> SpotifyClient {
     var configuration = SpotifyClient.Configuration.live
     configure(&configuration)
-    return SpotifyClient(configuration: configuration, tokens: tokens, transport: transport, clock: clock)
+    return SpotifyClient(configuration: configuration, tokens: tokens, transport: transport, clock: clock, ledger: ledger)
 }
 
 let meJSON = #"{"id":"tester","display_name":"Test User","images":null,"uri":"spotify:user:tester","account_id":"acc-1"}"#

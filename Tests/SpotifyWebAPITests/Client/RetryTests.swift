@@ -75,18 +75,20 @@ struct RetryTests {
     @Test func fiftyConcurrentRequestsShareOneCooldown() async throws {
         let clock = TestClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
+        let page = #"{"items":[],"limit":1,"offset":0,"total":0,"next":null}"#
         let transport = ScriptedTransport { _, _ in
-            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(meJSON)
+            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(page)
         }
         let client = makeClient(transport, clock: clock)
-        try await withThrowingTaskGroup(of: CurrentUser.self) { group in
-            for _ in 0..<50 { group.addTask { try await client.currentUser() } }
+        // Fifty different requests (identical ones would share one exchange).
+        try await withThrowingTaskGroup(of: Page<SimplifiedPlaylist>.self) { group in
+            for offset in 0..<50 { group.addTask { try await client.myPlaylists(limit: 1, offset: offset) } }
             await clock.waitForSleepers(50)
             #expect(clock.sleeperCount == 50)
             clock.advance(by: .seconds(5))
             var count = 0
-            for try await user in group {
-                #expect(user.id == "tester")
+            for try await page in group {
+                #expect(page.total == 0)
                 count += 1
             }
             #expect(count == 50)

@@ -1,0 +1,116 @@
+public import Foundation
+import GRDB
+public import SpotifyWebAPI
+
+/// A ``RequestLedgerStore`` in a SQLite file: the cooldown and request counts shared by every
+/// process and client of the same app on the device, kept across restarts.
+///
+/// Writes are transactions in WAL mode, so a process killed mid-write leaves the last complete
+/// state; several processes may use the file at once (each waits up to five seconds for another's
+/// write). The file holds no secret and no personal data: endpoints with IDs folded, statuses and
+/// times. Keep it next to the app's data, one per device:
+///
+/// ```swift
+/// let store = try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite"))
+/// ```
+public final class SQLiteRequestLedgerStore: RequestLedgerStore {
+    private let pool: DatabasePool
+
+    /// Opens (and creates or migrates) the ledger at `url`.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    public init(url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            pool = try DatabasePool(path: url.path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw PlaylistLinksError(
+                code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)", underlying: error)
+        }
+    }
+
+    public func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT kind, until, learnedAt FROM cooldown WHERE issuer = ? AND clientID = ?",
+                arguments: [key.issuer, key.clientID]
+            ).map { row in
+                Cooldown(
+                    kind: Cooldown.Kind(rawValue: row["kind"]) ?? .quota, until: Date(timeIntervalSince1970: row["until"]),
+                    learnedAt: Date(timeIntervalSince1970: row["learnedAt"]))
+            }
+        }
+    }
+
+    public func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO cooldown (issuer, clientID, kind, until, learnedAt) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(issuer, clientID) DO UPDATE SET kind = excluded.kind, until = excluded.until,
+                        learnedAt = excluded.learnedAt
+                    WHERE excluded.until > cooldown.until
+                    """,
+                arguments: [
+                    key.issuer, key.clientID, cooldown.kind.rawValue, cooldown.until.timeIntervalSince1970,
+                    cooldown.learnedAt.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
+                arguments: [key.issuer, key.clientID, olderThan.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO request (issuer, clientID, sentAt, endpoint, status, background) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970, entry.endpoint, entry.status, entry.background,
+                ])
+        }
+    }
+
+    public func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT sentAt, endpoint, status, background FROM request
+                    WHERE issuer = ? AND clientID = ? AND sentAt >= ? ORDER BY sentAt
+                    """,
+                arguments: [key.issuer, key.clientID, date.timeIntervalSince1970]
+            ).map { row in
+                LedgerEntry(
+                    sentAt: Date(timeIntervalSince1970: row["sentAt"]), endpoint: row["endpoint"], status: row["status"],
+                    background: row["background"])
+            }
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 cooldown and requests") { db in
+            try db.create(table: "cooldown") { t in
+                t.column("issuer", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("until", .double).notNull()
+                t.column("learnedAt", .double).notNull()
+                t.primaryKey(["issuer", "clientID"])
+            }
+            try db.create(table: "request") { t in
+                t.column("issuer", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("sentAt", .double).notNull()
+                t.column("endpoint", .text).notNull()
+                t.column("status", .integer)
+                t.column("background", .boolean).notNull()
+            }
+            try db.create(index: "request_by_app_and_time", on: "request", columns: ["issuer", "clientID", "sentAt"])
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,125 @@
+public import Foundation
+
+/// Who asked for a request: a person, right now, or work the app does on its own.
+///
+/// Past a ledger's ``RequestLedger/dailyBudget`` background requests fail before they are sent,
+/// while requests a person asked for go on until Spotify's own quota. Set it for a stretch of work
+/// with ``SpotifyClient/withPriority(_:_:)``; requests are ``userInitiated`` unless told otherwise.
+public enum RequestPriority: String, Sendable, Hashable {
+    /// A person is waiting for the answer.
+    case userInitiated
+    /// Metadata refresh, now-playing polls and other work nobody asked for this moment.
+    case background
+}
+
+/// The requests spent in a window, as ``RequestLedger/usage()`` reports them.
+public struct RequestUsage: Sendable, Hashable {
+    /// Requests to one endpoint.
+    public struct EndpointCount: Sendable, Hashable {
+        /// Method and folded path, as `GET /playlists/{id}`.
+        public var endpoint: String
+        /// Requests in the last 24 hours.
+        public var count: Int
+    }
+
+    /// Requests sent in the last hour.
+    public var lastHour: Int
+    /// Requests sent in the last 24 hours.
+    public var last24Hours: Int
+    /// Of those, sent by background work.
+    public var background24Hours: Int
+    /// Requests of the last 24 hours by endpoint (`GET /playlists/{id}`), most used first.
+    public var byEndpoint: [EndpointCount]
+    /// Requests of the last 24 hours by outcome: an HTTP status as text, or `no answer`.
+    public var byOutcome: [String: Int]
+}
+
+/// What one Spotify app on this device has learned about Spotify's limits and spent of its quota.
+///
+/// Every ``SpotifyClient`` given a ledger with the same ``key`` and a shared ``store`` honours the
+/// same cooldown: after a 429 no request for that app leaves the device until the cooldown ends,
+/// in this process or any other, across restarts when the store is persistent. Every request sent
+/// is counted over a rolling 24 hours, and an optional ``dailyBudget`` keeps background work from
+/// spending the quota a person needs.
+///
+/// ```swift
+/// let ledger = RequestLedger(
+///     key: QuotaKey(issuer: "https://accounts.spotify.com", clientID: clientID),
+///     store: try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite")),
+///     dailyBudget: 600)
+/// let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)
+/// ```
+public struct RequestLedger: Sendable {
+    /// The app whose requests are counted.
+    public let key: QuotaKey
+    /// Where cooldowns and counts are kept.
+    public let store: any RequestLedgerStore
+    /// Requests per rolling 24 hours after which background requests fail with
+    /// ``SpotifyAPIError/Code-swift.struct/budgetExhausted``; `nil` for no budget.
+    public var dailyBudget: Int?
+    /// The longest cooldown accepted from a `Retry-After` (24 hours): a hostile or broken value
+    /// cannot lock an app out for longer than Spotify's quota window.
+    public static let maximumCooldown: Duration = .seconds(86_400)
+    /// The cooldown assumed after a `QUOTA_EXCEEDED` without a readable `Retry-After`.
+    public static let quotaCooldownWithoutRetryAfter: Duration = .seconds(3_600)
+    static let window: TimeInterval = 86_400
+
+    /// - Parameters:
+    ///   - key: the app whose requests are counted together.
+    ///   - store: a persistent store shares the cooldown between processes; the default keeps it in
+    ///     this ledger value alone.
+    ///   - dailyBudget: requests per 24 hours after which background work stops.
+    public init(key: QuotaKey, store: any RequestLedgerStore = MemoryRequestLedgerStore(), dailyBudget: Int? = nil) {
+        self.key = key
+        self.store = store
+        self.dailyBudget = dailyBudget
+    }
+
+    /// A ledger for one client alone, in memory: what a client without a ledger uses.
+    public static func inMemory() -> RequestLedger {
+        RequestLedger(key: QuotaKey(issuer: "memory", clientID: UUID().uuidString))
+    }
+
+    /// The cooldown in force at `now`, if any.
+    public func activeCooldown(at now: Date) async -> Cooldown? {
+        guard let cooldown = try? await store.cooldown(for: key), cooldown.isActive(at: now) else { return nil }
+        return cooldown
+    }
+
+    /// The requests spent up to `now`.
+    public func usage(at now: Date) async throws -> RequestUsage {
+        let entries = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+        var endpoints: [String: Int] = [:]
+        var outcomes: [String: Int] = [:]
+        for entry in entries {
+            endpoints[entry.endpoint, default: 0] += 1
+            outcomes[entry.status.map(String.init) ?? "no answer", default: 0] += 1
+        }
+        let hourAgo = now.addingTimeInterval(-3600)
+        return RequestUsage(
+            lastHour: entries.count { $0.sentAt >= hourAgo },
+            last24Hours: entries.count,
+            background24Hours: entries.count { $0.background },
+            byEndpoint: endpoints.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { RequestUsage.EndpointCount(endpoint: $0.key, count: $0.value) },
+            byOutcome: outcomes)
+    }
+
+    /// When background work may send again under the daily budget, or `nil` while it may now.
+    func budgetReopens(at now: Date) async -> Date? {
+        guard let budget = dailyBudget else { return nil }
+        guard budget > 0 else { return now.addingTimeInterval(Self.window) }
+        guard let entries = try? await store.entries(for: key, since: now.addingTimeInterval(-Self.window)),
+            entries.count >= budget
+        else { return nil }
+        // The count drops below the budget once the oldest `count - budget + 1` requests leave the window.
+        return entries[entries.count - budget].sentAt.addingTimeInterval(Self.window)
+    }
+
+    func record(_ entry: LedgerEntry) async {
+        try? await store.record(entry, for: key, forgettingBefore: entry.sentAt.addingTimeInterval(-Self.window))
+    }
+
+    func learn(_ cooldown: Cooldown) async {
+        try? await store.extendCooldown(cooldown, for: key)
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import GRDB
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Synchronization
+import Testing
+
+@testable import PlaylistLinks
+
+private let key = QuotaKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
+
+func temporaryFile(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-\(UUID().uuidString)").appendingPathComponent(name)
+}
+
+@Suite("The SQLite request ledger")
+struct SQLiteRequestLedgerStoreTests {
+    @Test func twoOpenersOfOneFileShareTheCooldownAndTheCountsAcrossAReopen() async throws {
+        let url = temporaryFile("requests.sqlite")
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let first = try SQLiteRequestLedgerStore(url: url)
+        let second = try SQLiteRequestLedgerStore(url: url)
+        try await first.extendCooldown(Cooldown(kind: .quota, until: now.addingTimeInterval(600), learnedAt: now), for: key)
+        #expect(try await second.cooldown(for: key)?.until == now.addingTimeInterval(600))
+        // A shorter cooldown never shortens a longer one; a longer one replaces it.
+        try await second.extendCooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(5), learnedAt: now), for: key)
+        #expect(try await first.cooldown(for: key)?.kind == .quota)
+        try await second.extendCooldown(Cooldown(kind: .quota, until: now.addingTimeInterval(900), learnedAt: now), for: key)
+        #expect(try await first.cooldown(for: key)?.until == now.addingTimeInterval(900))
+        // Another app's key is separate.
+        #expect(try await first.cooldown(for: QuotaKey(issuer: key.issuer, clientID: "other")) == nil)
+
+        for offset in [0.0, 10, 20] {
+            try await first.record(
+                LedgerEntry(sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: 200, background: offset == 10),
+                for: key, forgettingBefore: now.addingTimeInterval(-86_400))
+        }
+        try await second.record(
+            LedgerEntry(sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
+            for: key, forgettingBefore: now.addingTimeInterval(5))
+        let reopened = try SQLiteRequestLedgerStore(url: url)
+        let entries = try await reopened.entries(for: key, since: now.addingTimeInterval(-1))
+        // The entry at `now` was forgotten by the last record; order and fields survive.
+        #expect(entries.map(\.sentAt) == [10, 20, 30].map { now.addingTimeInterval($0) })
+        #expect(entries.map(\.background) == [true, false, false])
+        #expect(entries.last?.status == nil)
+        #expect(try await reopened.cooldown(for: key)?.until == now.addingTimeInterval(900))
+    }
+
+    @Test func aFileThatCannotBeOpenedIsATypedError() throws {
+        let blocker = temporaryFile("blocker")
+        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: blocker)
+        #expect {
+            try SQLiteRequestLedgerStore(url: blocker.appendingPathComponent("requests.sqlite"))
+        } throws: { error in
+            (error as? PlaylistLinksError)?.code == .database
+        }
+    }
+}
+
+/// A catalog file whose user has `playlists` playlists of a few tracks, all in the library.
+func libraryCatalog(playlists count: Int) throws -> URL {
+    let playlists = (0..<count).map { index in
+        [
+            "name": "Collection \(index + 1)",
+            "entries": (0..<(3 + index % 5)).map { track in ["name": "Song \(track)", "duration_ms": 180_000 + track * 1000] },
+        ] as [String: Any]
+    }
+    let url = temporaryFile("catalog.json")
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try JSONSerialization.data(withJSONObject: ["user": ["id": "emu-user"], "playlists": playlists]).write(to: url)
+    return url
+}
+
+@Suite("Revalidate, don't refetch", .serialized)
+struct RevalidationTests {
+    func configuration(extra: Int) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.extraLibraryPlaylists = extra
+        return configuration
+    }
+
+    @Test func aHundredUnchangedLibraryPlaylistsCostTwoRequestsAndTwoChangedOnesAreReadAgain() async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        var configuration = EmulatorConfiguration()
+        configuration.catalogFile = try libraryCatalog(playlists: 100)
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let collections = try await emulator.playlists().map { try SpotifyID($0.id) }
+            #expect(collections.count == 100)
+            for (index, id) in collections.enumerated() { try links.link(RecordID(namespace: "routine", id: "\(index)"), to: id) }
+            let client = await emulatorClient(emulator, clock: clock)
+            let refresher = MetadataRefresher(links: links, client: client)
+            let first = try await refresher.refreshStale(olderThan: .zero)
+            #expect(first.values.allSatisfy { $0 == .refreshed(entriesFetched: true) })
+            await emulator.resetStatistics()
+            try await clock.sleep(for: .seconds(86_400))
+
+            let unchanged = try await refresher.refreshStale(olderThan: .seconds(3600))
+            #expect(unchanged.count == 100)
+            #expect(unchanged.values.allSatisfy { $0 == .unchanged })
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 2)
+            let card = try #require(try links.card(for: RecordID(namespace: "routine", id: "7")))
+            #expect(card.metadata.fetchedAt == clock.now)
+            #expect(card.metadata.trackCount != nil && card.metadata.totalDuration != nil)
+
+            // Two change: they are read again and show the change; the others stay as cached.
+            for id in collections.prefix(2) { await emulator.control("playlists/\(id.rawValue)/add-track", ["duration_ms": "60000"]) }
+            let before = try #require(try links.metadata(for: collections[0]))
+            await emulator.resetStatistics()
+            try await clock.sleep(for: .seconds(86_400))
+            let outcomes = try await refresher.refreshStale(olderThan: .seconds(3600))
+            #expect(outcomes.values.filter { $0 == .unchanged }.count == 98)
+            #expect(outcomes[collections[0]] == .refreshed(entriesFetched: true))
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)
+            let after = try #require(try links.metadata(for: collections[0]))
+            #expect(after.trackCount == (before.trackCount ?? 0) + 1)
+            #expect(after.totalDuration == (before.totalDuration ?? .zero) + .seconds(60))
+        }
+    }
+
+    @Test func aFewPlaylistsOutsideTheLibraryAreAskedForOneByOne() async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        try await withEmulator(configuration(extra: 200)) { (emulator: EmulatorServer) async throws in
+            let client = await emulatorClient(emulator, clock: clock)
+            // Two playlists of the user's library and one outside it: reading 5 library pages would cost more.
+            for (index, name) in ["Deep Work", "Morning Focus", "Focus Flow"].enumerated() {
+                try links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+            }
+            let refresher = MetadataRefresher(links: links, client: client)
+            _ = try await refresher.refreshStale(olderThan: .zero)
+            await emulator.resetStatistics()
+            try await clock.sleep(for: .seconds(7200))
+            let outcomes = try await refresher.refreshStale(olderThan: .seconds(3600))
+            #expect(outcomes.count == 3)
+            // One library page covers the two of the library (they come first); the other costs one.
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 2)
+            #expect(outcomes.values.filter { $0 == .unchanged }.count == 2)
+        }
+    }
+
+    @Test func pastTheDailyBudgetTheRefresherStopsWithoutSending() async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            try links.link(session42, to: try await playlistID(emulator, "Deep Work"))
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL),
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
+                ledger: RequestLedger(key: key, dailyBudget: 0))
+            let outcome = try await MetadataRefresher(links: links, client: client).refresh(record: session42)
+            guard case .stale(let message) = outcome else {
+                Issue.record("expected stale, got \(String(describing: outcome))")
+                return
+            }
+            #expect(message.contains("daily budget"))
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
+            // A person asking still gets through.
+            let asked = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refresh(record: session42)
+            #expect(asked == .refreshed(entriesFetched: true))
+        }
+    }
+}
+
+@Suite("Now playing on a budget", .serialized)
+struct NowPlayingBudgetTests {
+    @Test func anHourOfListeningStaysWithinThirtyCallsAndTrackChangesAreSeenAtOnce() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let running = try #require(await emulator.playlists().first { $0.name == "Running Mix" }).id
+            let monitor = try await harness.run(emulator, policy: PollSchedule.Policy(), until: .seconds(3600), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"]) },
+                .init(at: .seconds(1500)) { await emulator.control("player/next") },
+            ])
+            #expect(monitor.callCount <= 30)
+            let lags = harness.emitted.compactMap { state -> Double? in if case .playing(let item) = state { item.progress.seconds } else { nil } }
+            #expect(lags.count >= 14)
+            // Natural track changes: the poll lands 1.5 s after the predicted end.
+            let sorted = lags.sorted()
+            #expect(sorted[sorted.count / 2] <= 2)
+        }
+    }
+
+    @Test func theBudgetHoldsWhenTracksAreShortAndSkipsAreMany() {
+        var schedule = PollSchedule(policy: .budgeted(callsPerHour: 30))
+        var now = Date(timeIntervalSince1970: 1_790_000_000)
+        let end = now.addingTimeInterval(3 * 3600)
+        var polls: [Date] = []
+        var index = 0
+        while now < end {
+            polls.append(now)
+            index += 1
+            // A new 20-second track at every poll: the worst case for a track-end schedule.
+            let item = NowPlayingItem(
+                kind: .track, uri: "t\(index)", name: "n", subtitle: nil, duration: .seconds(20), contextURI: nil,
+                progress: .zero, observedAt: now)
+            now = now.addingTimeInterval(schedule.delay(after: .playing(item), remaining: .seconds(20), now: now).seconds)
+        }
+        // No rolling hour holds more than the budget.
+        for start in polls {
+            #expect(polls.filter { $0 >= start && $0 < start.addingTimeInterval(3600) }.count <= 30)
+        }
+        #expect(polls.count >= 3 * 25)
+    }
+
+    @Test func theMonitorSendsNothingDuringAQuotaCooldownAndResumesAfterIt() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let start = harness.clock.now
+            await emulator.control("faults", ["kind": "429-quota", "retry_after": "3600"])
+            let monitor = try await harness.run(emulator, until: .seconds(3601), steps: [
+                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) }
+            ])
+            // One poll met the quota; the next went out only when the cooldown ended, and found the player.
+            #expect(monitor.callCount == 2)
+            #expect(await emulator.requestCount("GET /v1/me/player/currently-playing") == 2)
+            let states = harness.states.withLock { $0 }
+            #expect(states.first?.1 == .unavailable(.quotaExceeded(retryAfter: .seconds(3600))))
+            guard states.count == 2, case .playing = states[1].1 else {
+                Issue.record("expected a playing state after the cooldown, got \(states)")
+                return
+            }
+            #expect(states[1].0 == start.addingTimeInterval(3600))
+        }
+    }
+
+    @Test func aForbiddenAnswerStopsThePolling() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let token = await emulator.issueAccessToken(scopes: ["playlist-read-private"])
+            let monitor = try await harness.run(emulator, tokens: StaticAccessTokenProvider(AccessToken(token)), until: .seconds(3600))
+            #expect(monitor.callCount == 1)
+            #expect(harness.emitted == [.unavailable(.missingScope)])
+        }
+    }
+}

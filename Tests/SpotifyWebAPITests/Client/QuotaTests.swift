@@ -1,0 +1,291 @@
+import Foundation
+import HTTPTypes
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyWebAPI
+
+private let quotaBody = #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#
+private let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+
+private func quota(retryAfter: String?) -> ScriptedTransport.Reply {
+    .json(quotaBody, status: 429, headers: retryAfter.map { ["Retry-After": $0] } ?? [:])
+}
+
+@Suite("The request quota: typed errors and a cooldown every client honours")
+struct QuotaCooldownTests {
+    @Test func quotaExceededIsItsOwnCodeWithTheWaitTheMomentAndWhatStillWorks() async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport([quota(retryAfter: "43200")])
+        let client = makeClient(transport, clock: clock)
+        let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
+        #expect(error.code == .quotaExceeded)
+        #expect(error.status == 429)
+        #expect(error.retryAfter == .seconds(43200))
+        #expect(error.retryAt == clock.now.addingTimeInterval(43200))
+        #expect(error.message.contains("daily request quota"))
+        #expect(error.message.contains("about 12 h, around "))
+        #expect(error.message.contains("readable offline"))
+        // It is not waited out: nothing slept, one request only.
+        #expect(clock.totalSlept == .zero)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func noRequestLeavesWhileTheCooldownLastsAndTheFirstAfterItGoes() async throws {
+        let clock = TestClock(mode: .manual)
+        let transport = ScriptedTransport([quota(retryAfter: "600"), .json(meJSON)])
+        let store = MemoryRequestLedgerStore()
+        let first = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        await #expect(throws: SpotifyAPIError.self) { try await first.currentUser() }
+        // Another client of the same app (a second view, a second process sharing the store).
+        let second = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        for client in [first, second] {
+            let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
+            #expect(error.code == .quotaExceeded)
+            #expect(error.retryAfter == .seconds(600))
+        }
+        #expect(await second.cooldown()?.kind == .quota)
+        #expect(transport.requests.count == 1)
+        clock.advance(by: .seconds(599))
+        await #expect(throws: SpotifyAPIError.self) { try await second.currentUser() }
+        #expect(transport.requests.count == 1)
+        // It ends by itself at the stated time.
+        clock.advance(by: .seconds(1))
+        #expect(await second.cooldown() == nil)
+        #expect(try await second.currentUser().id == "tester")
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func anotherAppOnTheSameDeviceIsNotStopped() async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport([quota(retryAfter: "600"), .json(meJSON)])
+        let store = MemoryRequestLedgerStore()
+        let limited = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        await #expect(throws: SpotifyAPIError.self) { try await limited.currentUser() }
+        let other = RequestLedger(key: QuotaKey(issuer: key.issuer, clientID: "other-app"), store: store)
+        #expect(try await makeClient(transport, clock: clock, ledger: other).currentUser().id == "tester")
+    }
+
+    @Test(arguments: [
+        ("1000000000", 86_400.0),  // hostile: capped at the quota window
+        ("abc", 3_600.0),  // garbage: an hour, never a quick retry that lengthens the penalty
+        (nil, 3_600.0),
+        ("0", 3_600.0),
+        ("-5", 3_600.0),
+        ("49000", 49_000.0),
+    ] as [(String?, Double)])
+    func quotaRetryAfterValuesAreBounded(header: String?, expected: Double) async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport([quota(retryAfter: header)])
+        let client = makeClient(transport, clock: clock)
+        let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
+        #expect(error.code == .quotaExceeded)
+        #expect(error.retryAfter == .seconds(expected))
+    }
+
+    @Test func quotaRetryAfterAsAnHTTPDate() async throws {
+        let clock = TestClock(mode: .automatic)
+        let date = HTTPDate.format(clock.now.addingTimeInterval(7200))
+        let client = makeClient(ScriptedTransport([quota(retryAfter: date)]), clock: clock)
+        let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
+        #expect(error.retryAfter == .seconds(7200))
+    }
+
+    @Test func aRateLimitLearnedByOneClientIsWaitedOutByAnother() async throws {
+        let clock = TestClock(mode: .manual)
+        let reopens = clock.now.addingTimeInterval(5)
+        let transport = ScriptedTransport { _, _ in
+            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(meJSON)
+        }
+        let store = MemoryRequestLedgerStore()
+        let first = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        let second = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        let waiting = Task { try await first.currentUser() }
+        await clock.waitForSleepers(1)
+        #expect(await second.cooldown()?.kind == .rateLimit)
+        let other = Task { try await second.currentUser() }
+        await clock.waitForSleepers(2)
+        // The second client sleeps instead of sending: one request so far.
+        #expect(transport.requests.count == 1)
+        clock.advance(by: .seconds(5))
+        #expect(try await waiting.value.id == "tester")
+        #expect(try await other.value.id == "tester")
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func aLongRateLimitFailsFastWithItsOwnWording() async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": "7200"])])
+        let error = try await #require(throws: SpotifyAPIError.self) {
+            try await makeClient(transport, clock: clock).currentUser()
+        }
+        #expect(error.code == .rateLimited)
+        #expect(error.message.contains("rate limit"))
+        #expect(!error.message.contains("quota"))
+        #expect(error.message.contains("about 2 h, around"))
+    }
+}
+
+@Suite("The request ledger and the daily budget")
+struct RequestLedgerTests {
+    @Test func everyRequestIsCountedByEndpointAndOutcomeOverARolling24Hours() async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport { request, _ in
+            request.path?.hasPrefix("/v1/me/player") == true ? .response(status: 204) : .json(meJSON)
+        }
+        let client = makeClient(transport, clock: clock)
+        _ = try await client.currentUser()
+        clock.advance(by: .seconds(7200))
+        _ = try await client.currentUser()
+        _ = try await client.currentlyPlaying()
+        var usage = try await client.requestUsage()
+        #expect(usage.last24Hours == 3)
+        #expect(usage.lastHour == 2)
+        #expect(usage.byEndpoint == [.init(endpoint: "GET /me", count: 2), .init(endpoint: "GET /me/player/currently-playing", count: 1)])
+        #expect(usage.byOutcome == ["200": 2, "204": 1])
+        clock.advance(by: .seconds(86_400 - 7200 + 1))
+        usage = try await client.requestUsage()
+        #expect(usage.last24Hours == 2)
+    }
+
+    @Test func idsAreFoldedSoNoPlaylistIsNamedInTheLedger() async throws {
+        let transport = ScriptedTransport([.apiError(404, "Resource not found")])
+        let client = makeClient(transport)
+        _ = try? await client.playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(try await client.requestUsage().byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
+        #expect(try await client.requestUsage().byOutcome == ["404": 1])
+    }
+
+    @Test func pastTheBudgetBackgroundWorkStopsAndWhatAPersonAsksForGoes() async throws {
+        let clock = TestClock(mode: .automatic)
+        let transport = ScriptedTransport { _, _ in .json(meJSON) }
+        let client = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, dailyBudget: 3))
+        for _ in 0..<3 { _ = try await SpotifyClient.withPriority(.background) { try await client.currentUser() } }
+        let error = try await #require(throws: SpotifyAPIError.self) {
+            try await SpotifyClient.withPriority(.background) { try await client.currentUser() }
+        }
+        #expect(error.code == .budgetExhausted)
+        #expect(error.message.contains("budget of 3"))
+        #expect(error.message.contains("What you ask for still works"))
+        // The budget frees when the oldest request leaves the 24-hour window.
+        #expect(error.retryAt == clock.now.addingTimeInterval(86_400))
+        #expect(transport.requests.count == 3)
+        _ = try await client.currentUser()
+        #expect(transport.requests.count == 4)
+        #expect(try await client.requestUsage().background24Hours == 3)
+    }
+}
+
+@Suite("Identical requests in flight share one exchange; ETags revalidate")
+struct SharedRequestTests {
+    @Test func twoViewsAskingForTheSamePlaylistAtOnceCostOneRequest() async throws {
+        let clock = TestClock(mode: .manual)
+        let gate = AsyncGate()
+        let transport = ScriptedTransport { _, _ in
+            await gate.wait()
+            return .json(#"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Shared","snapshot_id":"s1"}"#)
+        }
+        let client = makeClient(transport, clock: clock)
+        let id = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
+        let first = Task { try await client.playlist(id) }
+        let second = Task { try await client.playlist(id) }
+        try await waitUntil { await client.inFlight.waiting == 2 }
+        let other = Task { try await client.currentUser() }  // a different URL is not shared
+        try await waitUntil { transport.requests.count == 2 }
+        gate.open()
+        #expect(try await first.value.name == "Shared")
+        #expect(try await second.value.name == "Shared")
+        _ = try? await other.value
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aCancelledCallerLeavesAtOnceAndTheOtherStillGetsTheAnswer() async throws {
+        let gate = AsyncGate()
+        let transport = ScriptedTransport { _, _ in
+            await gate.wait()
+            return .json(meJSON)
+        }
+        let client = makeClient(transport)
+        let leaving = Task { try await client.currentUser() }
+        let staying = Task { try await client.currentUser() }
+        try await waitUntil { await client.inFlight.waiting == 2 }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        gate.open()
+        #expect(try await staying.value.id == "tester")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func anETagIsSentBackAndA304ReturnsTheKeptAnswer() async throws {
+        let page = #"{"items":[],"limit":50,"offset":0,"total":0,"next":null}"#
+        let transport = ScriptedTransport([.json(page, headers: ["ETag": "\"v1\""]), .response(status: 304, headers: ["ETag": "\"v1\""])])
+        let client = makeClient(transport)
+        let first = try await client.myPlaylists()
+        let second = try await client.myPlaylists()
+        #expect(first.total == 0 && second.total == 0)
+        #expect(transport.requests[0].headerFields[.ifNoneMatch] == nil)
+        #expect(transport.requests[1].headerFields[.ifNoneMatch] == "\"v1\"")
+    }
+
+    @Test func a304WithoutAKeptAnswerIsAnErrorNotAnEmptyAnswer() async throws {
+        let transport = ScriptedTransport([.response(status: 304)])
+        await #expect(throws: SpotifyAPIError.self) { try await makeClient(transport).myPlaylists() }
+    }
+}
+
+@Suite("Limits in words")
+struct LimitWordingTests {
+    @Test(arguments: [(42.0, "42 s"), (59.2, "1 min"), (2400, "40 min"), (42_000, "11 h 40 min"), (43_200, "12 h")])
+    func waits(seconds: Double, text: String) {
+        #expect(LimitWording.approximate(.clampedSeconds(seconds)) == text)
+    }
+
+    @Test func clockTimeIsLocalAndSaysWhenItIsNotToday() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-22T16:40:00Z"))
+        #expect(LimitWording.lift(after: .seconds(42_000), at: now.addingTimeInterval(42_000), now: now, timeZone: utc)
+            == "about 11 h 40 min, around 04:20 tomorrow")
+        #expect(LimitWording.clockTime(now.addingTimeInterval(600), now: now, timeZone: utc) == "16:50")
+        #expect(LimitWording.clockTime(now.addingTimeInterval(3 * 86_400), now: now, timeZone: utc) == "16:40 on 2026-11-25")
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        #expect(LimitWording.clockTime(now, now: now, timeZone: tokyo) == "01:40")
+    }
+}
+
+/// A gate tests open by hand; waiters park until then.
+final class AsyncGate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resume = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resume { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
+
+/// Polls `condition` on the scheduler (not on time); records an issue and throws when it never holds.
+func waitUntil(
+    _ condition: () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    for attempt in 0..<200_000 {
+        if await condition() { return }
+        if attempt % 64 == 0 { try await Task.sleep(nanoseconds: 100_000) } else { await Task.yield() }
+    }
+    Issue.record("the condition never held", sourceLocation: sourceLocation)
+    throw CancellationError()
+}
