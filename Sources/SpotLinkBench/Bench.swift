@@ -18,7 +18,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var quick = false
     @Flag(help: "One JSON object per metric and line.")
     var json = false
-    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start (repeatable).")
+    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota (repeatable).")
     var only: [String] = []
 
     func run() async throws {
@@ -29,11 +29,17 @@ struct SpotLinkBench: AsyncParsableCommand {
         if wanted("refresh") { try await Metrics.refreshSingleFlight(report) }
         if wanted("bulk") { try await Metrics.bulkUnderRateLimit(report, playlists: 50) }
         if wanted("now-playing") {
+            try await Metrics.nowPlaying(report, policy: .init(), name: "budgeted")
             try await Metrics.nowPlaying(report, policy: .responsive, name: "responsive")
             try await Metrics.nowPlaying(report, policy: .economical, name: "economical")
         }
         if wanted("cards") { try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
         if wanted("cold-start") { try Metrics.coldStart(report, runs: quick ? 5 : 20) }
+        if wanted("quota") {
+            try await Metrics.requestsPerUserDay(report)
+            try await Metrics.refreshUnchanged(report)
+            try await Metrics.quotaCooldown(report)
+        }
     }
 }
 

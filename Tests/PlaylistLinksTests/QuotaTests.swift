@@ -11,7 +11,8 @@ import Testing
 private let key = QuotaKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
 
 func temporaryFile(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-\(UUID().uuidString)").appendingPathComponent(name)
+    FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-\(UUID().uuidString)")
+        .appendingPathComponent(name)
 }
 
 @Suite("The SQLite request ledger")
@@ -21,23 +22,28 @@ struct SQLiteRequestLedgerStoreTests {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let first = try SQLiteRequestLedgerStore(url: url)
         let second = try SQLiteRequestLedgerStore(url: url)
-        try await first.extendCooldown(Cooldown(kind: .quota, until: now.addingTimeInterval(600), learnedAt: now), for: key)
+        try await first.extendCooldown(
+            Cooldown(kind: .quota, until: now.addingTimeInterval(600), learnedAt: now), for: key)
         #expect(try await second.cooldown(for: key)?.until == now.addingTimeInterval(600))
         // A shorter cooldown never shortens a longer one; a longer one replaces it.
-        try await second.extendCooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(5), learnedAt: now), for: key)
+        try await second.extendCooldown(
+            Cooldown(kind: .rateLimit, until: now.addingTimeInterval(5), learnedAt: now), for: key)
         #expect(try await first.cooldown(for: key)?.kind == .quota)
-        try await second.extendCooldown(Cooldown(kind: .quota, until: now.addingTimeInterval(900), learnedAt: now), for: key)
+        try await second.extendCooldown(
+            Cooldown(kind: .quota, until: now.addingTimeInterval(900), learnedAt: now), for: key)
         #expect(try await first.cooldown(for: key)?.until == now.addingTimeInterval(900))
         // Another app's key is separate.
         #expect(try await first.cooldown(for: QuotaKey(issuer: key.issuer, clientID: "other")) == nil)
 
         for offset in [0.0, 10, 20] {
             try await first.record(
-                LedgerEntry(sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: 200, background: offset == 10),
+                LedgerEntry(
+                    sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: 200, background: offset == 10),
                 for: key, forgettingBefore: now.addingTimeInterval(-86_400))
         }
         try await second.record(
-            LedgerEntry(sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
+            LedgerEntry(
+                sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
             for: key, forgettingBefore: now.addingTimeInterval(5))
         let reopened = try SQLiteRequestLedgerStore(url: url)
         let entries = try await reopened.entries(for: key, since: now.addingTimeInterval(-1))
@@ -50,7 +56,8 @@ struct SQLiteRequestLedgerStoreTests {
 
     @Test func aFileThatCannotBeOpenedIsATypedError() throws {
         let blocker = temporaryFile("blocker")
-        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: blocker)
         #expect {
             try SQLiteRequestLedgerStore(url: blocker.appendingPathComponent("requests.sqlite"))
@@ -58,20 +65,6 @@ struct SQLiteRequestLedgerStoreTests {
             (error as? PlaylistLinksError)?.code == .database
         }
     }
-}
-
-/// A catalog file whose user has `playlists` playlists of a few tracks, all in the library.
-func libraryCatalog(playlists count: Int) throws -> URL {
-    let playlists = (0..<count).map { index in
-        [
-            "name": "Collection \(index + 1)",
-            "entries": (0..<(3 + index % 5)).map { track in ["name": "Song \(track)", "duration_ms": 180_000 + track * 1000] },
-        ] as [String: Any]
-    }
-    let url = temporaryFile("catalog.json")
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try JSONSerialization.data(withJSONObject: ["user": ["id": "emu-user"], "playlists": playlists]).write(to: url)
-    return url
 }
 
 @Suite("Revalidate, don't refetch", .serialized)
@@ -86,11 +79,13 @@ struct RevalidationTests {
         let clock = TestClock(mode: .automatic)
         let links = try PlaylistLinks(location: .inMemory, clock: clock)
         var configuration = EmulatorConfiguration()
-        configuration.catalogFile = try libraryCatalog(playlists: 100)
+        configuration.catalogFile = try CatalogFile.library(playlists: 100)
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let collections = try await emulator.playlists().map { try SpotifyID($0.id) }
             #expect(collections.count == 100)
-            for (index, id) in collections.enumerated() { try links.link(RecordID(namespace: "routine", id: "\(index)"), to: id) }
+            for (index, id) in collections.enumerated() {
+                try links.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
+            }
             let client = await emulatorClient(emulator, clock: clock)
             let refresher = MetadataRefresher(links: links, client: client)
             let first = try await refresher.refreshStale(olderThan: .zero)
@@ -107,7 +102,9 @@ struct RevalidationTests {
             #expect(card.metadata.trackCount != nil && card.metadata.totalDuration != nil)
 
             // Two change: they are read again and show the change; the others stay as cached.
-            for id in collections.prefix(2) { await emulator.control("playlists/\(id.rawValue)/add-track", ["duration_ms": "60000"]) }
+            for id in collections.prefix(2) {
+                await emulator.control("playlists/\(id.rawValue)/add-track", ["duration_ms": "60000"])
+            }
             let before = try #require(try links.metadata(for: collections[0]))
             await emulator.resetStatistics()
             try await clock.sleep(for: .seconds(86_400))
@@ -159,7 +156,8 @@ struct RevalidationTests {
             #expect(message.contains("daily budget"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             // A person asking still gets through.
-            let asked = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refresh(record: session42)
+            let asked = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refresh(
+                record: session42)
             #expect(asked == .refreshed(entriesFetched: true))
         }
     }
@@ -171,12 +169,18 @@ struct NowPlayingBudgetTests {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let running = try #require(await emulator.playlists().first { $0.name == "Running Mix" }).id
-            let monitor = try await harness.run(emulator, policy: PollSchedule.Policy(), until: .seconds(3600), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"]) },
-                .init(at: .seconds(1500)) { await emulator.control("player/next") },
-            ])
+            let monitor = try await harness.run(
+                emulator, policy: PollSchedule.Policy(), until: .seconds(3600),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"])
+                    },
+                    .init(at: .seconds(1500)) { await emulator.control("player/next") },
+                ])
             #expect(monitor.callCount <= 30)
-            let lags = harness.emitted.compactMap { state -> Double? in if case .playing(let item) = state { item.progress.seconds } else { nil } }
+            let lags = harness.emitted.compactMap { state -> Double? in
+                if case .playing(let item) = state { item.progress.seconds } else { nil }
+            }
             #expect(lags.count >= 14)
             // Natural track changes: the poll lands 1.5 s after the predicted end.
             let sorted = lags.sorted()
@@ -197,7 +201,8 @@ struct NowPlayingBudgetTests {
             let item = NowPlayingItem(
                 kind: .track, uri: "t\(index)", name: "n", subtitle: nil, duration: .seconds(20), contextURI: nil,
                 progress: .zero, observedAt: now)
-            now = now.addingTimeInterval(schedule.delay(after: .playing(item), remaining: .seconds(20), now: now).seconds)
+            now = now.addingTimeInterval(
+                schedule.delay(after: .playing(item), remaining: .seconds(20), now: now).seconds)
         }
         // No rolling hour holds more than the budget.
         for start in polls {
@@ -212,9 +217,13 @@ struct NowPlayingBudgetTests {
             let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
             let start = harness.clock.now
             await emulator.control("faults", ["kind": "429-quota", "retry_after": "3600"])
-            let monitor = try await harness.run(emulator, until: .seconds(3601), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) }
-            ])
+            let monitor = try await harness.run(
+                emulator, until: .seconds(3601),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+                    }
+                ])
             // One poll met the quota; the next went out only when the cooldown ended, and found the player.
             #expect(monitor.callCount == 2)
             #expect(await emulator.requestCount("GET /v1/me/player/currently-playing") == 2)
@@ -232,7 +241,8 @@ struct NowPlayingBudgetTests {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken(scopes: ["playlist-read-private"])
-            let monitor = try await harness.run(emulator, tokens: StaticAccessTokenProvider(AccessToken(token)), until: .seconds(3600))
+            let monitor = try await harness.run(
+                emulator, tokens: StaticAccessTokenProvider(AccessToken(token)), until: .seconds(3600))
             #expect(monitor.callCount == 1)
             #expect(harness.emitted == [.unavailable(.missingScope)])
         }

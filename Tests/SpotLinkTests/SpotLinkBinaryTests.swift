@@ -170,6 +170,48 @@ struct SpotLinkBinaryTests {
         await emulator.stop()
     }
 
+    @Test func aQuotaLearnedByOneProcessKeepsEveryLaterOneQuietUntilItEnds() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            #expect(try await cli.run(["session", "new", "Focus"] + common).status == 0)
+            #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
+            await emulator.control("faults", ["kind": "429-quota", "retry_after": "43200"])
+            let first = try await cli.run(["playlists"] + common)
+            #expect(first.status == 4)
+            #expect(first.stderr.contains("daily request quota") && first.stderr.contains("about 12 h, around "), "\(first.stderr)")
+            #expect(first.stderr.contains("readable offline"))
+            await emulator.resetStatistics()
+            for arguments in [["playlists"], ["search", "focus"], ["playlist", "show", deep], ["now-playing"], ["refresh"]] {
+                let result = try await cli.run(arguments + common)
+                #expect(result.status == 4, "\(arguments): \(result.stderr)")
+            }
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
+            // Saved cards still read.
+            let card = try await cli.run(["session", "show", "1"] + common)
+            #expect(card.status == 0 && card.stdout.contains("Deep Work"))
+            let status = try await cli.run(["status"] + common)
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.contains("Cooldown: Spotify's daily request quota"))
+            #expect(status.stdout.contains("Requests to Spotify: ") && status.stdout.contains("GET /me/playlists"))
+            let json = try await cli.run(["status", "--json"] + common)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect((object["cooldown"] as? [String: Any])?["kind"] as? String == "quota")
+            #expect(((object["requests"] as? [String: Any])?["by_outcome"] as? [String: Int])?["429"] == 1)
+            let doctor = try await cli.run(["doctor"] + common)
+            #expect(doctor.stdout.contains("✗ request quota: Spotify's daily request quota"), "\(doctor.stdout)")
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
+            // Half a day later the cooldown has ended by itself.
+            var later = cli
+            later.extraEnvironment["SPOTLINK_CLOCK_OFFSET_SECONDS"] = "43300"
+            let after = try await later.run(["playlists"] + common)
+            #expect(after.status == 0, "\(after.stderr)")
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 1)
+        }
+    }
+
     @Test func verboseOutputNeverShowsASecret() async throws {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()

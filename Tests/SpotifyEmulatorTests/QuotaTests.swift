@@ -21,8 +21,11 @@ struct EmulatorQuotaTests {
         return configuration
     }
 
-    func me(_ emulator: EmulatorServer, _ token: String) async throws -> (status: Int, headers: HTTPFields, body: String) {
-        let (status, headers, body) = try await http.send(.get, emulator.url("v1/me"), headers: ["Authorization": "Bearer \(token)"])
+    func me(_ emulator: EmulatorServer, _ token: String) async throws -> (
+        status: Int, headers: HTTPFields, body: String
+    ) {
+        let (status, headers, body) = try await http.send(
+            .get, emulator.url("v1/me"), headers: ["Authorization": "Bearer \(token)"])
         return (status, headers, String(decoding: body, as: UTF8.self))
     }
 
@@ -37,7 +40,8 @@ struct EmulatorQuotaTests {
             #expect(try await me(emulator, first).status == 200)
             let limited = try await me(emulator, second)
             #expect(limited.status == 429)
-            #expect(limited.body == #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#)
+            #expect(
+                limited.body == #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#)
             // The window frees when the first request is a day old: 100 s have passed since.
             #expect(limited.headers[.retryAfter] == "86300")
             // Another developer's app is not limited.
@@ -46,7 +50,8 @@ struct EmulatorQuotaTests {
     }
 
     @Test func requestsWhileLimitedCountAndLengthenThePenalty() async throws {
-        try await withEmulator(configuration(quota: 2, window: .seconds(1000))) { (emulator: EmulatorServer) async throws in
+        try await withEmulator(configuration(quota: 2, window: .seconds(1000))) {
+            (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken(clientID: "app-1")
             #expect(try await me(emulator, token).status == 200)
             await emulator.advanceClock(by: .seconds(10))
@@ -71,7 +76,8 @@ struct EmulatorQuotaTests {
             let token = await emulator.issueAccessToken()
             #expect(await emulator.control("faults", ["kind": "429-quota", "retry_after": "43200"]) == 200)
             let fault = try await me(emulator, token)
-            #expect(fault.status == 429 && fault.body.contains("QUOTA_EXCEEDED") && fault.headers[.retryAfter] == "43200")
+            #expect(
+                fault.status == 429 && fault.body.contains("QUOTA_EXCEEDED") && fault.headers[.retryAfter] == "43200")
             #expect(try await me(emulator, token).status == 200)
             #expect(await emulator.control("config", ["quota": "1"]) == 200)
             #expect(try await me(emulator, token).status == 200)
@@ -90,7 +96,8 @@ struct EmulatorQuotaTests {
         let value = arguments[1]
         #expect {
             try configuration.apply(
-                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: "none", latencyMs: 0,
+                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: "none",
+                latencyMs: 0,
                 rateLimit: nil, catalog: nil, shape: "2026",
                 quota: arguments[0] == "--quota" ? Int(value) : nil,
                 quotaWindow: arguments[0] == "--quota-window" ? Int(value)! : 86_400,
@@ -107,11 +114,13 @@ struct EmulatorQuotaTests {
             let (status, headers, body) = try await http.send(.get, url, headers: ["Authorization": "Bearer \(token)"])
             let etag = try #require(headers[.eTag])
             #expect(status == 200 && !body.isEmpty)
-            let again = try await http.send(.get, url, headers: ["Authorization": "Bearer \(token)", "If-None-Match": etag])
+            let again = try await http.send(
+                .get, url, headers: ["Authorization": "Bearer \(token)", "If-None-Match": etag])
             #expect(again.status == 304 && again.body.isEmpty)
             let id = try await emulator.playlistID(named: "Deep Work")
             await emulator.control("playlists/\(id)/rename", ["name": "Deeper Work"])
-            let changed = try await http.send(.get, url, headers: ["Authorization": "Bearer \(token)", "If-None-Match": etag])
+            let changed = try await http.send(
+                .get, url, headers: ["Authorization": "Bearer \(token)", "If-None-Match": etag])
             #expect(changed.status == 200)
         }
     }

@@ -233,11 +233,36 @@ struct CardModelTests {
         let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
         card.load()
         #expect(card.card?.metadata.name == "Deep Work")
+        // Fresh details: opening the card asks nothing; pulling to refresh does.
+        #expect(!card.isRefreshing)
+        card.refresh()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
         #expect(card.card?.metadata.availability == .notFound)
         #expect(card.statusLine == Availability.notFound.statusLine)
+        await harness.stop()
+    }
+
+    @Test func openingAFreshCardTwentyTimesSendsNothingAndAStaleOneRefreshes() async throws {
+        let harness = try await UIHarness.connected()
+        let (record, _) = try await harness.linkDeepWork(to: "10")
+        let first = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+        first.load()
+        await first.waitForRefresh()
+        let calls = harness.transport.requestCount
+        for _ in 0..<20 {
+            let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
+            card.load()
+            #expect(!card.isRefreshing)
+            #expect(card.card?.metadata.trackCount == 50)
+        }
+        #expect(harness.transport.requestCount == calls)
+        let impatient = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection, refreshAfter: .zero)
+        impatient.load()
+        #expect(impatient.isRefreshing)
+        await impatient.waitForRefresh()
+        #expect(harness.transport.requestCount > calls)
         await harness.stop()
     }
 

@@ -20,14 +20,16 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
     public init(url: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: url.path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
             throw PlaylistLinksError(
-                code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)", underlying: error)
+                code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
+                underlying: error)
         }
     }
 
@@ -38,7 +40,8 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 arguments: [key.issuer, key.clientID]
             ).map { row in
                 Cooldown(
-                    kind: Cooldown.Kind(rawValue: row["kind"]) ?? .quota, until: Date(timeIntervalSince1970: row["until"]),
+                    kind: Cooldown.Kind(rawValue: row["kind"]) ?? .quota,
+                    until: Date(timeIntervalSince1970: row["until"]),
                     learnedAt: Date(timeIntervalSince1970: row["learnedAt"]))
             }
         }
@@ -66,9 +69,11 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
                 arguments: [key.issuer, key.clientID, olderThan.timeIntervalSince1970])
             try db.execute(
-                sql: "INSERT INTO request (issuer, clientID, sentAt, endpoint, status, background) VALUES (?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO request (issuer, clientID, sentAt, endpoint, status, background) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970, entry.endpoint, entry.status, entry.background,
+                    key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970, entry.endpoint, entry.status,
+                    entry.background,
                 ])
         }
     }
@@ -84,7 +89,8 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 arguments: [key.issuer, key.clientID, date.timeIntervalSince1970]
             ).map { row in
                 LedgerEntry(
-                    sentAt: Date(timeIntervalSince1970: row["sentAt"]), endpoint: row["endpoint"], status: row["status"],
+                    sentAt: Date(timeIntervalSince1970: row["sentAt"]), endpoint: row["endpoint"],
+                    status: row["status"],
                     background: row["background"])
             }
         }

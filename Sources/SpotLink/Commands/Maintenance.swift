@@ -51,6 +51,10 @@ struct Refresh: AsyncParsableCommand {
         if json { Output.json(counts) } else {
             Output.line(outcomes.isEmpty ? "Nothing to refresh." : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
+        // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
+        if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
+            throw CLIFailure(SpotifyAPIError.cooldown(cooldown, now: client.clock.now).message, exitCode: 4)
+        }
     }
 }
 

@@ -4,7 +4,11 @@ public import PlaylistLinks
 public import SpotifyWebAPI
 
 /// The playlist card in a record's detail screen: the saved card at once (cover, name, track
-/// count, duration), then a refresh from Spotify in the background, and "Open in Spotify".
+/// count, duration), then, when the saved details are older than ``refreshAfter``, a refresh from
+/// Spotify in the background, and "Open in Spotify".
+///
+/// Opening a card twenty times a day costs no request when its details are fresh: a Development
+/// Mode app shares about a thousand requests a day among all its users.
 ///
 /// Saved data is never dropped: a deleted or inaccessible playlist keeps its card with a status
 /// line, and a failed refresh leaves the card as it was.
@@ -21,13 +25,21 @@ public final class PlaylistCardModel {
     private let connection: SpotifyConnectionModel
     private let coverTransport: any Transport
     private var refreshTask: Task<Void, Never>?
+    /// How old saved details may be before ``load()`` refreshes them; ``refresh()`` always asks.
+    public let refreshAfter: Duration
 
-    /// - Parameter coverTransport: fetches cover images (their URLs need no token).
-    public init(record: RecordID, links: PlaylistLinks, connection: SpotifyConnectionModel, coverTransport: any Transport = URLSessionTransport()) {
+    /// - Parameters:
+    ///   - coverTransport: fetches cover images (their URLs need no token).
+    ///   - refreshAfter: how old saved details may be before opening the card refreshes them.
+    public init(
+        record: RecordID, links: PlaylistLinks, connection: SpotifyConnectionModel,
+        coverTransport: any Transport = URLSessionTransport(), refreshAfter: Duration = .seconds(6 * 3600)
+    ) {
         self.record = record
         self.links = links
         self.connection = connection
         self.coverTransport = coverTransport
+        self.refreshAfter = refreshAfter
     }
 
     /// The formatted facts: "12 tracks · 48 min".
@@ -48,17 +60,24 @@ public final class PlaylistCardModel {
         card.map { ($0.webURL, $0.uri) }
     }
 
-    /// Shows the saved card, then refreshes it in the background when connected.
+    /// Shows the saved card, then refreshes it in the background when connected and its details
+    /// are missing or older than ``refreshAfter``.
     public func load() {
         readCard()
-        refresh()
+        guard let metadata = card?.metadata else { return }
+        let age = metadata.fetchedAt.map { connection.client.clock.now.timeIntervalSince($0) }
+        if age.map({ $0 >= refreshAfter.seconds }) ?? true { startRefresh(.background) }
     }
 
-    /// Refreshes from Spotify when connected; one refresh at a time.
+    /// Refreshes from Spotify when connected (pull to refresh: a person asked); one refresh at a time.
     public func refresh() {
+        startRefresh(.userInitiated)
+    }
+
+    private func startRefresh(_ priority: RequestPriority) {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
-        let refresher = MetadataRefresher(links: links, client: connection.client, transport: coverTransport)
+        let refresher = MetadataRefresher(links: links, client: connection.client, transport: coverTransport, priority: priority)
         refreshTask = Task {
             defer {
                 isRefreshing = false

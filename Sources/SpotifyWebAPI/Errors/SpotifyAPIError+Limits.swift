@@ -15,7 +15,8 @@ extension SpotifyAPIError {
         case .quota:
             return SpotifyAPIError(
                 code: .quotaExceeded, status: 429,
-                message: "Spotify's daily request quota for this app is used up (all apps of one developer account share it). "
+                message:
+                    "Spotify's daily request quota for this app is used up (all apps of one developer account share it). "
                     + "It lifts in \(when); nothing is sent to Spotify until then. Linked playlists stay readable offline.",
                 retryAfter: wait, retryAt: cooldown.until)
         case .rateLimit:
@@ -29,7 +30,8 @@ extension SpotifyAPIError {
     }
 
     /// The error for background work past the app's daily budget.
-    static func budgetExhausted(budget: Int, reopens: Date, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError {
+    static func budgetExhausted(budget: Int, reopens: Date, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError
+    {
         let wait = Duration.clampedSeconds(reopens.timeIntervalSince(now))
         return SpotifyAPIError(
             code: .budgetExhausted,
@@ -64,7 +66,8 @@ package enum LimitWording {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         if calendar.isDate(date, inSameDayAs: now) { return time }
-        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow) {
+        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow)
+        {
             return time + " tomorrow"
         }
         return time + String(format: " on %04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)

@@ -100,7 +100,9 @@ public struct RequestLedger: Sendable {
             lastHour: entries.count { $0.sentAt >= hourAgo },
             last24Hours: entries.count,
             background24Hours: entries.count { $0.background },
-            byEndpoint: endpoints.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { RequestUsage.EndpointCount(endpoint: $0.key, count: $0.value) },
+            byEndpoint: endpoints.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                RequestUsage.EndpointCount(endpoint: $0.key, count: $0.value)
+            },
             byOutcome: outcomes)
     }
 

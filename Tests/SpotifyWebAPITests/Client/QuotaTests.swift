@@ -67,14 +67,15 @@ struct QuotaCooldownTests {
         #expect(try await makeClient(transport, clock: clock, ledger: other).currentUser().id == "tester")
     }
 
-    @Test(arguments: [
-        ("1000000000", 86_400.0),  // hostile: capped at the quota window
-        ("abc", 3_600.0),  // garbage: an hour, never a quick retry that lengthens the penalty
-        (nil, 3_600.0),
-        ("0", 3_600.0),
-        ("-5", 3_600.0),
-        ("49000", 49_000.0),
-    ] as [(String?, Double)])
+    @Test(
+        arguments: [
+            ("1000000000", 86_400.0),  // hostile: capped at the quota window
+            ("abc", 3_600.0),  // garbage: an hour, never a quick retry that lengthens the penalty
+            (nil, 3_600.0),
+            ("0", 3_600.0),
+            ("-5", 3_600.0),
+            ("49000", 49_000.0),
+        ] as [(String?, Double)])
     func quotaRetryAfterValuesAreBounded(header: String?, expected: Double) async throws {
         let clock = TestClock(mode: .automatic)
         let transport = ScriptedTransport([quota(retryAfter: header)])
@@ -96,7 +97,8 @@ struct QuotaCooldownTests {
         let clock = TestClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
         let transport = ScriptedTransport { _, _ in
-            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(meJSON)
+            clock.now < reopens
+                ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(meJSON)
         }
         let store = MemoryRequestLedgerStore()
         let first = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
@@ -142,7 +144,10 @@ struct RequestLedgerTests {
         var usage = try await client.requestUsage()
         #expect(usage.last24Hours == 3)
         #expect(usage.lastHour == 2)
-        #expect(usage.byEndpoint == [.init(endpoint: "GET /me", count: 2), .init(endpoint: "GET /me/player/currently-playing", count: 1)])
+        #expect(
+            usage.byEndpoint == [
+                .init(endpoint: "GET /me", count: 2), .init(endpoint: "GET /me/player/currently-playing", count: 1),
+            ])
         #expect(usage.byOutcome == ["200": 2, "204": 1])
         clock.advance(by: .seconds(86_400 - 7200 + 1))
         usage = try await client.requestUsage()
@@ -219,7 +224,9 @@ struct SharedRequestTests {
 
     @Test func anETagIsSentBackAndA304ReturnsTheKeptAnswer() async throws {
         let page = #"{"items":[],"limit":50,"offset":0,"total":0,"next":null}"#
-        let transport = ScriptedTransport([.json(page, headers: ["ETag": "\"v1\""]), .response(status: 304, headers: ["ETag": "\"v1\""])])
+        let transport = ScriptedTransport([
+            .json(page, headers: ["ETag": "\"v1\""]), .response(status: 304, headers: ["ETag": "\"v1\""]),
+        ])
         let client = makeClient(transport)
         let first = try await client.myPlaylists()
         let second = try await client.myPlaylists()
@@ -244,10 +251,13 @@ struct LimitWordingTests {
     @Test func clockTimeIsLocalAndSaysWhenItIsNotToday() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
         let now = try #require(ISO8601DateFormatter().date(from: "2026-11-22T16:40:00Z"))
-        #expect(LimitWording.lift(after: .seconds(42_000), at: now.addingTimeInterval(42_000), now: now, timeZone: utc)
-            == "about 11 h 40 min, around 04:20 tomorrow")
+        #expect(
+            LimitWording.lift(after: .seconds(42_000), at: now.addingTimeInterval(42_000), now: now, timeZone: utc)
+                == "about 11 h 40 min, around 04:20 tomorrow")
         #expect(LimitWording.clockTime(now.addingTimeInterval(600), now: now, timeZone: utc) == "16:50")
-        #expect(LimitWording.clockTime(now.addingTimeInterval(3 * 86_400), now: now, timeZone: utc) == "16:40 on 2026-11-25")
+        #expect(
+            LimitWording.clockTime(now.addingTimeInterval(3 * 86_400), now: now, timeZone: utc) == "16:40 on 2026-11-25"
+        )
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
         #expect(LimitWording.clockTime(now, now: now, timeZone: tokyo) == "01:40")
     }
