@@ -30,7 +30,10 @@ struct CLIFailure: Error {
             switch error.code {
             case .rateLimited, .quotaExceeded, .budgetExhausted: self.init(error.message, exitCode: 4)
             case .transport: self.init(error.message, exitCode: 5)
-            case .unauthorized: self.init(error.message + " Run 'spotlink login'.", exitCode: 3)
+            case .missingScope:
+                let scope = error.scope.map { " --scope \($0)" } ?? ""
+                self.init(error.message + " Run 'spotlink login\(scope)'.", exitCode: 3)
+            case .userNotRegistered, .ownerPremiumRequired: self.init(error.message, exitCode: 1)
             case .invalidIdentifier, .invalidRequest: self.init(error.message, exitCode: 2)
             default: self.init(error.message, exitCode: 1)
             }

@@ -13,16 +13,23 @@ public struct LoopbackSignIn: Sendable {
     public var server: AuthorizationServer
     /// How long the user has to finish.
     public var timeout: Duration
+    /// Show Spotify's consent page even when the user agreed before (to grant an added scope).
+    public var showDialog: Bool
 
+    /// - Parameters:
+    ///   - scopes: what to ask for; to add a scope to a sign-in, pass
+    ///     ``SpotifySession/scopesForSignIn(adding:)`` and `showDialog: true`.
+    ///   - showDialog: show the consent page even to a user who agreed before.
     public init(
         clientID: String, redirectURI: String = "http://127.0.0.1/callback", scopes: [String] = SpotifyScope.all,
-        server: AuthorizationServer, timeout: Duration = .seconds(300)
+        server: AuthorizationServer, timeout: Duration = .seconds(300), showDialog: Bool = false
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.server = server
         self.timeout = timeout
+        self.showDialog = showDialog
     }
 
     /// Runs the whole sign-in and stores the tokens in `session`.
@@ -49,7 +56,8 @@ public struct LoopbackSignIn: Sendable {
             let hostPart = host == "::1" ? "[::1]" : host
             let actualRedirect = "http://\(hostPart):\(receiver.port)\(path)"
             let flow = try AuthorizationFlow(
-                .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server), random: random)
+                .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server, showDialog: showDialog),
+                random: random)
             let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
             await coordinator.begin(flow: flow, endpoint: endpoint, issuer: server.issuer)
             await openBrowser(flow.authorizeURL)

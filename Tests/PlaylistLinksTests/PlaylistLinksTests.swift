@@ -109,12 +109,12 @@ struct PlaylistLinksTests {
     @Test func notOwnedPlaylistsHaveUnknownDurationNeverZero() async throws {
         let links = try PlaylistLinks(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            let hits = try await playlistID(emulator, "Today's Top Hits")
+            let hits = try await playlistID(emulator, "Lo-Fi Focus Beats")
             let mine = try await emulatorClient(emulator).allMyPlaylists().items
             try links.link(session42, to: try #require(mine.first { $0.id == hits }))
             _ = try await MetadataRefresher(links: links, client: await emulatorClient(emulator)).refresh(record: session42)
             let card = try #require(try links.card(for: session42))
-            #expect(card.metadata.trackCount == 50)
+            #expect(card.metadata.trackCount == 80)
             #expect(card.metadata.totalDuration == nil)
         }
     }

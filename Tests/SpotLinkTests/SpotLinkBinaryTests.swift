@@ -212,6 +212,43 @@ struct SpotLinkBinaryTests {
         }
     }
 
+    @Test func eachRefusalPrintsItsOwnActionableSentence() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            var seen: Set<String> = []
+            for (kind, exit, says) in [
+                ("403-not-registered", Int32(1), "User Management"), ("403-premium", 1, "Premium"),
+                ("403-scope", 3, "spotlink login"),
+            ] {
+                await emulator.control("faults", ["kind": kind])
+                let result = try await cli.run(["playlists"] + common)
+                #expect(result.status == exit, "\(kind): \(result.stderr)")
+                #expect(result.stderr.contains(says), "\(kind): \(result.stderr)")
+                seen.insert(result.stderr)
+            }
+            #expect(seen.count == 3)
+            await emulator.control("faults", ["kind": "403-scope", "path": "/v1/me/player"])
+            let playing = try await cli.run(["now-playing"] + common)
+            #expect(playing.status == 3)
+            #expect(playing.stderr.contains("spotlink login --scope user-read-currently-playing"), "\(playing.stderr)")
+            // A transient 401 is waited out; the sign-in stays.
+            await emulator.control("faults", ["kind": "401-transient"])
+            #expect(try await cli.run(["playlists"] + common).status == 0)
+            // Adding a scope signs in again with the consent page and keeps the others.
+            let added = try await cli.login(["--scope", "user-top-read", "--json"] + common)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stderr.contains("show_dialog=true"))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
+            let scopes = try #require(object["scopes"] as? [String])
+            #expect(scopes.contains("user-top-read") && scopes.contains("user-read-currently-playing"))
+            let status = try await cli.run(["status", "--json"] + common)
+            let statusObject = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            #expect(statusObject["account_id"] as? String == "acct-emu-user")
+        }
+    }
+
     @Test func verboseOutputNeverShowsASecret() async throws {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()

@@ -104,7 +104,7 @@ struct WebAPITests {
     @Test func itemsOnlyForOwnersAndCollaborators() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken()
-            let hits = try await emulator.playlistID(named: "Today's Top Hits")
+            let hits = try await emulator.playlistID(named: "Lo-Fi Focus Beats")
             let full = try await http.json(emulator.url("v1/playlists/\(hits)"), token: token)
             #expect(full.status == 200 && full.object["items"] == nil)
             #expect(try await http.json(emulator.url("v1/playlists/\(hits)/items"), token: token).status == 403)

@@ -6,6 +6,7 @@ import SpotifyEmulator
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
+import Synchronization
 import Testing
 
 @MainActor
@@ -196,6 +197,52 @@ struct PickerModelTests {
         let card = try #require(try picker.select(chosen, for: record))
         #expect(card.metadata.id == chosen.id)
         #expect(try harness.links.linkedPlaylist(record) == chosen.id)
+        await harness.stop()
+    }
+}
+
+@MainActor
+@Suite("Asking for a missing scope, and the account key", .serialized)
+struct ScopeAndAccountTests {
+    @Test func aMissingScopeIsOfferedAndASecondSignInAddsItWithTheConsentPage() async throws {
+        let urls = Mutex<[URL]>([])
+        let harness = try await UIHarness { url in
+            urls.withLock { $0.append(url) }
+            _ = try? await ConsentBrowser().visit(url)
+        }
+        try await harness.connect()
+        guard case .connected(let account) = harness.connection.state else {
+            Issue.record("not connected")
+            return
+        }
+        // Keyed by the immutable account_id once Spotify said who it is.
+        #expect(account.accountID == "acct-emu-user" && account.userID == "emu-user")
+        #expect(try await harness.session.tokens()?.account?.accountID == "acct-emu-user")
+        await harness.emulator.control("faults", ["kind": "403-scope"])
+        let error = try await #require(throws: SpotifyAPIError.self) { try await harness.client.currentlyPlaying() }
+        await harness.connection.report(error)
+        #expect(harness.connection.missingScope == "user-read-currently-playing")
+        #expect(harness.connection.isConnected)
+
+        harness.connection.connect(adding: ["user-top-read"])
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.isConnected)
+        #expect(harness.connection.missingScope == nil)
+        let second = try #require(urls.withLock { $0.last })
+        #expect(second.queryValue("show_dialog") == "true")
+        let asked = second.queryValue("scope")?.split(separator: " ").map(String.init) ?? []
+        #expect(asked.contains("user-top-read") && asked.contains("playlist-read-private"))
+        #expect(try await harness.session.tokens()?.scopes.contains("user-top-read") == true)
+        #expect(urls.withLock { $0.first }?.queryValue("show_dialog") == nil)
+        await harness.stop()
+    }
+
+    @Test func disconnectSaysThereIsNoRevocationAndHowLongTokensLast() async throws {
+        let harness = try await UIHarness.connected()
+        #expect(harness.connection.disconnectExplanation.contains("up to an hour"))
+        #expect(SpotifyPrivacyModel(storeKind: .memory).revokeSteps.joined().contains("up to an hour"))
+        await harness.connection.disconnect()
+        #expect(harness.connection.lastDisconnectMessage?.contains("up to an hour") == true)
         await harness.stop()
     }
 }

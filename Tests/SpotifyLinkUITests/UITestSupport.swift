@@ -93,11 +93,14 @@ final class UIHarness {
         let transport = transport
         let signIns = signIns
         let visit: @Sendable (URL) async -> Void = browser ?? { url in _ = try? await ConsentBrowser().visit(url) }
-        connection = SpotifyConnectionModel(session: session, client: client) { session in
+        connection = SpotifyConnectionModel(session: session, client: client) { session, request in
             signIns.increment()
             // The sign-in deadline runs on the real clock; everything else on the test clock.
-            try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30))
-                .run(session: session, transport: transport, openBrowser: visit)
+            try await LoopbackSignIn(
+                clientID: "spotlink-demo", scopes: request.scopes, server: server, timeout: .seconds(30),
+                showDialog: request.showDialog
+            )
+            .run(session: session, transport: transport, openBrowser: visit)
         }
     }
 

@@ -86,8 +86,9 @@ public final class NowPlayingMonitor: Sendable {
             case .rateLimited: return .unavailable(.rateLimited(retryAfter: error.retryAfter ?? .seconds(30)))
             case .quotaExceeded: return .unavailable(.quotaExceeded(retryAfter: error.retryAfter ?? .seconds(3600)))
             case .budgetExhausted: return .unavailable(.budgetExhausted(retryAfter: error.retryAfter ?? .seconds(3600)))
-            case .unauthorized: return .unavailable(.signedOut)
-            case .forbidden: return .unavailable(.missingScope)
+            case .missingScope: return .unavailable(.missingScope)
+            case _ where error.isRefusal: return .unavailable(.refused(error.message))
+            // A 401 even after a refresh does not end the sign-in: try again later.
             default: return .unavailable(.offline)
             }
         } catch {

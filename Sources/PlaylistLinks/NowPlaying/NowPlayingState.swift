@@ -43,11 +43,19 @@ public enum NowPlayingState: Sendable, Equatable {
         case quotaExceeded(retryAfter: Duration)
         /// The app's daily request budget is spent: polls resume after `retryAfter`.
         case budgetExhausted(retryAfter: Duration)
-        /// Spotify refused (403): a scope is missing or the account may not use the app. Polling stops.
+        /// The sign-in lacks the now-playing scope: a new sign-in must grant it. Polling stops.
         case missingScope
+        /// Spotify refused (403) for another reason, explained in the message (the account is not on
+        /// the app's user list, the owner's Premium lapsed). Polling stops.
+        case refused(String)
 
         /// Whether the monitor stops for good on this reason: polling again cannot help.
-        public var endsMonitoring: Bool { self == .signedOut || self == .missingScope }
+        public var endsMonitoring: Bool {
+            switch self {
+            case .signedOut, .missingScope, .refused: true
+            default: false
+            }
+        }
     }
 
     /// The same state apart from the position: changes of position alone are not events.

@@ -19,6 +19,9 @@ public struct MetadataRefresher: Sendable {
         case refreshed(entriesFetched: Bool)
         /// Confirmed unchanged from the user's library listing, without a request of its own.
         case unchanged
+        /// One of Spotify's own playlists (`37i9dQZ…`), which Spotify does not show apps: the link
+        /// stays and opens in Spotify, with no details.
+        case spotifyOwned
         case notFound
         case forbidden
         /// Spotify could not be reached or failed; the cache was left as it was.
@@ -61,6 +64,8 @@ public struct MetadataRefresher: Sendable {
         var cached: [SpotifyID: PlaylistMetadata] = [:]
         for id in Set(try links.allLinks().map(\.playlist)).sorted() {
             let metadata = try links.metadata(for: id)
+            // Spotify's own playlists stay closed to apps: asking again every day would only spend requests.
+            if metadata?.availability == .spotifyOwned { continue }
             if metadata?.fetchedAt.map({ now.timeIntervalSince($0) >= age.seconds }) ?? true {
                 due.append(id)
                 cached[id] = metadata
@@ -146,15 +151,23 @@ public struct MetadataRefresher: Sendable {
             playlist = try await client.playlist(id)
         } catch let error as SpotifyAPIError {
             switch error.code {
+            case .notFound where id.rawValue.hasPrefix("37i9dQZ"):
+                metadata.availability = .spotifyOwned
+                metadata.fetchedAt = client.clock.now
+                try links.store(metadata)
+                return .spotifyOwned
             case .notFound:
                 metadata.availability = .notFound
                 try links.store(metadata)
                 return .notFound
-            case .forbidden:
+            case .forbidden, .playlistNotOwned:
                 metadata.availability = .forbidden
                 try links.store(metadata)
                 return .forbidden
             default:
+                // Refusals of the whole account (not on the user list, the owner's Premium, a
+                // missing scope) stop the refresh: asking again cannot help.
+                if error.refusesAccount { throw error }
                 return .stale(error.message)
             }
         }

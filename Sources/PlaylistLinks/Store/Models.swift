@@ -21,6 +21,9 @@ public enum Availability: String, Sendable, Codable, CaseIterable {
     case notFound
     /// Spotify answered 403: the playlist is no longer accessible to this user.
     case forbidden
+    /// One of Spotify's own editorial or algorithmic playlists (IDs `37i9dQZ…`): Spotify answers
+    /// 404 to apps, though the playlist opens in Spotify.
+    case spotifyOwned
     /// Not fetched yet.
     case unknown
 
@@ -30,6 +33,9 @@ public enum Availability: String, Sendable, Codable, CaseIterable {
         case .available: nil
         case .notFound: "This playlist was deleted on Spotify; the details below are what was saved."
         case .forbidden: "This playlist is no longer accessible on Spotify; the details below are what was saved."
+        case .spotifyOwned:
+            "Spotify doesn't share the details of its own playlists (such as Today's Top Hits or Discover Weekly) "
+                + "with apps. It still opens in Spotify."
         case .unknown: "Details will appear once Spotify has been reached."
         }
     }

@@ -18,6 +18,8 @@ struct Login: AsyncParsableCommand {
     var store: StoreChoice = .platformDefault
     @Flag(help: "Do not try to open a browser; only print the URL.")
     var noBrowser = false
+    @Option(name: .customLong("scope"), help: "A scope to add to the ones granted now (repeatable), e.g. user-top-read; Spotify shows its consent page again.")
+    var addedScopes: [String] = []
     @Option(help: "Seconds to wait for the sign-in to finish.")
     var timeout = 300
 
@@ -31,7 +33,10 @@ struct Login: AsyncParsableCommand {
         let tokenStore = try context.tokenStore(store)
         try Self.checkUsable(tokenStore, context)
         let session = try context.session(store: tokenStore)
-        let signIn = LoopbackSignIn(clientID: context.clientID, redirectURI: redirectURI, server: context.server, timeout: .seconds(timeout))
+        let scopes = await session.scopesForSignIn(adding: addedScopes)
+        let signIn = LoopbackSignIn(
+            clientID: context.clientID, redirectURI: redirectURI, scopes: scopes, server: context.server, timeout: .seconds(timeout),
+            showDialog: !addedScopes.isEmpty)
         let noBrowser = noBrowser
         do {
             let tokens = try await signIn.run(session: session) { url in
@@ -89,16 +94,22 @@ struct Status: AsyncParsableCommand {
         let limits = await RequestReport(client: client)
         // During a cooldown nothing is sent, not even to ask who is signed in.
         let user = limits.cooldown == nil ? try await client.currentUser() : nil
+        if let user { try await session.remember(user) }
+        let account = try await session.tokens()?.account
         let warning = try await session.signInWarning()
         let ageDays = Int(client.clock.now.timeIntervalSince(tokens.signedInAt) / 86400)
         if global.json {
-            Output.json([
-                "user": user?.id ?? NSNull(), "display_name": user?.displayName ?? NSNull(), "scopes": tokens.scopes,
-                "store": "\(store.kind)",
-                "access_token_expires_at": tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
-                "signed_in_days_ago": ageDays, "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
-                "issuer": context.server.issuer,
-            ].merging(limits.json) { $1 })
+            let userID: Any = user?.id ?? account?.userID ?? NSNull()
+            let accountID: Any = account?.accountID ?? NSNull()
+            let name: Any = user?.displayName ?? account?.displayName ?? NSNull()
+            let expires: Any = tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull()
+            var object: [String: Any] = [
+                "user": userID, "account_id": accountID, "display_name": name, "scopes": tokens.scopes,
+                "store": "\(store.kind)", "access_token_expires_at": expires, "signed_in_days_ago": ageDays,
+                "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt), "issuer": context.server.issuer,
+            ]
+            object.merge(limits.json) { $1 }
+            Output.json(object)
             return
         }
         if let user {

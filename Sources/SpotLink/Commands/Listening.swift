@@ -24,8 +24,11 @@ struct NowPlaying: AsyncParsableCommand {
             NowPlayingPrinter.print(state, json: global.json)
             if state == .unavailable(.signedOut) { throw CLIFailure("Signed out. Run 'spotlink login'.", exitCode: 3) }
             if state == .unavailable(.missingScope) {
-                throw CLIFailure("Spotify refused to say what is playing (403): sign in again with 'spotlink login' to grant the scope.", exitCode: 1)
+                throw CLIFailure(
+                    "The sign-in does not allow seeing what plays. Run 'spotlink login --scope user-read-currently-playing'.",
+                    exitCode: 3)
             }
+            if case .unavailable(.refused(let message)) = state { throw CLIFailure(message, exitCode: 1) }
         }
     }
 }

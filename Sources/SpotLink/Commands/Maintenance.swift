@@ -43,6 +43,7 @@ struct Refresh: AsyncParsableCommand {
             switch outcome {
             case .refreshed: "refreshed"
             case .unchanged: "unchanged"
+            case .spotifyOwned: "Spotify's own (no details for apps)"
             case .notFound: "deleted"
             case .forbidden: "inaccessible"
             case .stale: "unreachable"

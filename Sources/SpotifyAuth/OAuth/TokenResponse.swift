@@ -18,6 +18,8 @@ public struct StoredTokens: Sendable, Codable, Equatable {
     public var signedInAt: Date
     public var issuer: String
     public var clientID: String
+    /// Who signed in, once Spotify said (`/me`); `nil` in stores written before it was kept.
+    public var account: SpotifyAccount?
 
     public init(
         accessToken: AccessToken, refreshToken: RefreshToken?, expiresAt: Date?, scopes: [String], signedInAt: Date,
@@ -37,6 +39,23 @@ public struct StoredTokens: Sendable, Codable, Equatable {
 
     /// When the user will have to sign in again at the latest.
     public var signInExpiresAt: Date { signedInAt.addingTimeInterval(Self.refreshTokenLifetime) }
+}
+
+/// The Spotify account behind a sign-in, keyed by the immutable `account_id` (Spotify's advice
+/// since May 2026); the user ID and name are for display.
+public struct SpotifyAccount: Sendable, Codable, Hashable {
+    /// The immutable key: `account_id`, or `id:` and the user ID when Spotify sent none.
+    public var accountID: String
+    /// The user ID, shown to people (it can change).
+    public var userID: String
+    public var displayName: String?
+
+    /// The account of a `/me` answer.
+    public init(_ user: CurrentUser) {
+        accountID = user.accountID ?? "id:\(user.id)"
+        userID = user.id
+        displayName = user.displayName
+    }
 }
 
 /// Reads token endpoint answers leniently where the spec allows it and strictly where it matters.

@@ -77,7 +77,8 @@ public actor SpotifySession: AccessTokenProvider {
         loaded = true
         status = .signedOut
         return "Signed out: the tokens were removed from \(store.kind). To revoke this app's access to your "
-            + "Spotify account as well, open \(AuthorizationServer.revokeAccessPage.absoluteString)."
+            + "Spotify account as well, open \(AuthorizationServer.revokeAccessPage.absoluteString) (Spotify offers apps "
+            + "no way to revoke it themselves; a token already issued works until it expires, up to an hour)."
     }
 
     /// A warning when the six-month sign-in limit is near, else `nil`.
@@ -101,6 +102,34 @@ public actor SpotifySession: AccessTokenProvider {
 
     public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
         try await refresh(replacing: failed).accessToken
+    }
+
+    /// Keeps who signed in with the tokens, keyed by `account_id`; saved only when it changed.
+    ///
+    /// - Returns: whether the stored account changed (a different account signed in, or none was kept).
+    @discardableResult
+    public func remember(_ user: CurrentUser) throws -> Bool {
+        guard var tokens = try tokens() else { return false }
+        let account = SpotifyAccount(user)
+        guard tokens.account != account else { return false }
+        tokens.account = account
+        try store.save(tokens, for: key)
+        cached = tokens
+        return true
+    }
+
+    /// The scopes of the stored sign-in, so that a call needing another fails before it is sent.
+    public func grantedScopes() async -> Set<String>? {
+        guard let tokens = try? tokens() else { return nil }
+        return Set(tokens.scopes)
+    }
+
+    /// The scopes a new sign-in should ask for to add `scopes`: the ones granted now and the new
+    /// ones (scopes are fixed at consent; a sign-in asking for fewer would lose some).
+    public func scopesForSignIn(adding scopes: [String]) -> [String] {
+        let stored = try? tokens()
+        let granted = stored?.scopes ?? SpotifyScope.all
+        return granted + scopes.filter { !granted.contains($0) }
     }
 
     private func refresh(replacing failed: AccessToken) async throws -> StoredTokens {

@@ -54,16 +54,22 @@ extension Catalog {
             playlist("Empty Shelf", size: 0),
             noCover,
             playlist("Today's Top Hits", size: 50, owner: spotify, description: "The hottest 50"),
-            playlist("Lo-Fi Focus Beats", size: 80, owner: spotify, description: "Beats to study and focus to"),
+            playlist("Lo-Fi Focus Beats", size: 80, owner: ("lofi-lab", "Lofi Lab"), description: "Beats to study and focus to"),
             playlist("Friends Mixtape", size: 20, owner: ("friend-7", "Sam"), collaborative: true),
             deleted,
-            playlist("Focus Piano", size: 40, owner: spotify, library: false, description: "Peaceful piano to focus"),
+            playlist("Focus Piano", size: 40, owner: ("piano-guild", "Piano Guild"), library: false, description: "Peaceful piano to focus"),
             playlist("Focus Flow", size: 60, owner: ("dj-flow", "DJ Flow"), library: false),
             playlist("Study Focus Café", size: 30, owner: ("cafe", "Café Sounds"), library: false),
             playlist("Morning Coffee Jazz", size: 45, owner: spotify, library: false),
             playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
         ] + (0..<extraLibraryPlaylists).map { index in playlist("Collection \(index + 1)", size: 3 + index % 5) }
-        return Catalog(userID: "emu-user", userName: "Emulator User", playlists: playlists)
+        // Spotify's own playlists carry editorial IDs (37i9dQZ…), as live; the other IDs stay as the seed made them.
+        let editorial = playlists.map { playlist in
+            var playlist = playlist
+            if playlist.ownerID == spotify.0 { playlist.id = CatalogPlaylist.editorialID(for: playlist.name) }
+            return playlist
+        }
+        return Catalog(userID: "emu-user", userName: "Emulator User", playlists: editorial)
     }
 
     /// A catalog from a JSON file (`--catalog FILE`).

@@ -46,6 +46,23 @@ package struct CatalogPlaylist: Sendable {
     package var hasCover = true
 
     package var snapshotID: String { "\(id.prefix(6))AAAAA\(String(revision, radix: 16))" }
+
+    /// Spotify's editorial and algorithmic playlists: IDs beginning `37i9dQZ`. Since late 2024 they
+    /// answer 404 to new and Development Mode apps and are left out of their search results.
+    package var isEditorial: Bool { id.hasPrefix("37i9dQZ") }
+
+    /// A stable editorial ID for a playlist name: `37i9dQZF1DX` and 11 base62 characters.
+    package static func editorialID(for name: String) -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var hash = name.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        var suffix = ""
+        for _ in 0..<11 {
+            suffix.append(alphabet[Int(hash % 62)])
+            hash /= 62
+            if hash == 0 { hash = 0x9E37_79B9_7F4A_7C15 }
+        }
+        return "37i9dQZF1DX" + suffix
+    }
 }
 
 /// What the emulator serves: one signed-in user and a world of playlists.

@@ -15,6 +15,14 @@ package struct FaultRule: Sendable {
         case truncated = "truncate"
         /// The connection closes before any response.
         case reset
+        /// 403 for a user not on the app's allow list: a plain-text body, as live.
+        case notRegistered = "403-not-registered"
+        /// 403 when the app owner's Premium lapsed.
+        case premiumRequired = "403-premium"
+        /// 403 for a scope the user never granted.
+        case insufficientScope = "403-scope"
+        /// The transient 401 "Access token missing" on a good token.
+        case transientUnauthorized = "401-transient"
     }
 
     package var kind: Kind
@@ -58,6 +66,13 @@ extension EmulatorState {
         case .rateLimited:
             return .apiError(429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
         case .quotaExceeded: return .quotaExceeded(retryAfter: rule.retryAfter)
+        case .notRegistered:
+            return EmulatorResponse(
+                status: 403, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                body: Data("User not registered in the Developer Dashboard".utf8))
+        case .premiumRequired: return .apiError(403, "Active premium subscription required for the owner of the app")
+        case .insufficientScope: return .apiError(403, "Insufficient client scope")
+        case .transientUnauthorized: return .apiError(401, "Access token missing")
         case .serverError: return .apiError(500, "Server error")
         case .serviceUnavailable: return .apiError(503, "Service unavailable")
         case .badGatewayHTML:

@@ -113,7 +113,11 @@ package struct FieldSelection: Sendable, Equatable {
                 index = text.index(after: index)
                 nested = inner
             }
-            keys.append((name, nested))
+            // `a.b(c)` is `a(b(c))`.
+            let path = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !path.contains(where: \.isEmpty) else { return nil }
+            for segment in path.dropFirst().reversed() { nested = FieldSelection(keys: [(segment, nested)]) }
+            keys.append((path[0], nested))
             if index < text.endIndex, text[index] == "," {
                 index = text.index(after: index)
                 continue
@@ -123,14 +127,16 @@ package struct FieldSelection: Sendable, Equatable {
         return keys.isEmpty ? nil : FieldSelection(keys: keys)
     }
 
-    /// Keeps only the selected keys; arrays are filtered element by element.
-    package func apply(to value: JSONValue) -> JSONValue {
+    /// Keeps only the selected keys; arrays are filtered element by element. At the top level a key
+    /// missing from the value may be answered from its alias (`tracks` from `items`).
+    package func apply(to value: JSONValue, aliases: [String: String] = [:]) -> JSONValue {
         switch value {
         case .array(let elements): return .array(elements.map { apply(to: $0) })
         case .object(let pairs):
             var kept: [(String, JSONValue)] = []
             for (key, nested) in keys {
-                guard let found = pairs.first(where: { $0.0 == key }) else { continue }
+                guard let found = pairs.first(where: { $0.0 == key }) ?? aliases[key].flatMap({ alias in pairs.first { $0.0 == alias } })
+                else { continue }
                 kept.append((key, nested.map { $0.apply(to: found.1) } ?? found.1))
             }
             return .object(kept)

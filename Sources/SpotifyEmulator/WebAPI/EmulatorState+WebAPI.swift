@@ -124,7 +124,10 @@ extension EmulatorState {
         guard id.count == 22, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             return .apiError(400, "Invalid base62 id")
         }
-        guard let playlist = catalog.playlists[id], !playlist.deleted else { return .apiError(404, "Resource not found") }
+        // Spotify's own playlists answer 404 to every app like this one, as live since late 2024.
+        guard let playlist = catalog.playlists[id], !playlist.deleted, !playlist.isEditorial else {
+            return .apiError(404, "Resource not found")
+        }
         if playlist.forbidden { return .apiError(403, "Forbidden") }
         let episodes = (request.parameter("additional_types") ?? "").contains("episode")
         switch rest {
@@ -132,7 +135,9 @@ extension EmulatorState {
             var full = fullPlaylistJSON(playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
             if let fields = request.parameter("fields") {
                 guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
-                full = selection.apply(to: full)
+                // Live still answers the old name `tracks` with the entries page, whose entries,
+                // asked for by `track`, come back as `{}`.
+                full = selection.apply(to: full, aliases: configuration.shape == .current ? ["tracks": "items"] : [:])
             }
             return .json(full)
         case ["items"]:
@@ -175,7 +180,7 @@ extension EmulatorState {
         }
         let words = query.lowercased().folding(options: .diacriticInsensitive, locale: nil).split(separator: " ")
         let matches = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter { playlist in
-            guard !playlist.deleted, !playlist.forbidden else { return false }
+            guard !playlist.deleted, !playlist.forbidden, !playlist.isEditorial else { return false }
             let text = (playlist.name + " " + (playlist.description ?? "")).lowercased()
                 .folding(options: .diacriticInsensitive, locale: nil)
             return words.allSatisfy { text.contains($0) }

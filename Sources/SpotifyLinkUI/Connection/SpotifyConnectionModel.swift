@@ -24,20 +24,33 @@ public final class SpotifyConnectionModel {
 
     /// The connected user, as far as known (the name arrives once Spotify answers `/me`).
     public struct Account: Sendable, Equatable {
+        /// The immutable key of the account (`account_id`), once Spotify said.
+        public var accountID: String?
         public var userID: String?
         public var displayName: String?
         public var scopes: [String]
     }
 
+    /// What one sign-in asks Spotify for.
+    public struct SignInRequest: Sendable, Equatable {
+        /// The scopes to ask for: those granted now plus any added.
+        public var scopes: [String]
+        /// Show the consent page even to a user who agreed before (when a scope is added).
+        public var showDialog: Bool
+    }
+
     /// Runs a sign-in that stores its tokens in the session: `LoopbackSignIn.run` on a desktop,
-    /// an `ASWebAuthenticationSession` around `AuthorizationFlow` on iOS.
-    public typealias SignIn = @Sendable (SpotifySession) async throws -> Void
+    /// an `ASWebAuthenticationSession` around `AuthorizationFlow` on iOS, asking for the request's
+    /// scopes.
+    public typealias SignIn = @Sendable (SpotifySession, SignInRequest) async throws -> Void
 
     public private(set) var state: State = .disconnected
     /// Shown near the Connect button when the six-month sign-in limit is near.
     public private(set) var signInWarning: String?
     /// What the last disconnect did, to show once.
     public private(set) var lastDisconnectMessage: String?
+    /// A scope Spotify said the sign-in lacks; offer ``connect(adding:)`` with it.
+    public private(set) var missingScope: String?
 
     public let session: SpotifySession
     public let client: SpotifyClient
@@ -61,7 +74,10 @@ public final class SpotifyConnectionModel {
     /// What disconnecting keeps and removes, for the confirmation dialog.
     public var disconnectExplanation: String {
         "Disconnecting removes the Spotify sign-in (its tokens) from the \(session.store.kind). "
-            + "Your linked playlists and their saved names, covers, track counts and durations stay on this device."
+            + "Your linked playlists and their saved names, covers, track counts and durations stay on this device. "
+            + "Spotify lets no app revoke its own access: to end it on Spotify too, remove the app at "
+            + "\(AuthorizationServer.revokeAccessPage.absoluteString); a token already issued works until it expires, "
+            + "up to an hour."
     }
 
     /// Reads the stored sign-in (no network), then asks Spotify who the user is.
@@ -71,7 +87,9 @@ public final class SpotifyConnectionModel {
                 state = await needsSignInReason().map(State.needsSignInAgain) ?? .disconnected
                 return
             }
-            state = .connected(Account(userID: nil, displayName: nil, scopes: tokens.scopes))
+            state = .connected(
+                Account(accountID: tokens.account?.accountID, userID: tokens.account?.userID, displayName: tokens.account?.displayName,
+                        scopes: tokens.scopes))
             signInWarning = try await session.signInWarning()
             await fetchAccount(scopes: tokens.scopes)
         } catch {
@@ -81,16 +99,30 @@ public final class SpotifyConnectionModel {
 
     /// Starts a sign-in; while one is in flight, further calls do nothing (a double tap starts one).
     public func connect() {
-        guard connectTask == nil, !isConnected else { return }
+        guard !isConnected else { return }
+        startSignIn(adding: [])
+    }
+
+    /// Signs in again asking for `scopes` on top of those granted (Spotify fixes scopes at consent,
+    /// so only a new sign-in adds one); works while connected.
+    public func connect(adding scopes: [String]) {
+        startSignIn(adding: scopes)
+    }
+
+    private func startSignIn(adding scopes: [String]) {
+        guard connectTask == nil else { return }
         state = .connecting
         signInCount += 1
         connectTask = Task {
             defer { connectTask = nil }
             do {
-                try await signIn(session)
+                let request = SignInRequest(
+                    scopes: await session.scopesForSignIn(adding: scopes), showDialog: !scopes.isEmpty)
+                try await signIn(session, request)
+                missingScope = nil
                 try Task.checkCancellation()
                 let scopes = try await session.tokens()?.scopes ?? []
-                state = .connected(Account(userID: nil, displayName: nil, scopes: scopes))
+                state = .connected(Account(accountID: nil, userID: nil, displayName: nil, scopes: scopes))
                 signInWarning = nil
                 await fetchAccount(scopes: scopes)
             } catch is CancellationError {
@@ -133,6 +165,9 @@ public final class SpotifyConnectionModel {
         // After the user disconnected, calls that were in flight fail for want of a token: that
         // is not Spotify ending the sign-in.
         guard isConnected else { return Self.message(for: error) }
+        if let error = error as? SpotifyAPIError, error.code == .missingScope {
+            missingScope = error.scope
+        }
         if let reason = await needsSignInReason() {
             state = .needsSignInAgain(reason)
         } else if let error = error as? OAuthError, error.code == .needsSignIn || error.code == .invalidGrant {
@@ -144,7 +179,11 @@ public final class SpotifyConnectionModel {
     private func fetchAccount(scopes: [String]) async {
         do {
             let user = try await client.currentUser()
-            if isConnected { state = .connected(Account(userID: user.id, displayName: user.displayName, scopes: scopes)) }
+            _ = try? await session.remember(user)
+            if isConnected {
+                state = .connected(
+                    Account(accountID: SpotifyAccount(user).accountID, userID: user.id, displayName: user.displayName, scopes: scopes))
+            }
         } catch {
             // Offline or rate limited: still connected, the name comes later.
             await report(error)

@@ -57,7 +57,9 @@ public struct SpotifyPrivacyModel: Sendable {
         ]
         revokeSteps = [
             "Disconnect Spotify in this app: the tokens are removed from this device.",
-            "To revoke the app's access on Spotify too, remove it at \(AuthorizationServer.revokeAccessPage.absoluteString).",
+            "To revoke the app's access on Spotify too, remove it at \(AuthorizationServer.revokeAccessPage.absoluteString). "
+                + "Spotify has no way for an app to revoke its own access, and a token already issued keeps working "
+                + "until it expires, up to an hour after you remove the app there.",
         ]
     }
 }

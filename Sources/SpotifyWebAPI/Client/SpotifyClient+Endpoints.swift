@@ -103,7 +103,10 @@ extension SpotifyClient {
     /// `GET /me/player/currently-playing`; `nil` when nothing plays (204).
     public func currentlyPlaying() async throws -> CurrentlyPlaying? {
         try await sendOptional(
-            Endpoint(path: "/me/player/currently-playing", query: Self.additionalTypes), as: CurrentlyPlaying.self)
+            Endpoint(
+                path: "/me/player/currently-playing", query: Self.additionalTypes,
+                scopes: ["user-read-currently-playing", "user-read-playback-state"]),
+            as: CurrentlyPlaying.self)
     }
 
     private static var additionalTypes: [URLQueryItem] { [.init(name: "additional_types", value: "track,episode")] }

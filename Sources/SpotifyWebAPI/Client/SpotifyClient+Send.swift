@@ -9,6 +9,9 @@ struct Endpoint: Sendable {
     var query: [URLQueryItem] = []
     /// Said when the service answers 403, in place of its terse "Forbidden".
     var forbiddenHint: String?
+    /// Scopes of which the sign-in needs one; checked before sending when the token provider
+    /// knows what was granted.
+    var scopes: [String] = []
 
     /// Method and path with IDs folded, as the ledger counts it: `GET /playlists/{id}/items`.
     var route: String {
@@ -17,6 +20,19 @@ struct Endpoint: Sendable {
             return isID ? "{id}" : String(segment)
         }
         return "\(method) " + folded.joined(separator: "/")
+    }
+}
+
+/// What a 401 means, decided from the answer alone.
+enum Unauthorized {
+    /// Pauses before a transient 401 is retried with the same token: 1 s, then 2 s.
+    static let pause: Duration = .seconds(1)
+    static let maxPauses = 2
+
+    /// Whether the 401 is the transient "Access token missing" seen since July 2026 on tokens
+    /// issued moments before, which succeed when retried after a short pause.
+    static func isTransient(body: Data) -> Bool {
+        SpotifyAPIError.bodyText(body)?.lowercased() == "access token missing"
     }
 }
 
@@ -93,7 +109,11 @@ extension SpotifyClient {
         let route = endpoint.route
         let background = Self.requestPriority == .background
         var token = try await tokens.accessToken()
+        if !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(), granted.isDisjoint(with: endpoint.scopes) {
+            throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
+        }
         var refreshedAfter401 = false
+        var transientPauses = 0
         var failures = 0
         var rateLimitWaits = 0
         while true {
@@ -145,6 +165,10 @@ extension SpotifyClient {
                     await validators.remember(etag: etag, body: data, for: url)
                 }
                 return (response, data)
+            case 401 where Unauthorized.isTransient(body: data) && transientPauses < Unauthorized.maxPauses:
+                // "Access token missing" on a good token: Spotify has not caught up with it yet.
+                transientPauses += 1
+                try await clock.sleep(for: Unauthorized.pause * transientPauses)
             case 401 where !refreshedAfter401:
                 refreshedAfter401 = true
                 token = try await tokens.refreshedAccessToken(replacing: token)
@@ -177,7 +201,7 @@ extension SpotifyClient {
                 failures += 1
                 try await backOff(after: failures)
             default:
-                throw SpotifyAPIError.from(status: status, body: data, hint: endpoint.forbiddenHint)
+                throw SpotifyAPIError.from(status: status, body: data, endpoint: endpoint)
             }
         }
     }
@@ -216,7 +240,7 @@ extension SpotifyAPIError {
         var error: Body
     }
 
-    static func from(status: Int, body: Data, hint: String?) -> SpotifyAPIError {
+    static func from(status: Int, body: Data, endpoint: Endpoint) -> SpotifyAPIError {
         let envelope = try? JSONDecoder().decode(Envelope.self, from: body)
         let said = envelope?.error.message.map { sanitized($0) }
         let code: Code
@@ -227,12 +251,10 @@ extension SpotifyAPIError {
             message = "Spotify rejected the request" + (said.map { ": \($0)." } ?? ".")
         case 401:
             code = .unauthorized
-            message = "Spotify did not accept the access token" + (said.map { " (\($0))" } ?? "")
-                + ". Sign in again."
+            message = "Spotify did not accept the access token even after a refresh" + (said.map { " (\($0))" } ?? "")
+                + ". The sign-in is kept: try again in a moment."
         case 403:
-            code = .forbidden
-            message = hint ?? ("Spotify refused access" + (said.map { " (\($0))" } ?? "")
-                + ". The account may lack a scope or not be on the app's user list.")
+            return refusal(body: body, endpoint: endpoint)
         case 404:
             code = .notFound
             message = "Spotify has no such object (it may have been deleted)."
@@ -247,6 +269,14 @@ extension SpotifyAPIError {
             message = "Spotify answered HTTP \(status)" + (said.map { ": \($0)" } ?? "") + "."
         }
         return SpotifyAPIError(code: code, status: status, message: message)
+    }
+
+    /// The message of an error body: the JSON envelope's, or the text itself (a 403 for a user
+    /// not on the allow list is plain text).
+    static func bodyText(_ body: Data) -> String? {
+        if let message = (try? JSONDecoder().decode(Envelope.self, from: body))?.error.message { return message }
+        let text = String(decoding: body.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text.hasPrefix("{") ? nil : text
     }
 
     static func decoding(_ error: DecodingError, body: Data) -> SpotifyAPIError {

@@ -8,7 +8,20 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         public static let unauthorized = Code(name: "unauthorized")
+        /// A 403 of no known kind.
         public static let forbidden = Code(name: "forbidden")
+        /// 403: the account is not on the app's user list (Development Mode allows 5 users); the
+        /// app's owner adds it under User Management in the developer dashboard.
+        public static let userNotRegistered = Code(name: "userNotRegistered")
+        /// 403: the app owner's Premium subscription lapsed; the app stops for everyone until the
+        /// owner resubscribes (which can take hours to take effect).
+        public static let ownerPremiumRequired = Code(name: "ownerPremiumRequired")
+        /// 403, or refused before sending: the sign-in lacks a scope (``SpotifyAPIError/scope``);
+        /// only a new sign-in asking for it helps.
+        public static let missingScope = Code(name: "missingScope")
+        /// 403 on a playlist's entries: the user neither owns nor collaborates on it (its details
+        /// are still readable).
+        public static let playlistNotOwned = Code(name: "playlistNotOwned")
         public static let notFound = Code(name: "notFound")
         /// Spotify's 30-second rate limit: wait ``SpotifyAPIError/retryAfter``.
         public static let rateLimited = Code(name: "rateLimited")
@@ -39,6 +52,8 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     public var retryAt: Date?
     /// For ``Code/invalidRequest``: the parameter at fault.
     public var parameter: String?
+    /// For ``Code/missingScope``: the scope a new sign-in must ask for.
+    public var scope: String?
     /// The error underneath, if any (a transport or decoding error).
     public var underlying: (any Error & Sendable)?
 
@@ -49,8 +64,10 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         retryAfter: Duration? = nil,
         retryAt: Date? = nil,
         parameter: String? = nil,
+        scope: String? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
+        self.scope = scope
         self.code = code
         self.status = status
         self.message = message
@@ -58,6 +75,18 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         self.retryAt = retryAt
         self.parameter = parameter
         self.underlying = underlying
+    }
+
+    /// Whether this is one of Spotify's refusals (a 403 of any kind, or a scope missing before
+    /// sending): retrying, refreshing or polling again cannot help.
+    public var isRefusal: Bool {
+        [.forbidden, .userNotRegistered, .ownerPremiumRequired, .missingScope, .playlistNotOwned].contains(code)
+    }
+
+    /// Whether the refusal concerns the whole account or app rather than one object: background
+    /// work stops on it.
+    public var refusesAccount: Bool {
+        [.userNotRegistered, .ownerPremiumRequired, .missingScope].contains(code)
     }
 
     public var description: String {

@@ -53,6 +53,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
     }
 
     private struct Context: Decodable { var uri: String? }
+    private struct Typed: Decodable { var type: String? }
 
     public init(timestamp: Date, progress: Duration?, isPlaying: Bool, contextURI: String?, item: Item) {
         self.timestamp = timestamp
@@ -69,7 +70,10 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
         progress = container.decodeLeniently(Int.self, forKey: .progressMs).map { .milliseconds($0) }
         isPlaying = container.decodeLeniently(Bool.self, forKey: .isPlaying) ?? false
         contextURI = container.decodeLeniently(Context.self, forKey: .context)?.uri
-        let type = container.decodeLeniently(String.self, forKey: .type) ?? "unknown"
+        // When `currently_playing_type` is missing the item says what it is itself.
+        let type =
+            container.decodeLeniently(String.self, forKey: .type)
+            ?? container.decodeLeniently(Typed.self, forKey: .item)?.type ?? "unknown"
         switch type {
         case "ad":
             item = .ad

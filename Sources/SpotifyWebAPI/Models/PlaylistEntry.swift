@@ -141,6 +141,11 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
             return
         }
         let nested = try container.nestedContainer(keyedBy: ItemKeys.self, forKey: key)
+        // `{}`: what a `fields` filter with the old names leaves; nothing to show or count.
+        guard !nested.allKeys.isEmpty else {
+            item = .unavailable
+            return
+        }
         let type = nested.decodeLeniently(String.self, forKey: .type)
         if isLocal || (nested.decodeLeniently(String.self, forKey: .uri)?.hasPrefix("spotify:local:") ?? false) {
             item = .localFile(

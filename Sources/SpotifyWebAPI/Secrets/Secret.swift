@@ -59,6 +59,13 @@ public protocol AccessTokenProvider: Sendable {
     /// Implementations refresh only if `failed` is still the current token, so that many requests
     /// failing together cause one refresh.
     func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken
+    /// The scopes the user granted, or `nil` when unknown (then nothing is checked before sending).
+    func grantedScopes() async -> Set<String>?
+}
+
+extension AccessTokenProvider {
+    /// Unknown by default: requests are sent and a 403 tells.
+    public func grantedScopes() async -> Set<String>? { nil }
 }
 
 /// A provider that always hands out the same token; a 401 is final.

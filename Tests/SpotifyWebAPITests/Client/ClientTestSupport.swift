@@ -8,6 +8,14 @@ import Synchronization
 /// A token provider that counts refreshes and hands out numbered sentinel tokens.
 final class CountingTokenProvider: AccessTokenProvider {
     private let state = Mutex<(current: Int, refreshes: Int)>((1, 0))
+    /// What ``grantedScopes()`` reports; `nil` (unknown) by default.
+    let scopes: Set<String>?
+
+    init(scopes: Set<String>? = nil) {
+        self.scopes = scopes
+    }
+
+    func grantedScopes() async -> Set<String>? { scopes }
 
     var refreshes: Int { state.withLock { $0.refreshes } }
 

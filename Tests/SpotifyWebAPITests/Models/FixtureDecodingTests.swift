@@ -89,7 +89,7 @@ struct FixtureDecodingTests {
 
     @Test(arguments: [("playlist_not_found", 404, SpotifyAPIError.Code.notFound), ("rate_limit", 429, .rateLimited)])
     func errorObjects(name: String, status: Int, code: SpotifyAPIError.Code) throws {
-        let error = SpotifyAPIError.from(status: status, body: try RecordedFixtures.data(name), hint: nil)
+        let error = SpotifyAPIError.from(status: status, body: try RecordedFixtures.data(name), endpoint: Endpoint(path: "/me"))
         #expect(error.code == code)
         #expect(error.status == status)
     }

@@ -1,0 +1,48 @@
+import Foundation
+
+extension SpotifyAPIError {
+    /// The kind of a 403, from its body (JSON or plain text) and the endpoint it answered.
+    static func refusal(body: Data, endpoint: Endpoint) -> SpotifyAPIError {
+        let text = bodyText(body)
+        let lowered = text?.lowercased() ?? ""
+        let said = text.map { " (Spotify said: \(sanitized($0, limit: 120)))" } ?? ""
+        if lowered.contains("not registered") {
+            return SpotifyAPIError(
+                code: .userNotRegistered, status: 403,
+                message: "This Spotify account is not on the app's user list. The app's owner must add it under "
+                    + "User Management in Spotify's developer dashboard (Development Mode apps allow at most 5 users), "
+                    + "then sign in again.")
+        }
+        if lowered.contains("premium") {
+            return SpotifyAPIError(
+                code: .ownerPremiumRequired, status: 403,
+                message: "Spotify stopped this app for everyone: its owner's Premium subscription has lapsed. "
+                    + "It works again once the owner resubscribes, which can take a few hours to take effect.")
+        }
+        if lowered.contains("scope") {
+            let scope = endpoint.scopes.first
+            return SpotifyAPIError(
+                code: .missingScope, status: 403,
+                message: "The sign-in does not allow this"
+                    + (scope.map { ": sign in again and grant '\($0)'." }
+                        ?? ": sign in again and grant the permission it asks for."),
+                scope: scope)
+        }
+        if let hint = endpoint.forbiddenHint {
+            return SpotifyAPIError(code: .playlistNotOwned, status: 403, message: hint)
+        }
+        return SpotifyAPIError(
+            code: .forbidden, status: 403,
+            message: "Spotify refused access\(said). The account may not be allowed to see this.")
+    }
+
+    /// The error for a call whose scope the sign-in lacks, raised before anything is sent.
+    static func missingScope(_ scope: String, granted: Set<String>) -> SpotifyAPIError {
+        SpotifyAPIError(
+            code: .missingScope,
+            message: "The sign-in does not allow this: sign in again and grant '\(scope)' "
+                + "(granted now: \(granted.sorted().joined(separator: ", "))). Scopes are fixed when you agree, "
+                + "so only a new sign-in adds one.",
+            scope: scope)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+@testable import PlaylistLinks
+
+@Suite("PlaylistLinks and the late-2026 service", .serialized)
+struct LinksDriftTests {
+    @Test func spotifysOwnPlaylistIsKeptWithAReasonAndNotAskedForAgain() async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let hits = try await playlistID(emulator, "Today's Top Hits")
+            try links.link(session42, to: hits)
+            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator, clock: clock))
+            #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
+            let card = try #require(try links.card(for: session42))
+            #expect(card.metadata.availability == .spotifyOwned)
+            #expect(card.metadata.availability.statusLine?.contains("opens in Spotify") == true)
+            #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/\(hits.rawValue)")
+            await emulator.resetStatistics()
+            try await clock.sleep(for: .seconds(86_400 * 2))
+            #expect(try await refresher.refreshStale(olderThan: .seconds(3600)).isEmpty)
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
+        }
+    }
+
+    @Test(arguments: ["403-not-registered", "403-premium"])
+    func aRefusalOfTheAccountStopsTheBackgroundRefresh(kind: String) async throws {
+        let clock = TestClock(mode: .automatic)
+        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
+                try links.link(RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
+            }
+            await emulator.control("faults", ["kind": kind, "count": "100"])
+            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator, clock: clock))
+            await #expect {
+                try await refresher.refreshStale(olderThan: .zero, concurrency: 1)
+            } throws: { error in
+                (error as? SpotifyAPIError)?.refusesAccount == true
+            }
+            // The first refusal ends the run: one request, not one per playlist.
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 1)
+            // Nothing saved is lost or marked as gone.
+            #expect(try links.allLinks().count == 3)
+            #expect(try links.metadata(for: try await playlistID(emulator, "Deep Work"))?.availability == .unknown)
+        }
+    }
+
+    @Test(arguments: [("403-not-registered", "User Management"), ("403-premium", "Premium")])
+    func nowPlayingStopsOnARefusal(kind: String, says: String) async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            await emulator.control("faults", ["kind": kind, "count": "100"])
+            let monitor = try await harness.run(emulator, policy: .init(), until: .seconds(3600))
+            #expect(monitor.callCount == 1)
+            guard case .unavailable(.refused(let message)) = harness.emitted.first else {
+                Issue.record("expected a refusal, got \(harness.emitted)")
+                return
+            }
+            #expect(message.contains(says))
+        }
+    }
+
+    @Test func aTransient401IsWaitedOutWithoutARefresh() async throws {
+        let clock = TestClock(mode: .automatic)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            await emulator.control("faults", ["kind": "401-transient"])
+            let client = await emulatorClient(emulator, clock: clock)
+            #expect(try await client.currentUser().id == "emu-user")
+            #expect(clock.totalSlept == .seconds(1))
+            #expect(await emulator.requestCount("POST /api/token") == 0)
+        }
+    }
+}
