@@ -89,6 +89,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -244,7 +244,7 @@ enum Metrics {
             return elapsedMs(start)
         }
         _ = try launch(["session", "new", "Bench", "--data-dir", folder.path])
-        _ = try launch(["session", "attach", "1", "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M", "--data-dir", folder.path])
+        _ = try launch(["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n", "--data-dir", folder.path])
         var show: [Double] = []
         var version: [Double] = []
         for _ in 0..<runs {

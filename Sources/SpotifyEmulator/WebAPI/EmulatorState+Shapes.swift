@@ -86,26 +86,67 @@ extension EmulatorState {
         return .object(fields)
     }
 
+    /// A simplified artist with a stable ID derived from the name.
+    func artistJSON(_ name: String) -> JSONValue {
+        let id = Self.stableID(name)
+        return .object([
+            ("external_urls", .object([("spotify", .string("https://open.spotify.com/artist/\(id)"))])),
+            ("href", .string("\(baseURL)/v1/artists/\(id)")), ("id", .string(id)), ("name", .string(name)),
+            ("type", .string("artist")), ("uri", .string("spotify:artist:\(id)")),
+        ])
+    }
+
+    /// A 22-character base62 ID that a name always maps to.
+    static func stableID(_ name: String) -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var hash = name.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        return String((0..<22).map { _ in
+            hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return alphabet[Int((hash >> 33) % 62)]
+        })
+    }
+
     func itemJSON(_ item: CatalogItem, episodes: Bool) -> JSONValue {
         switch item.kind {
         case .episode where episodes:
+            let showID = item.albumID ?? Self.stableID(item.album)
             return .object([
+                ("audio_preview_url", .null),
                 ("description", .string("An episode of \(item.album)")),
                 ("duration_ms", .int(item.durationMs)),
                 ("explicit", .bool(false)),
                 ("external_urls", .object([("spotify", .string("https://open.spotify.com/episode/\(item.id ?? "")"))])),
                 ("href", .string("\(baseURL)/v1/episodes/\(item.id ?? "")")),
+                ("html_description", .string("<p>An episode of \(item.album)</p>")),
                 ("id", .string(item.id)),
                 ("images", .array([])),
+                ("is_externally_hosted", .bool(false)),
+                ("is_playable", .bool(true)),
+                ("languages", .array([.string("en")])),
                 ("name", .string(item.name)),
                 ("release_date", .string("2026-01-15")),
-                ("show", .object([("id", .string(item.albumID)), ("name", .string(item.album)), ("publisher", .string(item.artist))])),
+                ("release_date_precision", .string("day")),
+                ("show", .object([
+                    ("available_markets", .array([])), ("copyrights", .array([])),
+                    ("description", .string("Conversations from \(item.album)")), ("explicit", .bool(false)),
+                    ("external_urls", .object([("spotify", .string("https://open.spotify.com/show/\(showID)"))])),
+                    ("href", .string("\(baseURL)/v1/shows/\(showID)")),
+                    ("html_description", .string("<p>Conversations from \(item.album)</p>")), ("id", .string(showID)),
+                    ("images", .array([])), ("is_externally_hosted", .bool(false)), ("languages", .array([.string("en")])),
+                    ("media_type", .string("audio")), ("name", .string(item.album)), ("publisher", .string(item.artist)),
+                    ("total_episodes", .int(1)), ("type", .string("show")), ("uri", .string("spotify:show:\(showID)")),
+                ])),
                 ("type", .string("episode")),
                 ("uri", .string(item.uri)),
             ])
         case .local:
             return .object([
-                ("album", .object([("id", .null), ("images", .array([])), ("name", .string(item.album)), ("type", .string("album")), ("uri", .null)])),
+                ("album", .object([
+                    ("album_type", .string("album")), ("artists", .array([])), ("available_markets", .array([])),
+                    ("external_urls", .object([])), ("href", .null), ("id", .null), ("images", .array([])),
+                    ("name", .string(item.album)), ("release_date", .string("")), ("release_date_precision", .string("day")),
+                    ("total_tracks", .int(0)), ("type", .string("album")), ("uri", .null),
+                ])),
                 ("artists", .array([.object([("id", .null), ("name", .string(item.artist)), ("type", .string("artist")), ("uri", .null)])])),
                 ("duration_ms", .int(item.durationMs)),
                 ("explicit", .bool(false)),
@@ -118,13 +159,18 @@ extension EmulatorState {
             ])
         case .track, .episode:
             // Without `additional_types=episode` an episode comes track-shaped, as live.
+            let albumID = item.albumID ?? Self.stableID(item.album)
+            let artist = artistJSON(item.artist)
             return .object([
                 ("album", .object([
-                    ("album_type", .string("album")), ("id", .string(item.albumID)), ("images", .array([])),
-                    ("name", .string(item.album)), ("type", .string("album")),
-                    ("uri", .string(item.albumID.map { "spotify:album:\($0)" })),
+                    ("album_type", .string("album")), ("artists", .array([artist])), ("available_markets", .array([])),
+                    ("external_urls", .object([("spotify", .string("https://open.spotify.com/album/\(albumID)"))])),
+                    ("href", .string("\(baseURL)/v1/albums/\(albumID)")), ("id", .string(albumID)), ("images", .array([])),
+                    ("name", .string(item.album)), ("release_date", .string("2025-06-01")),
+                    ("release_date_precision", .string("day")), ("total_tracks", .int(12)), ("type", .string("album")),
+                    ("uri", .string("spotify:album:\(albumID)")),
                 ])),
-                ("artists", .array([.object([("id", .null), ("name", .string(item.artist)), ("type", .string("artist"))])])),
+                ("artists", .array([artist])),
                 ("duration_ms", .int(item.durationMs)),
                 ("episode", .bool(item.kind == .episode)),
                 ("explicit", .bool(false)),

@@ -9,7 +9,7 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
             throw SpotifyAPIError(
                 code: .invalidIdentifier,
                 message: "'\(SpotifyAPIError.sanitized(rawValue, limit: 40))' is not a Spotify ID: "
-                    + "an ID is 22 letters and digits, as in spotify:playlist:37i9dQZF1DXcBWIGoYBM5M.",
+                    + "an ID is 22 letters and digits, as in spotify:playlist:3cEYpjA9oz9GiPac4AsH4n.",
                 parameter: "id"
             )
         }
