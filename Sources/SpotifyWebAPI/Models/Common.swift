@@ -48,7 +48,20 @@ public struct CurrentUser: Hashable, Sendable, Decodable {
     public var images: [SpotifyImage]
     public var uri: String?
     public var webURL: URL?
+    /// The immutable key of the account (added May 2026); `id` can change and is for display.
     public var accountID: String?
+
+    /// A user as `/me` describes one.
+    public init(
+        id: String, displayName: String?, accountID: String?, images: [SpotifyImage] = [], uri: String? = nil, webURL: URL? = nil
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.accountID = accountID
+        self.images = images
+        self.uri = uri
+        self.webURL = webURL
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, images, uri
