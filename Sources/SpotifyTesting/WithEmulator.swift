@@ -55,9 +55,7 @@ public struct TestHTTP: Sendable {
     }
 
     public static func formEncode(_ fields: [(String, String)]) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
+        FormEncoding.encode(fields)
     }
 }
 

@@ -52,8 +52,12 @@ public struct TokenEndpoint: Sendable {
     }
 
     /// Client credentials: a token for catalog calls without a user (never inside a shipped app).
+    ///
+    /// The ID and secret are form-encoded before they are joined for Basic authentication, as
+    /// RFC 6749 §2.3.1 requires (a secret with `:` or `%` would otherwise be misread).
     public func clientCredentials(secret: ClientSecret) async throws -> (AccessToken, Date?) {
-        let basic = Data("\(clientID):\(secret.unredactedValue)".utf8).base64EncodedString()
+        let credentials = FormEncoding.encode(clientID) + ":" + FormEncoding.encode(secret.unredactedValue)
+        let basic = Data(credentials.utf8).base64EncodedString()
         let parsed = try await post([("grant_type", "client_credentials")], authorization: "Basic \(basic)")
         return (parsed.accessToken, parsed.expiresAt)
     }
@@ -63,8 +67,7 @@ public struct TokenEndpoint: Sendable {
         request.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.headerFields[.accept] = "application/json"
         if let authorization { request.headerFields[.authorization] = authorization }
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        let body = FormEncoding.encode(form)
         let response: HTTPResponse
         let data: Data
         do {

@@ -278,7 +278,12 @@ extension EmulatorState {
             let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
             let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+        // RFC 6749 §2.3.1: both parts are form-encoded before they are joined.
+        func decode(_ part: Substring) -> String? {
+            String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...]) else { return nil }
+        return (id, secret)
     }
 
     static func appending(to uri: String, _ items: [(String, String)]) -> String {

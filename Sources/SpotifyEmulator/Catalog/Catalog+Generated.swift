@@ -64,13 +64,43 @@ extension Catalog {
             playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
         ] + (0..<extraLibraryPlaylists).map { index in playlist("Collection \(index + 1)", size: 3 + index % 5) }
         // Spotify's own playlists carry editorial IDs (37i9dQZ…), as live; the other IDs stay as the seed made them.
-        let editorial = playlists.map { playlist in
+        var editorial = playlists.map { playlist in
             var playlist = playlist
             if playlist.ownerID == spotify.0 { playlist.id = CatalogPlaylist.editorialID(for: playlist.name) }
             return playlist
         }
-        return Catalog(userID: "emu-user", userName: "Emulator User", playlists: editorial)
+        // Songs for a learner of Japanese: kanji, kana, half-width and full-width forms, with readings.
+        let japanese = japaneseSongs.map { song in
+            var item = CatalogItem(
+                kind: .track, id: random.base62ID(), name: song.title, durationMs: song.seconds * 1000, artist: song.artist,
+                album: song.artist + " ベスト", albumID: random.base62ID())
+            item.keywords = song.keywords
+            return item
+        }
+        editorial.append(
+            CatalogPlaylist(
+                id: random.base62ID(), name: "日本語で歌おう", description: "日本語の勉強に ・ Songs for learners of Japanese",
+                ownerID: "nihongo-club", ownerName: "Nihongo Club", isPublic: true, collaborative: false, entries: japanese,
+                inLibrary: false))
+        let morning = editorial.first { $0.name == "Morning Focus" }?.entries.compactMap { $0?.id } ?? []
+        return Catalog(
+            userID: "emu-user", userName: "Emulator User", playlists: editorial,
+            savedTrackIDs: japanese.prefix(4).compactMap(\.id) + morning.prefix(21))
     }
+
+    /// Japanese songs of the generated catalog: title, artist, length, and readings for search.
+    static let japaneseSongs: [(title: String, artist: String, seconds: Int, keywords: String)] = [
+        ("夜明けのうた", "青空ミナト", 214, "よあけのうた あおぞらみなと"),
+        ("さくら色の朝", "ひかり", 198, "さくらいろのあさ"),
+        ("ハルカゼ", "ひかり", 187, "はるかぜ"),
+        ("東京の雨", "青空ミナト", 241, "とうきょうのあめ あおぞらみなと"),
+        ("ありがとう", "Team Kokoro", 205, ""),
+        ("ｶﾞﾗｽの靴", "Team Kokoro", 223, "がらすのくつ"),
+        ("月と星のワルツ", "ひかり", 256, "つきとほしのわるつ"),
+        ("ＳＵＮＮＹ ＤＡＹ", "青空ミナト", 176, "あおぞらみなと"),
+        ("こころの音", "Team Kokoro", 232, "こころのおと"),
+        ("ともだち", "ひかり", 169, ""),
+    ]
 
     /// A catalog from a JSON file (`--catalog FILE`).
     ///

@@ -10,6 +10,8 @@ package struct CatalogItem: Sendable, Equatable {
     package var artist: String
     package var album: String
     package var albumID: String?
+    /// More text search matches (a Japanese title's reading in kana, say).
+    package var keywords = ""
 
     package var uri: String {
         switch kind {
@@ -75,12 +77,34 @@ package struct Catalog: Sendable {
     /// Every playlist ID, in search order.
     package var allOrder: [String]
 
-    package init(userID: String, userName: String, playlists: [CatalogPlaylist]) {
+    /// Every catalog track by ID, in first-seen order.
+    package var tracks: [String: CatalogItem]
+    package var trackOrder: [String]
+    /// The user's saved tracks (`/me/tracks`), newest first.
+    package var savedTrackIDs: [String]
+
+    package init(userID: String, userName: String, playlists: [CatalogPlaylist], savedTrackIDs: [String] = []) {
         self.userID = userID
         self.userName = userName
         self.playlists = Dictionary(uniqueKeysWithValues: playlists.map { ($0.id, $0) })
         self.libraryOrder = playlists.filter(\.inLibrary).map(\.id)
         self.allOrder = playlists.map(\.id)
+        var tracks: [String: CatalogItem] = [:]
+        var order: [String] = []
+        for item in playlists.flatMap(\.entries) {
+            guard let item, item.kind == .track, let id = item.id, tracks[id] == nil else { continue }
+            tracks[id] = item
+            order.append(id)
+        }
+        self.tracks = tracks
+        self.trackOrder = order
+        self.savedTrackIDs = savedTrackIDs.filter { tracks[$0] != nil }
+    }
+
+    /// Artist names in first-seen order.
+    package var artistNames: [String] {
+        var seen = Set<String>()
+        return trackOrder.compactMap { tracks[$0]?.artist }.filter { seen.insert($0).inserted }
     }
 
     /// Whether the signed-in user may read the playlist's entries (owner or collaborator).

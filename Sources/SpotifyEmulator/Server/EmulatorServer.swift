@@ -149,6 +149,9 @@ extension EmulatorServer {
         "playlist-read-private", "playlist-read-collaborative", "user-read-currently-playing", "user-read-playback-state",
     ]
 
+    /// The scopes a learning app adds: saved tracks and top items.
+    public static let learningScopes = ["user-library-read", "user-top-read"]
+
     /// Issues an access token for the signed-in user without the browser flow: a shortcut for tests
     /// that are not about sign-in.
     public func issueAccessToken(clientID: String = "spotlink-demo", scopes: [String] = EmulatorServer.allScopes) async -> String {

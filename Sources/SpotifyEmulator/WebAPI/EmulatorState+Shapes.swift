@@ -96,6 +96,17 @@ extension EmulatorState {
         ])
     }
 
+    /// A full artist object (`/me/top/artists`): no followers or popularity since February 2026.
+    func fullArtistJSON(_ name: String) -> JSONValue {
+        let id = Self.stableID(name)
+        let genres: [JSONValue] = name.unicodeScalars.contains { $0.value >= 0x3000 } ? [.string("j-pop")] : [.string("indie")]
+        return .object([
+            ("external_urls", .object([("spotify", .string("https://open.spotify.com/artist/\(id)"))])),
+            ("genres", .array(genres)), ("href", .string("\(baseURL)/v1/artists/\(id)")), ("id", .string(id)),
+            ("images", .array([])), ("name", .string(name)), ("type", .string("artist")), ("uri", .string("spotify:artist:\(id)")),
+        ])
+    }
+
     /// A 22-character base62 ID that a name always maps to.
     static func stableID(_ name: String) -> String {
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -180,6 +191,8 @@ extension EmulatorState {
                 ("is_local", .bool(false)),
                 ("is_playable", .bool(true)),
                 ("name", .string(item.name)),
+                // No previews for apps created after November 2024.
+                ("preview_url", .null),
                 ("type", .string("track")),
                 ("uri", .string(item.kind == .episode ? "spotify:episode:\(item.id ?? "")" : item.uri)),
             ])

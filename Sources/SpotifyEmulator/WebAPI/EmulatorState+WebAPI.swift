@@ -17,6 +17,11 @@ extension EmulatorState {
             return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
         case "search" where segments.count == 2:
             return search(request)
+        case "tracks" where segments.count == 3:
+            guard let track = catalog.tracks[segments[2]] else {
+                return .apiError(segments[2].count == 22 ? 404 : 400, segments[2].count == 22 ? "Resource not found" : "Invalid base62 id")
+            }
+            return .json(itemJSON(track, episodes: false))
         default:
             return .apiError(404, "Service not found")
         }
@@ -89,6 +94,44 @@ extension EmulatorState {
             let items = ids.dropFirst(offset).prefix(limit).map { simplifiedPlaylistJSON(catalog.playlists[$0]!) }
             // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
             return .withETag(.json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])), request)
+        case ["tracks"]:
+            if let denied = requireScope(access, anyOf: ["user-library-read"]) { return denied }
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            let items = catalog.savedTrackIDs.enumerated().dropFirst(offset).prefix(limit).map { index, id in
+                JSONValue.object([
+                    ("added_at", .string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400).formatted(.iso8601))),
+                    ("track", itemJSON(catalog.tracks[id]!, episodes: false)),
+                ])
+            }
+            return .json(page(items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks", extra: []))
+        case ["top", "tracks"], ["top", "artists"]:
+            if let denied = requireScope(access, anyOf: ["user-top-read"]) { return denied }
+            let range = request.parameter("time_range") ?? "medium_term"
+            guard let rank = ["short_term", "medium_term", "long_term"].firstIndex(of: range) else {
+                return .apiError(400, "Invalid time range")
+            }
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            // Each range ranks differently: the short term favours what was saved lately.
+            let all: [JSONValue]
+            if rest[1] == "tracks" {
+                let ids = rank == 0 ? catalog.savedTrackIDs + catalog.trackOrder : catalog.trackOrder
+                var seen = Set<String>()
+                let ordered = ids.filter { seen.insert($0).inserted }
+                let rotated = rank == 2 ? Array(ordered.reversed()) : ordered
+                all = rotated.prefix(50).map { itemJSON(catalog.tracks[$0]!, episodes: false) }
+            } else {
+                let names = catalog.artistNames
+                let ordered = rank == 0 ? Array(names.reversed()) : rank == 1 ? names : names.sorted()
+                all = ordered.map { fullArtistJSON($0) }
+            }
+            let path = "/me/top/\(rest[1])"
+            return .json(page(
+                Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset, path: path,
+                extra: [("time_range", range)]))
         case ["player", "currently-playing"], ["player"]:
             if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
                 return denied
@@ -174,27 +217,46 @@ extension EmulatorState {
         guard let query = request.parameter("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty else {
             return .apiError(400, "No search query")
         }
-        guard request.parameter("type") == "playlist" else { return .apiError(400, "Bad search type field") }
+        let types = (request.parameter("type") ?? "").split(separator: ",").map(String.init)
+        guard !types.isEmpty, types.allSatisfy({ $0 == "playlist" || $0 == "track" }) else {
+            return .apiError(400, "Bad search type field")
+        }
         guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: 10, maxOffset: 1000, minLimit: 0) else {
             return pagingError(request, maxLimit: 10)
         }
-        let words = query.lowercased().folding(options: .diacriticInsensitive, locale: nil).split(separator: " ")
-        let matches = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter { playlist in
-            guard !playlist.deleted, !playlist.forbidden, !playlist.isEditorial else { return false }
-            let text = (playlist.name + " " + (playlist.description ?? "")).lowercased()
-                .folding(options: .diacriticInsensitive, locale: nil)
-            return words.allSatisfy { text.contains($0) }
+        let words = SearchText.fold(query).split(whereSeparator: \.isWhitespace)
+        func matches(_ text: String) -> Bool {
+            let folded = SearchText.fold(text)
+            return words.allSatisfy { folded.contains($0) }
         }
-        // Live search mixes `null` entries into results; one after every third match here.
+        var fields: [(String, JSONValue)] = []
+        if types.contains("playlist") {
+            // Spotify's own playlists are left out for apps like this one, as live.
+            let found = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter { playlist in
+                !playlist.deleted && !playlist.forbidden && !playlist.isEditorial
+                    && matches(playlist.name + " " + (playlist.description ?? ""))
+            }
+            fields.append(("playlists", searchPage(found.map(simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)))
+        }
+        if types.contains("track") {
+            let found = catalog.trackOrder.compactMap { catalog.tracks[$0] }.filter { track in
+                matches([track.name, track.artist, track.album, track.keywords].joined(separator: " "))
+            }
+            fields.append(("tracks", searchPage(found.map { itemJSON($0, episodes: false) }, query: query, type: "track", limit, offset)))
+        }
+        return .json(.object(fields))
+    }
+
+    /// A page of search results with `null` mixed in, one after every third match, as live.
+    private func searchPage(_ matches: [JSONValue], query: String, type: String, _ limit: Int, _ offset: Int) -> JSONValue {
         var results: [JSONValue] = []
-        for (index, playlist) in matches.enumerated() {
-            results.append(simplifiedPlaylistJSON(playlist))
+        for (index, match) in matches.enumerated() {
+            results.append(match)
             if index % 3 == 2 { results.append(.null) }
         }
-        let pageValue = page(
+        return page(
             Array(results.dropFirst(offset).prefix(limit)), total: results.count, limit: limit, offset: offset,
-            path: "/search", extra: [("query", query), ("type", "playlist")])
-        return .json(.object([("playlists", pageValue)]))
+            path: "/search", extra: [("query", query), ("type", type)])
     }
 
     // MARK: - Paging

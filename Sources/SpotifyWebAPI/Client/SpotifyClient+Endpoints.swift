@@ -18,7 +18,7 @@ extension SpotifyClient {
         try Validate.range(limit, 1...50, "limit")
         try Validate.range(offset, 0...100_000, "offset")
         return try await send(
-            Endpoint(path: "/me/playlists", query: [.init(name: "limit", value: "\(limit)"), .init(name: "offset", value: "\(offset)")]),
+            Endpoint(path: "/me/playlists", query: Self.paging(limit, offset)),
             as: Page<SimplifiedPlaylist>.self)
     }
 
@@ -85,19 +85,8 @@ extension SpotifyClient {
     public func searchPlaylists(_ query: String, limit: Int = 10, offset: Int = 0) async throws
         -> Page<SimplifiedPlaylist>
     {
-        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SpotifyAPIError.invalid("q", "The search text is empty.") }
-        try Validate.range(limit, 1...10, "limit")
-        try Validate.range(offset, 0...1000, "offset")
-        return try await send(
-            Endpoint(
-                path: "/search",
-                query: [
-                    .init(name: "q", value: trimmed), .init(name: "type", value: "playlist"),
-                    .init(name: "limit", value: "\(limit)"), .init(name: "offset", value: "\(offset)"),
-                ]),
-            as: PlaylistSearchResults.self
-        ).playlists
+        try await send(try searchEndpoint(query, type: "playlist", limit: limit, offset: offset), as: PlaylistSearchResults.self)
+            .playlists
     }
 
     /// `GET /me/player/currently-playing`; `nil` when nothing plays (204).

@@ -25,6 +25,9 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
     /// A playlist reference.
     public static func playlist(_ id: SpotifyID) -> SpotifyReference { .init(kind: .playlist, id: id) }
 
+    /// A track reference.
+    public static func track(_ id: SpotifyID) -> SpotifyReference { .init(kind: .track, id: id) }
+
     /// The `spotify:` URI, which opens the Spotify app directly.
     public var uri: String { "spotify:\(kind.rawValue):\(id.rawValue)" }
 

@@ -1,7 +1,10 @@
 public import Foundation
 
 /// A track in the catalog.
-public struct Track: Hashable, Sendable, Decodable {
+///
+/// ``previewURL`` is `nil` for apps created after November 2024 (Spotify sends no 30-second
+/// previews to them): open the track in Spotify instead (``webURL`` or ``uri``).
+public struct Track: Hashable, Sendable, Decodable, Identifiable {
     public var id: SpotifyID?
     public var name: String
     public var duration: Duration
@@ -10,11 +13,17 @@ public struct Track: Hashable, Sendable, Decodable {
     public var album: SimplifiedAlbum?
     public var isPlayable: Bool?
     public var explicit: Bool?
+    /// The universal link (`https://open.spotify.com/track/…`), which opens Spotify.
+    public var webURL: URL?
+    /// A 30-second preview; `nil` for apps created after November 2024, and kept optional for all.
+    public var previewURL: URL?
 
     enum CodingKeys: String, CodingKey {
         case id, name, uri, artists, album, explicit
         case durationMs = "duration_ms"
         case isPlayable = "is_playable"
+        case externalURLs = "external_urls"
+        case previewURL = "preview_url"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -27,10 +36,16 @@ public struct Track: Hashable, Sendable, Decodable {
         album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
         isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
         explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
+        webURL = container.decodeLeniently(ExternalURLs.self, forKey: .externalURLs)?.spotify
+        previewURL = container.decodeLeniently(URL.self, forKey: .previewURL)
     }
 
     /// Artist names joined for display.
     public var artistLine: String { artists.map(\.name).joined(separator: ", ") }
+
+    /// Where to open the track: its `spotify:` URI and universal link; `nil` for a track without
+    /// an ID (a local file).
+    public var reference: SpotifyReference? { id.map { .track($0) } }
 }
 
 /// A podcast episode, inside a playlist or playing now.

@@ -1,0 +1,59 @@
+public import Foundation
+
+/// An artist (`GET /me/top/artists`). Since February 2026 Spotify sends no followers or popularity.
+public struct Artist: Hashable, Sendable, Decodable, Identifiable {
+    public var id: SpotifyID
+    public var name: String
+    public var genres: [String]
+    public var images: [SpotifyImage]
+    public var uri: String
+    /// The universal link, which opens Spotify.
+    public var webURL: URL?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, genres, images, uri
+        case externalURLs = "external_urls"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(SpotifyID.self, forKey: .id)
+        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
+        genres = container.decodeLeniently([String].self, forKey: .genres) ?? []
+        images = container.decodeLeniently([SpotifyImage].self, forKey: .images) ?? []
+        uri = container.decodeLeniently(String.self, forKey: .uri) ?? "spotify:artist:\(id.rawValue)"
+        webURL = container.decodeLeniently(ExternalURLs.self, forKey: .externalURLs)?.spotify
+    }
+}
+
+/// A track the user saved, with when (`GET /me/tracks`).
+public struct SavedTrack: Hashable, Sendable, Decodable {
+    public var addedAt: Date?
+    public var track: Track
+
+    enum CodingKeys: String, CodingKey {
+        case track
+        case addedAt = "added_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        addedAt = container.decodeLeniently(Date.self, forKey: .addedAt)
+        track = try container.decode(Track.self, forKey: .track)
+    }
+}
+
+/// The period `GET /me/top/{type}` looks at.
+public enum TopItemsRange: String, Sendable, CaseIterable {
+    /// About the last four weeks.
+    case shortTerm = "short_term"
+    /// About the last six months (Spotify's default).
+    case mediumTerm = "medium_term"
+    /// About the last year.
+    case longTerm = "long_term"
+}
+
+/// `GET /search?type=track`.
+struct TrackSearchResults: Sendable, Decodable {
+    var tracks: Page<Track>
+}
