@@ -26,7 +26,9 @@ enum Output {
 
     /// One JSON object on stdout.
     static func json(_ value: Any) {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
@@ -40,6 +42,30 @@ enum Output {
         let count = total.map { "\(done)/\($0)" } ?? "\(done)"
         FileHandle.standardError.write(Data("\r\(label) \(bar) \(count)".utf8))
         if let total, done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// "1 track", "2 tracks"; "1 entry", "2 entries" with the plural given.
+    static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(value) " + (value == 1 ? noun : plural ?? noun + "s")
+    }
+
+    /// A track length as a clock shows it: "3:34".
+    static func clock(_ duration: Duration) -> String {
+        let total = Int(duration.seconds.rounded())
+        return String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    /// A text from Spotify made safe for a terminal: control characters, escape sequences, line
+    /// and paragraph separators and bidirectional overrides become spaces.
+    static func safe(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: " "
+                    default: scalar
+                    }
+                }))
     }
 
     static func duration(_ duration: Duration?) -> String {

@@ -15,7 +15,8 @@ struct SpotLink: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            Demo.self, Login.self, Logout.self, Status.self, Playlists.self, Search.self, PlaylistCommand.self,
+            Demo.self, Login.self, Logout.self, Status.self, Me.self, Playlists.self, Search.self, PlaylistCommand.self,
+            TrackCommand.self, Library.self, Top.self,
             SessionCommand.self, Open.self, NowPlaying.self, Routine.self, Refresh.self, Export.self, Import.self,
             Privacy.self, Doctor.self, EmulatorCommand.self,
         ])

@@ -33,6 +33,13 @@ public enum SongTime {
         fill(elapsed, with: durations).songs
     }
 
+    /// Songs a playlist's average track fits into `target`, from its saved count and duration;
+    /// `nil` when either is unknown. What a card shows before anything plays ("20 min ≈ 5.5 songs").
+    public static func estimate(_ target: Duration, in metadata: PlaylistMetadata) -> Double? {
+        guard let total = metadata.totalDuration, let count = metadata.trackCount, count > 0, total > .zero else { return nil }
+        return target / (total / count)
+    }
+
     /// A label rounded to halves: "less than 1 song", "1 song", "4.5 songs".
     public static func label(_ songs: Double) -> String {
         guard songs.isFinite, songs > 0 else { return "no songs" }

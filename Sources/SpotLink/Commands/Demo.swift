@@ -34,7 +34,9 @@ struct Demo: AsyncParsableCommand {
         let options = try GlobalOptions.parse(["--data-dir", directory.path, "--emulator", emulator.baseURL.absoluteString])
         let context = try Context(options)
         let session = try context.session(clock: clock)
-        let signIn = LoopbackSignIn(clientID: context.clientID, server: context.server, timeout: .seconds(30))
+        // The journal's and routine's scopes, and the learning app's saved and top tracks.
+        let scopes = SpotifyScope.all + [LibraryScope.savedTracks, LibraryScope.topItems]
+        let signIn = LoopbackSignIn(clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
         narrator.step("Signing in with PKCE through a loopback listener; the demo presses Agree on the consent page")
         let tokens = try await signIn.run(session: session) { url in
             _ = try? await ConsentBrowser().visit(url)
@@ -47,7 +49,7 @@ struct Demo: AsyncParsableCommand {
         let library = try await client.allMyPlaylists().items
         try links.cacheLibrary(library)
         narrator.step("Your playlists", ["count": "\(library.count)"])
-        for playlist in library { narrator.detail("\(playlist.name) · \(playlist.itemCount.map(String.init) ?? "?") tracks") }
+        for playlist in library { narrator.detail("\(Output.safe(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")") }
 
         let biggest = try requireValue(library.max { ($0.itemCount ?? 0) < ($1.itemCount ?? 0) }, "no playlists")
         let fetchStart = ContinuousClock.now
@@ -77,11 +79,29 @@ struct Demo: AsyncParsableCommand {
 
         try await routine(morning, match.id, emulator: emulator, client: client, clock: clock, narrator: narrator)
 
+        try await learning(client: client, narrator: narrator)
+
         let message = try await session.signOut()
         narrator.step("Disconnected", ["message": message])
         show(morning, links)
         await emulator.stop()
         narrator.step("Done", ["seconds": String(format: "%.1f", (ContinuousClock.now - started).seconds)])
+    }
+
+    /// The language-learning app: a search in Japanese, a track to open in Spotify, the top tracks.
+    private func learning(client: SpotifyClient, narrator: Narrator) async throws {
+        let query = "さくら"
+        let results = try await client.searchTracks(query, limit: 5)
+        narrator.step("The learning app searches for songs in Japanese: \(query)", ["results": "\(results.items.count)"])
+        for track in results.items { narrator.detail("\(Output.safe(track.name)) · \(Output.safe(track.artistLine)) · \(Output.clock(track.duration))") }
+        let song = try requireValue(results.items.first, "no Japanese song found")
+        let reference = try requireValue(song.reference, "a track without an ID")
+        narrator.step(
+            "Open \"\(Output.safe(song.name))\" in Spotify (no 30-second previews for apps since November 2024)",
+            ["link": reference.webURL.absoluteString, "uri": reference.uri])
+        let top = try await client.topTracks(range: .shortTerm, limit: 5)
+        narrator.step("Your top tracks of the last four weeks", ["count": "\(top.items.count)"])
+        for (index, track) in top.items.enumerated() { narrator.detail("\(index + 1). \(Output.safe(track.name)) · \(Output.safe(track.artistLine))") }
     }
 
     private func show(_ entry: Journal.Entry, _ links: PlaylistLinks) {

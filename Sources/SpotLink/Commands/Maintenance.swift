@@ -8,19 +8,35 @@ import SpotifyLinkUI
 import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open a session's playlist in Spotify (or print the link).")
+    static let configuration = CommandConfiguration(
+        abstract: "Open in Spotify (or print the link): a session's playlist, or a track or playlist.",
+        discussion: "spotlink open 1 · spotlink open track spotify:track:ID · spotlink open playlist https://open.spotify.com/playlist/ID")
     @OptionGroup var global: GlobalOptions
-    @Argument var id: String
+    @Argument(help: "A session ID, or 'track' or 'playlist'.")
+    var target: String
+    @Argument(help: "With 'track' or 'playlist': an ID, spotify: URI or open.spotify.com link.")
+    var reference: String?
     @Flag(help: "Use the spotify: URI (opens the app directly) instead of the universal link.")
     var uri = false
 
     func run() async throws {
-        let (_, links, entry) = try Journal.open(global, session: id)
-        guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
-        let target = uri ? URL(string: card.uri)! : card.webURL
-        let opened = Browser.open(target)
-        if global.json { Output.json(["url": target.absoluteString, "opened": opened]) } else {
-            Output.line(opened ? "Opened \(target.absoluteString)" : target.absoluteString)
+        let link: (uri: String, web: URL)
+        if let kind = SpotifyReference.Kind(rawValue: target), kind == .track || kind == .playlist {
+            guard let reference else { throw CLIFailure("Give the \(kind.rawValue) to open: an ID, URI or link.", exitCode: 2) }
+            let parsed = try SpotifyReference(parsing: reference, expecting: kind)
+            link = (parsed.uri, parsed.webURL)
+        } else {
+            guard reference == nil else {
+                throw CLIFailure("Open takes a session ID, or 'track' or 'playlist' followed by a link.", exitCode: 2)
+            }
+            let (_, links, entry) = try Journal.open(global, session: target)
+            guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
+            link = (card.uri, card.webURL)
+        }
+        let destination = uri ? URL(string: link.uri)! : link.web
+        let opened = Browser.open(destination)
+        if global.json { Output.json(["url": destination.absoluteString, "opened": opened]) } else {
+            Output.line(opened ? "Opened \(destination.absoluteString)" : destination.absoluteString)
         }
     }
 }

@@ -31,36 +31,10 @@ struct Playlists: AsyncParsableCommand {
             return
         }
         for playlist in shown {
-            Output.line("\(playlist.id.rawValue)  \(Output.bold(playlist.name))  \(Output.dim("\(playlist.trackCount.map(String.init) ?? "?") tracks · \(playlist.ownerName ?? "")"))")
+            let count = playlist.trackCount.map { Output.count($0, "track") } ?? "? tracks"
+            Output.line("\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  \(Output.dim("\(count) · \(Output.safe(playlist.ownerName ?? ""))"))")
         }
         if shown.isEmpty { Output.line(filter == nil ? "You have no playlists." : "No playlists match '\(filter!)'.") }
-    }
-}
-
-struct Search: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Search Spotify for playlists.")
-    @OptionGroup var global: GlobalOptions
-    @Argument var query: String
-    @Option(help: "Results per page, 1–10 (Spotify's 2026 maximum).")
-    var limit = 10
-    @Option(help: "Skip this many results.")
-    var offset = 0
-
-    func run() async throws {
-        let context = try Context(global)
-        let (_, client) = try await signedIn(context)
-        let page = try await client.searchPlaylists(query, limit: limit, offset: offset)
-        if global.json {
-            Output.json([
-                "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": page.next == nil ? NSNull() : offset + limit,
-                "playlists": page.items.map { ["id": $0.id.rawValue, "name": $0.name, "owner": $0.owner?.displayName as Any, "tracks": $0.itemCount as Any] },
-            ])
-            return
-        }
-        for playlist in page.items {
-            Output.line("\(playlist.id.rawValue)  \(Output.bold(playlist.name))  \(Output.dim(playlist.owner?.displayName ?? ""))")
-        }
-        if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
     }
 }
 
@@ -92,12 +66,13 @@ struct PlaylistCommand: AsyncParsableCommand {
                     "id": reference.id.rawValue, "name": details.name, "owner": details.summary.owner?.displayName as Any,
                     "tracks": details.itemCount as Any, "duration_ms": entries == nil ? NSNull() : Int(duration.seconds * 1000),
                     "uri": reference.uri, "link": reference.webURL.absoluteString,
-                    "entries": items.prefix(1000).map { ["name": $0.item.name as Any, "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any] },
+                    // Every entry: a script must not get a silently shortened list.
+                    "entries": items.map { ["name": $0.item.name as Any, "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any] },
                 ])
                 return
             }
             Output.line(Output.bold(details.name) + "  by \(details.summary.owner?.displayName ?? "?")")
-            Output.line("\(details.itemCount.map(String.init) ?? "unknown") entries · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))")
+            Output.line("\(details.itemCount.map { Output.count($0, "entry", plural: "entries") } ?? "unknown entries") · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))")
             Output.line("\(reference.uri)  \(reference.webURL.absoluteString)")
             for (index, entry) in items.prefix(20).enumerated() {
                 Output.line(String(format: "%3d  ", index + 1) + (entry.item.name ?? "(unavailable)") + "  " + Output.dim(Output.duration(entry.item.duration)))

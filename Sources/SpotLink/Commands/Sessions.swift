@@ -149,7 +149,7 @@ enum CardPrinter {
         }
         let metadata = card.metadata
         Output.line("  ♫ \(Output.bold(metadata.name ?? metadata.id.rawValue))" + (metadata.ownerName.map { "  by \($0)" } ?? ""))
-        Output.line("  \(metadata.trackCount.map { "\($0) tracks" } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))")
+        Output.line("  \(metadata.trackCount.map { Output.count($0, "track") } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))")
         if let minutes = entry.minutes, let label = songs(card, minutes: minutes) { Output.line("  \(minutes) min ≈ \(label)") }
         Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))
         Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
@@ -157,9 +157,7 @@ enum CardPrinter {
     }
 
     static func songs(_ card: PlaylistCard, minutes: Int) -> String? {
-        guard let total = card.metadata.totalDuration, let count = card.metadata.trackCount, count > 0 else { return nil }
-        let average = total / count
-        return SongTime.label(Double(minutes * 60) / average.seconds)
+        SongTime.estimate(.seconds(minutes * 60), in: card.metadata).map(SongTime.label)
     }
 }
 

@@ -1,0 +1,260 @@
+import ArgumentParser
+import Foundation
+import SpotifyAuth
+import SpotifyWebAPI
+
+/// What can be searched for.
+enum SearchType: String, ExpressibleByArgument, CaseIterable {
+    case playlist, track
+}
+
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Search Spotify for playlists or tracks (any language: Japanese, accents …).",
+        discussion: """
+            --app-only searches without a user, with the app's client credentials: the client ID from \
+            SPOTIFY_CLIENT_ID (or --client-id) and the secret from SPOTIFY_CLIENT_SECRET. For servers and \
+            tools only: a client secret must never ship inside an app.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Argument var query: String
+    @Option(help: "What to search for: playlist (default) or track.")
+    var type: SearchType = .playlist
+    @Option(help: "Results per page, 1–10 (Spotify's 2026 maximum).")
+    var limit = 10
+    @Option(help: "Skip this many results.")
+    var offset = 0
+    @Flag(help: "Search without a user, with the app's client credentials (SPOTIFY_CLIENT_SECRET).")
+    var appOnly = false
+
+    func run() async throws {
+        let context = try Context(global)
+        let client = appOnly ? try context.appOnlyClient() : try await signedIn(context).1
+        let next: (Bool) -> Any = { hasNext in hasNext ? offset + limit : NSNull() }
+        switch type {
+        case .playlist:
+            let page = try await client.searchPlaylists(query, limit: limit, offset: offset)
+            if global.json {
+                Output.json([
+                    "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": next(page.next != nil),
+                    "playlists": page.items.map {
+                        [
+                            "id": $0.id.rawValue, "name": $0.name, "owner": $0.owner?.displayName as Any,
+                            "tracks": $0.itemCount as Any,
+                        ]
+                    },
+                ])
+                return
+            }
+            for playlist in page.items {
+                let count = playlist.itemCount.map { " · " + Output.count($0, "track") } ?? ""
+                Output.line(
+                    "\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  "
+                        + Output.dim(Output.safe(playlist.owner?.displayName ?? "") + count))
+            }
+            if page.items.isEmpty { Output.line("No playlists match '\(Output.safe(query))'.") }
+            if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
+        case .track:
+            let page = try await client.searchTracks(query, limit: limit, offset: offset)
+            if global.json {
+                Output.json([
+                    "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": next(page.next != nil),
+                    "tracks": page.items.map(TrackPrinter.json),
+                ])
+                return
+            }
+            page.items.forEach(TrackPrinter.line)
+            if page.items.isEmpty { Output.line("No tracks match '\(Output.safe(query))'.") }
+            if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
+        }
+    }
+}
+
+struct TrackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track", abstract: "Inspect one track.", subcommands: [Show.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A track's details and where to open it (ID, URI or link).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A track ID, spotify: URI or open.spotify.com link.")
+        var track: String
+
+        func run() async throws {
+            let context = try Context(global)
+            let reference = try SpotifyReference(parsing: track, expecting: .track)
+            let (_, client) = try await signedIn(context)
+            let details = try await client.track(reference.id)
+            if global.json {
+                Output.json(TrackPrinter.json(details))
+                return
+            }
+            Output.line(Output.bold(Output.safe(details.name)) + "  by " + Output.safe(details.artistLine))
+            if let album = details.album { Output.line("Album: " + Output.safe(album.name)) }
+            Output.line("Length: " + Output.clock(details.duration))
+            Output.line("Open in Spotify: \(reference.webURL.absoluteString)  (\(reference.uri))")
+            Output.line(
+                Output.dim("No preview: Spotify sends none to apps created after November 2024; open it in Spotify."))
+        }
+    }
+}
+
+struct Me: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Your Spotify profile.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let context = try Context(global)
+        let (session, client) = try await signedIn(context)
+        let user = try await client.currentUser()
+        try await session.remember(user)
+        let image = SpotifyImage.best(in: user.images)?.url.absoluteString
+        if global.json {
+            Output.json([
+                "id": user.id, "account_id": user.accountID as Any, "display_name": user.displayName as Any,
+                "image": image as Any, "link": user.webURL?.absoluteString as Any,
+            ])
+            return
+        }
+        Output.line(Output.bold(Output.safe(user.name)) + "  (\(Output.safe(user.id)))")
+        if let accountID = user.accountID { Output.line("Account: \(Output.safe(accountID))") }
+        if let image { Output.line("Picture: \(image)") }
+        if let link = user.webURL { Output.line("Profile: \(link.absoluteString)") }
+    }
+}
+
+struct Library: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Your saved music.", subcommands: [Tracks.self])
+
+    struct Tracks: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Your saved tracks, newest first (needs the user-library-read scope: spotlink login --scope user-library-read)."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Tracks per page, 1–50.")
+        var limit = 20
+        @Option(help: "Skip this many tracks.")
+        var offset = 0
+
+        func run() async throws {
+            let context = try Context(global)
+            let (_, client) = try await signedIn(context)
+            let page = try await client.savedTracks(limit: limit, offset: offset)
+            if global.json {
+                Output.json([
+                    "total": page.total as Any, "next_offset": page.next == nil ? NSNull() : offset + limit,
+                    "tracks": page.items.map { saved in
+                        TrackPrinter.json(saved.track).merging(
+                            ["added_at": saved.addedAt.map { ISO8601DateFormatter().string(from: $0) } as Any]) { $1 }
+                    },
+                ])
+                return
+            }
+            Output.line(Output.count(page.total ?? page.items.count, "saved track"))
+            page.items.map(\.track).forEach(TrackPrinter.line)
+            if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
+        }
+    }
+}
+
+/// The periods `top` looks at.
+enum TopRange: String, ExpressibleByArgument, CaseIterable {
+    case short, medium, long
+
+    var value: TopItemsRange {
+        switch self {
+        case .short: .shortTerm
+        case .medium: .mediumTerm
+        case .long: .longTerm
+        }
+    }
+}
+
+struct Top: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Your most played tracks or artists (needs the user-top-read scope: spotlink login --scope user-top-read).")
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case tracks, artists }
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "tracks or artists")
+    var kind: Kind
+    @Option(help: "short (about 4 weeks), medium (about 6 months) or long (about a year).")
+    var range: TopRange = .medium
+    @Option(help: "How many, 1–50.")
+    var limit = 10
+
+    func run() async throws {
+        let context = try Context(global)
+        let (_, client) = try await signedIn(context)
+        switch kind {
+        case .tracks:
+            let page = try await client.topTracks(range: range.value, limit: limit)
+            if global.json {
+                Output.json(["range": range.value.rawValue, "tracks": page.items.map(TrackPrinter.json)])
+                return
+            }
+            for (index, track) in page.items.enumerated() { TrackPrinter.line(track, rank: index + 1) }
+        case .artists:
+            let page = try await client.topArtists(range: range.value, limit: limit)
+            if global.json {
+                Output.json([
+                    "range": range.value.rawValue,
+                    "artists": page.items.map {
+                        [
+                            "id": $0.id.rawValue, "name": $0.name, "genres": $0.genres,
+                            "link": $0.webURL?.absoluteString as Any,
+                        ]
+                    },
+                ])
+                return
+            }
+            for (index, artist) in page.items.enumerated() {
+                Output.line(
+                    String(format: "%2d  ", index + 1) + Output.bold(Output.safe(artist.name)) + "  "
+                        + Output.dim(Output.safe(artist.genres.joined(separator: ", "))))
+            }
+        }
+    }
+}
+
+/// Tracks as lines for people and objects for programs.
+enum TrackPrinter {
+    static func json(_ track: Track) -> [String: Any] {
+        [
+            "id": track.id?.rawValue as Any, "name": track.name, "artists": track.artists.map(\.name),
+            "album": track.album?.name as Any, "duration_ms": Int(track.duration.seconds * 1000),
+            "uri": track.reference?.uri as Any, "link": track.reference?.webURL.absoluteString as Any,
+            "preview_url": track.previewURL?.absoluteString as Any,
+        ]
+    }
+
+    static func line(_ track: Track) { line(track, rank: nil) }
+
+    static func line(_ track: Track, rank: Int?) {
+        let prefix = rank.map { String(format: "%2d  ", $0) } ?? "\(track.id?.rawValue ?? "(local)")  "
+        Output.line(
+            prefix + Output.bold(Output.safe(track.name)) + "  "
+                + Output.dim(Output.safe(track.artistLine) + " · " + Output.clock(track.duration)))
+    }
+}
+
+extension Context {
+    /// A client with an app-only token (client credentials): search and catalog calls, no user.
+    func appOnlyClient() throws -> SpotifyClient {
+        guard let secret = ProcessInfo.processInfo.environment["SPOTIFY_CLIENT_SECRET"], !secret.isEmpty else {
+            throw CLIFailure(
+                "--app-only needs the app's client secret in SPOTIFY_CLIENT_SECRET (from the developer dashboard). "
+                    + "Keep it on servers and tools: never ship it inside an app.",
+                exitCode: 2)
+        }
+        let endpoint = TokenEndpoint(server: server, clientID: clientID, clock: Context.wallClock)
+        let provider = ClientCredentialsProvider(
+            endpoint: endpoint, secret: ClientSecret(secret), clock: Context.wallClock)
+        var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
+        configuration.rateLimit.maxWait = .seconds(30)
+        return SpotifyClient(
+            configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger, ledger: ledger)
+    }
+}
