@@ -1,0 +1,115 @@
+public import Foundation
+public import Observation
+public import SpotifyWebAPI
+
+/// The learning app's song search: results after a pause in typing, more on demand, and "Open in
+/// Spotify" for the chosen track (there are no 30-second previews for apps created after November
+/// 2024, so the app opens the track in Spotify instead).
+///
+/// Any language works, Japanese included: Spotify matches loosely. Only the answer for the current
+/// text is shown. Until the user connects nothing is sent.
+///
+/// ```swift
+/// struct SongSearchView: View {
+///     @State var search: TrackSearchModel          // TrackSearchModel(connection: connection)
+///     @Environment(\.openURL) private var openURL
+///     var body: some View {
+///         List(search.results, id: \.uri) { track in
+///             Button("\(track.name) · \(track.artistLine)") {
+///                 if let link = search.openInSpotify(track) { openURL(link.universalLink) }
+///             }
+///         }
+///         .searchable(text: $search.query)
+///     }
+/// }
+/// ```
+@MainActor @Observable
+public final class TrackSearchModel {
+    /// What the list shows besides the results.
+    public enum Phase: Sendable, Equatable {
+        /// Waiting for text, or showing results.
+        case ready
+        case searching
+        /// Nothing found, or not connected: the message to show.
+        case empty(String)
+        case failed(String)
+    }
+
+    /// The search field; setting it schedules a search after the pause.
+    public var query = "" {
+        didSet { if query != oldValue { queryChanged() } }
+    }
+
+    public private(set) var results: [Track] = []
+    public private(set) var phase: Phase = .ready
+    /// Whether Spotify has more results for this text.
+    public private(set) var canLoadMore = false
+
+    private let connection: SpotifyConnectionModel
+    private let clock: any SpotifyClock
+    private let debounce: Duration
+    private var generation = 0
+    private var searchTask: Task<Void, Never>?
+    private var nextOffset: Int?
+    private static let pageSize = 10
+
+    /// - Parameters:
+    ///   - clock: the debounce's clock (a test clock in tests).
+    ///   - debounce: the pause in typing before Spotify is searched.
+    public init(connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(), debounce: Duration = .milliseconds(350)) {
+        self.connection = connection
+        self.clock = clock
+        self.debounce = debounce
+    }
+
+    /// Fetches the next page for the current text.
+    public func loadMore() async {
+        guard let offset = nextOffset else { return }
+        await search(query.trimmingCharacters(in: .whitespacesAndNewlines), offset: offset, generation: generation)
+    }
+
+    /// Where to open `track`: the universal link (the app, or the web player without it) and the
+    /// `spotify:` URI; `nil` for a track without an ID (a local file).
+    public func openInSpotify(_ track: Track) -> (universalLink: URL, uri: String)? {
+        track.reference.map { ($0.webURL, $0.uri) }
+    }
+
+    private func queryChanged() {
+        generation += 1
+        searchTask?.cancel()
+        results = []
+        nextOffset = nil
+        canLoadMore = false
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else {
+            phase = .ready
+            return
+        }
+        guard connection.isConnected else {
+            phase = .empty("Connect Spotify to search for songs.")
+            return
+        }
+        let current = generation
+        searchTask = Task {
+            do { try await clock.sleep(for: debounce) } catch { return }
+            guard current == generation else { return }
+            await search(text, offset: 0, generation: current)
+        }
+    }
+
+    private func search(_ text: String, offset: Int, generation current: Int) async {
+        phase = .searching
+        do {
+            let page = try await connection.client.searchTracks(text, limit: Self.pageSize, offset: offset)
+            guard current == generation else { return }
+            results += page.items
+            nextOffset = page.next == nil || offset + Self.pageSize > 1000 ? nil : offset + Self.pageSize
+            canLoadMore = nextOffset != nil
+            phase = results.isEmpty ? .empty("No songs match “\(text)”.") : .ready
+        } catch {
+            let message = await connection.report(error)
+            guard current == generation, !(error is CancellationError) else { return }
+            phase = .failed(message)
+        }
+    }
+}
