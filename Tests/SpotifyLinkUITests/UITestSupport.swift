@@ -14,32 +14,7 @@ import Testing
 /// until the test releases it (to make answers arrive out of order, or late).
 final class GatedTransport: Transport {
     /// One held response.
-    final class Gate: Sendable {
-        private let state = Mutex<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
-
-        func open() {
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.open = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            waiters.forEach { $0.resume() }
-        }
-
-        var hasArrived: Bool { state.withLock { $0.arrived } }
-
-        func hold() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    state.arrived = true
-                    if state.open { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        }
-    }
+    typealias Gate = TestGate
 
     private let inner = URLSessionTransport()
     private let state = Mutex<(count: Int, gates: [(@Sendable (HTTPRequest) -> Bool, Gate)])>((0, []))

@@ -128,13 +128,9 @@ public struct MetadataRefresher: Sendable {
     /// Stores what the library listing says of an unchanged playlist; count, duration and cover stay.
     private func keepUnchanged(_ playlist: SimplifiedPlaylist) async throws {
         var metadata = try links.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
-        metadata.name = playlist.name
-        metadata.description = playlist.description
-        metadata.ownerName = playlist.owner?.displayName ?? playlist.owner?.id
+        let cover = metadata.update(from: playlist)
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
-        let cover = SpotifyImage.best(in: playlist.images)
-        metadata.coverURL = cover?.url ?? metadata.coverURL
         try links.store(metadata)
         if let cover, (try? links.cover(for: playlist.id)) == nil { await fetchCover(cover.url, for: playlist.id) }
     }
@@ -174,13 +170,9 @@ public struct MetadataRefresher: Sendable {
         let summary = playlist.summary
         let entriesKnown = metadata.totalDuration != nil && metadata.trackCount != nil
         let unchanged = summary.snapshotID != nil && summary.snapshotID == metadata.snapshotID && entriesKnown
-        metadata.name = summary.name
-        metadata.description = summary.description
-        metadata.ownerName = summary.owner?.displayName ?? summary.owner?.id
+        let cover = metadata.update(from: summary)
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
-        let cover = SpotifyImage.best(in: summary.images)
-        metadata.coverURL = cover?.url
         var entriesFetched = false
         if !unchanged {
             if let firstPage = playlist.items {

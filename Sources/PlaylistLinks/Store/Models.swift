@@ -65,6 +65,20 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     }
 
     public var reference: SpotifyReference { .playlist(id) }
+
+    /// Takes what Spotify says of the playlist: name, description, owner, and the cover URL (kept
+    /// when Spotify sends no images, as `/me/playlists` sometimes does). The one mapping from
+    /// Spotify's playlist to the cache.
+    /// - Returns: the best cover image, to fetch.
+    @discardableResult
+    mutating func update(from playlist: SimplifiedPlaylist) -> SpotifyImage? {
+        name = playlist.name
+        description = playlist.description
+        ownerName = playlist.owner?.displayName ?? playlist.owner?.id ?? ownerName
+        let cover = SpotifyImage.best(in: playlist.images)
+        coverURL = cover?.url ?? coverURL
+        return cover
+    }
 }
 
 /// Everything a screen shows for a record's playlist, read from the database alone.

@@ -58,11 +58,8 @@ public final class PlaylistLinks: Sendable {
     /// Links `record` to a playlist chosen in the picker, keeping what the picker knew.
     public func link(_ record: RecordID, to playlist: SimplifiedPlaylist) throws {
         var metadata = (try? metadata(for: playlist.id)) ?? PlaylistMetadata(id: playlist.id)
-        metadata.name = playlist.name
-        metadata.description = playlist.description ?? metadata.description
-        metadata.ownerName = playlist.owner?.displayName ?? playlist.owner?.id ?? metadata.ownerName
+        metadata.update(from: playlist)
         metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-        metadata.coverURL = SpotifyImage.best(in: playlist.images)?.url ?? metadata.coverURL
         try link(record, metadata: metadata, replacingKnown: true)
     }
 

@@ -186,9 +186,9 @@ struct RequestLedgerTests {
 struct SharedRequestTests {
     @Test func twoViewsAskingForTheSamePlaylistAtOnceCostOneRequest() async throws {
         let clock = TestClock(mode: .manual)
-        let gate = AsyncGate()
+        let gate = TestGate()
         let transport = ScriptedTransport { _, _ in
-            await gate.wait()
+            await gate.hold()
             return .json(#"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Shared","snapshot_id":"s1"}"#)
         }
         let client = makeClient(transport, clock: clock)
@@ -206,9 +206,9 @@ struct SharedRequestTests {
     }
 
     @Test func aCancelledCallerLeavesAtOnceAndTheOtherStillGetsTheAnswer() async throws {
-        let gate = AsyncGate()
+        let gate = TestGate()
         let transport = ScriptedTransport { _, _ in
-            await gate.wait()
+            await gate.hold()
             return .json(meJSON)
         }
         let client = makeClient(transport)
@@ -260,31 +260,6 @@ struct LimitWordingTests {
         )
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
         #expect(LimitWording.clockTime(now, now: now, timeZone: tokyo) == "01:40")
-    }
-}
-
-/// A gate tests open by hand; waiters park until then.
-final class AsyncGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resume = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resume { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
     }
 }
 
