@@ -10,7 +10,8 @@ struct SpotLink: AsyncParsableCommand {
         commandName: "spotlink",
         abstract: "Sign in to Spotify, attach playlists to sessions, read them offline, follow what plays.",
         discussion: """
-            Exit codes: 0 ok, 1 failure, 2 usage, 3 sign-in needed, 4 rate limited, 5 offline.
+            Exit codes: 0 ok, 1 failure (Spotify's refusals included, each explained), 2 usage, 3 sign-in needed \
+            (or a missing scope), 4 rate limited or over the quota, 5 offline.
             Start with 'spotlink demo': the whole product against an embedded Spotify emulator.
             """,
         version: version,
