@@ -62,15 +62,18 @@ extension SpotifyClient {
 
     /// Every entry of a playlist, in playlist order.
     ///
-    /// Reads the first page, then the others concurrently by offset, at most `concurrency` at once.
+    /// Reads the first page, then the others concurrently by offset: from
+    /// ``Configuration/pageConcurrency`` pages at once, growing to ``Configuration/maxPageConcurrency``
+    /// while Spotify answers without a 429 and halving on one.
     /// - Parameters:
-    ///   - concurrency: pages in flight; the configuration's ``Configuration/pageConcurrency`` by default.
+    ///   - concurrency: a fixed number of pages in flight instead.
     ///   - progress: called after each page with entries fetched so far and the total.
     public func allPlaylistEntries(
         _ id: SpotifyID, concurrency: Int? = nil, progress: (@Sendable (FetchProgress) -> Void)? = nil
     ) async throws -> PagedCollection<PlaylistEntry> {
         try await fetchAll(
-            pageSize: 50, concurrency: concurrency ?? configuration.pageConcurrency, progress: progress
+            pageSize: 50, concurrency: concurrency ?? configuration.pageConcurrency,
+            maximumConcurrency: concurrency ?? configuration.maxPageConcurrency, progress: progress
         ) { offset, limit in
             try await self.playlistItems(id, limit: limit, offset: offset)
         }

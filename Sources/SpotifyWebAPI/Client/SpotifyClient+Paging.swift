@@ -21,6 +21,8 @@ public struct PagedCollection<Item: Sendable & Decodable>: Sendable {
     public var undecodableCount: Int
     /// Requests it took.
     public var pageCount: Int
+    /// The most pages that were in flight at once.
+    public var peakConcurrency: Int = 1
 }
 
 extension SpotifyClient {
@@ -30,29 +32,42 @@ extension SpotifyClient {
     func fetchAll<Item: Sendable & Decodable>(
         pageSize: Int,
         concurrency: Int,
+        maximumConcurrency: Int? = nil,
         progress: (@Sendable (FetchProgress) -> Void)?,
         page fetch: @escaping @Sendable (_ offset: Int, _ limit: Int) async throws -> Page<Item>
     ) async throws -> PagedCollection<Item> {
         let first = try await fetch(0, pageSize)
         var pages: [Page<Item>] = [first]
         var fetched = first.elementCount
+        var peak = 1
         progress?(FetchProgress(fetched: fetched, total: first.total))
         if let total = first.total {
             let offsets = Array(stride(from: pageSize, to: total, by: pageSize))
             var slots = [Page<Item>?](repeating: nil, count: offsets.count)
+            var allowed = PageConcurrency(initial: concurrency, maximum: maximumConcurrency ?? concurrency)
+            var limitsSeen = await gate.rateLimitCount
             try await withThrowingTaskGroup(of: (Int, Page<Item>).self) { group in
                 var nextIndex = 0
-                func launch() {
-                    let index = nextIndex
-                    nextIndex += 1
-                    group.addTask { (index, try await fetch(offsets[index], pageSize)) }
+                var inFlight = 0
+                func launchWhileAllowed() {
+                    while inFlight < allowed.current, nextIndex < offsets.count {
+                        let index = nextIndex
+                        nextIndex += 1
+                        inFlight += 1
+                        group.addTask { (index, try await fetch(offsets[index], pageSize)) }
+                    }
+                    peak = max(peak, inFlight)
                 }
-                while nextIndex < min(max(concurrency, 1), offsets.count) { launch() }
+                launchWhileAllowed()
                 while let (index, page) = try await group.next() {
+                    inFlight -= 1
                     slots[index] = page
                     fetched += page.elementCount
                     progress?(FetchProgress(fetched: fetched, total: total))
-                    if nextIndex < offsets.count { launch() }
+                    let limits = await gate.rateLimitCount
+                    allowed.answered(rateLimited: limits > limitsSeen)
+                    limitsSeen = limits
+                    launchWhileAllowed()
                 }
             }
             pages += slots.compactMap { $0 }
@@ -72,6 +87,6 @@ extension SpotifyClient {
             total: first.total,
             nullCount: pages.reduce(0) { $0 + $1.nullCount },
             undecodableCount: pages.reduce(0) { $0 + $1.undecodableCount },
-            pageCount: pages.count)
+            pageCount: pages.count, peakConcurrency: peak)
     }
 }

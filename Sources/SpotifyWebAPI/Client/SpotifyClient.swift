@@ -25,8 +25,11 @@ public final class SpotifyClient: Sendable {
         public var maxAttempts: Int = 3
         /// 429s a single request will wait through before giving up.
         public var maxRateLimitRetries: Int = 5
-        /// Pages fetched at once when reading all of a playlist.
+        /// Pages fetched at once when reading all of a playlist, to begin with.
         public var pageConcurrency: Int = 4
+        /// The most pages in flight: concurrency grows toward it while Spotify answers without a
+        /// 429 and halves on one (``PageConcurrency``).
+        public var maxPageConcurrency: Int = 8
 
         public init(apiBaseURL: URL) {
             self.apiBaseURL = apiBaseURL
@@ -137,8 +140,12 @@ actor GateShell {
     func close(until date: Date) { gate.close(until: date) }
 
     func rateLimited(retryAfter: Duration?) -> RateLimitGate.Decision {
-        gate.recordRateLimited(retryAfter: retryAfter, now: clock.now, jitter: Double.random(in: 0..<1))
+        rateLimitCount += 1
+        return gate.recordRateLimited(retryAfter: retryAfter, now: clock.now, jitter: Double.random(in: 0..<1))
     }
+
+    /// 429s this client has met so far, for paging to slow down on.
+    private(set) var rateLimitCount = 0
 
     func succeeded() { gate.recordSuccess() }
 

@@ -1,0 +1,33 @@
+/// How many pages of a long list may be in flight, as a pure state machine.
+///
+/// It starts at `initial` and grows by one each time as many pages as are allowed have been
+/// answered without a 429, up to `maximum`; a 429 halves it (never below one). The shared
+/// rate-limit gate still decides when any request may leave: this only bounds how many wait.
+public struct PageConcurrency: Sendable, Equatable {
+    /// Pages allowed in flight now.
+    public private(set) var current: Int
+    public let maximum: Int
+    private var calmAnswers = 0
+
+    /// - Parameters:
+    ///   - initial: pages in flight to begin with (4 by default in ``SpotifyClient/Configuration``).
+    ///   - maximum: the most pages in flight.
+    public init(initial: Int, maximum: Int) {
+        self.maximum = max(1, maximum)
+        self.current = min(max(1, initial), self.maximum)
+    }
+
+    /// A page arrived; `rateLimited` when a 429 was met since the last answer.
+    public mutating func answered(rateLimited: Bool) {
+        if rateLimited {
+            current = max(1, current / 2)
+            calmAnswers = 0
+            return
+        }
+        calmAnswers += 1
+        if calmAnswers >= current, current < maximum {
+            current += 1
+            calmAnswers = 0
+        }
+    }
+}
