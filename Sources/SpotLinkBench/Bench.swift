@@ -18,7 +18,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var quick = false
     @Flag(help: "One JSON object per metric and line.")
     var json = false
-    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota (repeatable).")
+    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors (repeatable).")
     var only: [String] = []
 
     func run() async throws {
@@ -35,6 +35,10 @@ struct SpotLinkBench: AsyncParsableCommand {
         }
         if wanted("cards") { try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
         if wanted("cold-start") { try Metrics.coldStart(report, runs: quick ? 5 : 20) }
+        if wanted("anchors") {
+            try Metrics.decodeVersusPython(report, iterations: quick ? 200 : 2000)
+            try await Metrics.fetchVersusSpotipy(report)
+        }
         if wanted("quota") {
             try await Metrics.requestsPerUserDay(report)
             try await Metrics.refreshUnchanged(report)

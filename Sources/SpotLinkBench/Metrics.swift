@@ -27,7 +27,7 @@ enum Metrics {
         for concurrency in sequential ? [4, 1] : [4] {
             let api = await client(emulator, concurrency: concurrency)
             let start = ContinuousClock.now
-            let result = try await api.allPlaylistEntries(id)
+            let result = try await api.allPlaylistEntries(id, concurrency: concurrency)
             let ms = elapsedMs(start)
             let pages = result.pageCount
             let floor = Double(1 + Int((Double(pages - 1) / Double(concurrency)).rounded(.up))) * 40

@@ -76,7 +76,7 @@ extension EmulatorState {
         let added = Date(timeIntervalSince1970: 1_735_689_600 + Double(index) * 3600)
         let itemValue = item.map { itemJSON($0, episodes: episodes) } ?? .null
         var fields: [(String, JSONValue)] = [
-            ("added_at", .string(added.formatted(.iso8601))),
+            ("added_at", .string(ISOTime.string(added))),
             ("added_by", .object([("id", .string(playlist.ownerID)), ("type", .string("user")), ("uri", .string("spotify:user:\(playlist.ownerID)"))])),
             ("is_local", .bool(item?.kind == .local)),
             ("primary_color", .null),

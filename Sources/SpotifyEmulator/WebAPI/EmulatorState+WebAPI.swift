@@ -101,7 +101,7 @@ extension EmulatorState {
             }
             let items = catalog.savedTrackIDs.enumerated().dropFirst(offset).prefix(limit).map { index, id in
                 JSONValue.object([
-                    ("added_at", .string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400).formatted(.iso8601))),
+                    ("added_at", .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))),
                     ("track", itemJSON(catalog.tracks[id]!, episodes: false)),
                 ])
             }

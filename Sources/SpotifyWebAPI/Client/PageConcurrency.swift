@@ -1,13 +1,15 @@
 /// How many pages of a long list may be in flight, as a pure state machine.
 ///
-/// It starts at `initial` and grows by one each time as many pages as are allowed have been
-/// answered without a 429, up to `maximum`; a 429 halves it (never below one). The shared
-/// rate-limit gate still decides when any request may leave: this only bounds how many wait.
+/// It starts at `initial` and grows by one with every page answered without a 429, up to
+/// `maximum`; a 429 halves it (never below one) and growth waits for as many calm answers as are
+/// then allowed. The shared rate-limit gate still decides when any request may leave: this only
+/// bounds how many wait.
 public struct PageConcurrency: Sendable, Equatable {
     /// Pages allowed in flight now.
     public private(set) var current: Int
     public let maximum: Int
-    private var calmAnswers = 0
+    /// Calm answers still needed before growing again (after a 429).
+    private var holdBack = 0
 
     /// - Parameters:
     ///   - initial: pages in flight to begin with (4 by default in ``SpotifyClient/Configuration``).
@@ -21,13 +23,13 @@ public struct PageConcurrency: Sendable, Equatable {
     public mutating func answered(rateLimited: Bool) {
         if rateLimited {
             current = max(1, current / 2)
-            calmAnswers = 0
+            holdBack = current
             return
         }
-        calmAnswers += 1
-        if calmAnswers >= current, current < maximum {
+        if holdBack > 0 {
+            holdBack -= 1
+        } else if current < maximum {
             current += 1
-            calmAnswers = 0
         }
     }
 }

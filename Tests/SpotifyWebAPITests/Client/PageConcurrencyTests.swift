@@ -14,11 +14,18 @@ struct PageConcurrencyTests {
             allowed.answered(rateLimited: false)
             steps.append(allowed.current)
         }
-        // 4 calm answers grow it to 5, 5 more to 6, … never past 8.
-        #expect(steps.prefix(4) == [4, 4, 4, 5])
+        // Each calm answer adds one, never past 8.
+        #expect(steps.prefix(5) == [5, 6, 7, 8, 8])
         #expect(steps.max() == 8 && steps.last == 8)
         allowed.answered(rateLimited: true)
         #expect(allowed.current == 4)
+        // After a 429, growth waits for as many calm answers as are allowed.
+        for _ in 0..<4 { allowed.answered(rateLimited: false) }
+        #expect(allowed.current == 4)
+        allowed.answered(rateLimited: false)
+        #expect(allowed.current == 5)
+        allowed.answered(rateLimited: true)
+        #expect(allowed.current == 2)
         allowed.answered(rateLimited: true)
         allowed.answered(rateLimited: true)
         allowed.answered(rateLimited: true)
