@@ -97,8 +97,15 @@ struct Context {
     }
 
     func remember(store: StoreChoice) throws {
-        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        try JSONEncoder().encode(Settings(store: store)).write(to: configFile)
+        try FileManager.default.createDirectory(
+            at: configDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Context.writePrivately(JSONEncoder().encode(Settings(store: store)), to: configFile)
+    }
+
+    /// Writes `data` atomically to a file only its owner may read (settings, exports).
+    static func writePrivately(_ data: Data, to url: URL) throws {
+        try data.write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 
     func tokenStore(_ choice: StoreChoice? = nil) throws -> any TokenStore {

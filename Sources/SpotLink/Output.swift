@@ -12,8 +12,9 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// An error on stderr; it may quote Spotify, so it passes through ``safe(_:)``.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("error: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("error: " + safe(text) + "\n").utf8))
     }
 
     static func note(_ text: String) {

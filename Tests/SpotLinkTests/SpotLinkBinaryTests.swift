@@ -10,6 +10,8 @@ struct SpotLinkBinary {
     let home: URL
     /// Variables added to the child's otherwise minimal environment.
     var extraEnvironment: [String: String] = [:]
+    /// The child's umask, as octal text (`"000"`), when the test sets one.
+    var umask: String?
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
@@ -43,8 +45,13 @@ struct SpotLinkBinary {
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
     func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
         let process = Process()
-        process.executableURL = builtExecutable(named: "spotlink")
-        process.arguments = arguments
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask); exec \"$0\" \"$@\"", builtExecutable(named: "spotlink").path] + arguments
+        } else {
+            process.executableURL = builtExecutable(named: "spotlink")
+            process.arguments = arguments
+        }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -313,6 +320,58 @@ struct SpotLinkBinaryTests {
             #expect(found.status == 0 && found.stdout.contains("ともだち"), "\(found.stderr)")
             #expect(!(found.stdout + found.stderr).contains("SENTINEL_SECRET"))
             #expect(await emulator.requestCount("POST /api/token") == 1)
+        }
+    }
+
+    @Test func namesFromSpotifyCannotDriveTheTerminal() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let hostile = "Deep\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31mWork\u{2028}\u{202E}evil\u{2066}"
+            await emulator.control("playlists/\(deep)/rename", ["name": hostile])
+            #expect(try await cli.run(["session", "new", "S"] + common).status == 0)
+            var outputs: [String] = []
+            for arguments in [["playlists"], ["playlist", "show", deep], ["session", "attach", "1", deep], ["session", "show", "1"]] {
+                let result = try await cli.run(arguments + common)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                outputs += [result.stdout, result.stderr]
+            }
+            let all = outputs.joined()
+            #expect(all.contains("Deep"))
+            #expect(!all.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x2028, 0x202E, 0x2066].contains($0.value) })
+        }
+    }
+
+    @Test func personalDataIsWrittenForItsOwnerAloneWhateverTheUmask() async throws {
+        var cli = try SpotLinkBinary()
+        cli.umask = "000"
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            #expect(try await cli.run(["playlists"] + common).status == 0)
+            #expect(try await cli.run(["session", "new", "S"] + common).status == 0)
+            let export = cli.home.appendingPathComponent("links.json")
+            #expect(try await cli.run(["export", export.path] + common).status == 0)
+            let data = cli.home.appendingPathComponent("data/spotlink")
+            for file in [
+                data.appendingPathComponent("spotlink.sqlite"), data.appendingPathComponent("spotify-requests.sqlite"),
+                cli.home.appendingPathComponent("config/spotlink/settings.json"), export,
+            ] {
+                let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+                #expect(mode == 0o600, "\(file.lastPathComponent): \(String(mode, radix: 8))")
+            }
+            let folderMode = try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? Int
+            #expect(folderMode == 0o700)
+            // A file far larger than any export is refused before it is read.
+            let huge = cli.home.appendingPathComponent("huge.json")
+            #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: huge)
+            try handle.truncate(atOffset: 65 << 20)
+            try handle.close()
+            let refused = try await cli.run(["import", huge.path] + common)
+            #expect(refused.status == 1 && refused.stderr.contains("too large"))
         }
     }
 

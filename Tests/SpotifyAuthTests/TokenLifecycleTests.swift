@@ -204,7 +204,8 @@ struct RefreshTests {
         let accounts = ScriptedTransport { _, index in .json(#"{"access_token":"SENTINEL_AT_\#(index + 2)","expires_in":3600}"#) }
         let subject = session(accounts, store: store, clock: clock)
         let api = ScriptedTransport { _, _ in .apiError(401, "Invalid access token") }
-        let client = SpotifyClient(configuration: .live, tokens: subject, transport: api, clock: clock)
+        let client = SpotifyClient(
+            configuration: .init(apiBaseURL: emulatorServer.apiBaseURL), tokens: subject, transport: api, clock: clock)
         await #expect {
             try await client.currentUser()
         } throws: { error in

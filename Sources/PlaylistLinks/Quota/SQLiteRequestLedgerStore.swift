@@ -20,8 +20,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
     public init(url: URL) throws {
         do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateFile.prepare(url)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: url.path, configuration: configuration)

@@ -37,7 +37,7 @@ public final class PlaylistLinks: Sendable {
             case .inMemory:
                 writer = try DatabaseQueue(configuration: configuration)
             case .file(let url):
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try PrivateFile.prepare(url)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             }
             var migrator = Schema.migrator

@@ -113,7 +113,7 @@ struct Status: AsyncParsableCommand {
             return
         }
         if let user {
-            Output.line("Signed in as \(Output.bold(user.name)) (\(user.id)) at \(context.server.issuer)")
+            Output.line("Signed in as \(Output.bold(Output.safe(user.name))) (\(Output.safe(user.id))) at \(context.server.issuer)")
         } else {
             Output.line("Signed in at \(context.server.issuer) (who is not asked while the cooldown lasts)")
         }

@@ -172,12 +172,12 @@ struct Narrator {
             Output.json(["step": text].merging(fields) { first, _ in first })
         } else {
             let extra = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            Output.line(Output.bold("==> ") + text + (extra.isEmpty ? "" : Output.dim("  (\(extra))")))
+            Output.line(Output.bold("==> ") + Output.safe(text) + (extra.isEmpty ? "" : Output.dim("  (\(Output.safe(extra)))")))
         }
     }
 
     func detail(_ text: String) {
-        if !json { Output.line("    " + text) }
+        if !json { Output.line("    " + Output.safe(text)) }
     }
 }
 

@@ -63,7 +63,7 @@ struct Routine: AsyncParsableCommand {
         }
         let (_, client) = try await signedIn(context)
         let start = RoutineListening(playlist: card.metadata.reference)
-        Output.line("Start \(card.metadata.name ?? "the playlist") in Spotify: \(start.webURL.absoluteString)  (\(start.uri))")
+        Output.line("Start \(Output.safe(card.metadata.name ?? "the playlist")) in Spotify: \(start.webURL.absoluteString)  (\(start.uri))")
         let end = client.clock.now.addingTimeInterval(length * 60)
         let json = global.json
         // Follow until the routine's time is up; cancelling the consumer stops the monitor.
@@ -103,12 +103,12 @@ enum NowPlayingPrinter {
             return
         }
         switch state {
-        case .playing(let item): Output.line("\(prefix)▶ \(item.name)" + (item.subtitle.map { " — \($0)" } ?? ""))
-        case .paused(let item): Output.line("\(prefix)⏸ \(item.name) (paused)")
+        case .playing(let item): Output.line("\(prefix)▶ \(Output.safe(item.name))" + (item.subtitle.map { " — \(Output.safe($0))" } ?? ""))
+        case .paused(let item): Output.line("\(prefix)⏸ \(Output.safe(item.name)) (paused)")
         case .nothingPlaying: Output.line("\(prefix)Nothing is playing.")
         case .ad: Output.line("\(prefix)An advertisement is playing.")
         case .unavailable(.rateLimited(let retryAfter)): Output.line("\(prefix)Spotify asked to wait \(Int(retryAfter.seconds)) s.")
-        case .unavailable(let reason): Output.line("\(prefix)Now playing is unavailable (\(reason)).")
+        case .unavailable(let reason): Output.line("\(prefix)Now playing is unavailable (\(Output.safe("\(reason)"))).")
         }
     }
 }

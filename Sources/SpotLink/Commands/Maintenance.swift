@@ -83,18 +83,26 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global, requireClientID: false)
         let data = try context.links().exportJSON()
-        try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+        try Context.writePrivately(data, to: URL(fileURLWithPath: file))
         if global.json { Output.json(["file": file, "bytes": data.count]) } else { Output.line("Exported to \(file).") }
     }
 }
 
 struct Import: AsyncParsableCommand {
+    static let maxBytes = 64 << 20
     static let configuration = CommandConfiguration(abstract: "Restore links from a file written by 'spotlink export'.")
     @OptionGroup var global: GlobalOptions
     @Argument var file: String
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
+        // An export of 100,000 links is a few MiB; anything far larger is not one.
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
+            throw CLIFailure("Cannot read \(file).", exitCode: 1)
+        }
+        guard size <= Import.maxBytes else {
+            throw CLIFailure("\(file) is \(size / 1_048_576) MiB: too large for a spotlink export (at most 64 MiB).", exitCode: 1)
+        }
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("Cannot read \(file).", exitCode: 1) }
         let count = try context.links().importJSON(data)
         if global.json { Output.json(["imported": count]) } else { Output.line("Imported \(count) links.") }

@@ -71,11 +71,11 @@ struct PlaylistCommand: AsyncParsableCommand {
                 ])
                 return
             }
-            Output.line(Output.bold(details.name) + "  by \(details.summary.owner?.displayName ?? "?")")
+            Output.line(Output.bold(Output.safe(details.name)) + "  by \(Output.safe(details.summary.owner?.displayName ?? "?"))")
             Output.line("\(details.itemCount.map { Output.count($0, "entry", plural: "entries") } ?? "unknown entries") · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))")
             Output.line("\(reference.uri)  \(reference.webURL.absoluteString)")
             for (index, entry) in items.prefix(20).enumerated() {
-                Output.line(String(format: "%3d  ", index + 1) + (entry.item.name ?? "(unavailable)") + "  " + Output.dim(Output.duration(entry.item.duration)))
+                Output.line(String(format: "%3d  ", index + 1) + Output.safe(entry.item.name ?? "(unavailable)") + "  " + Output.dim(Output.duration(entry.item.duration)))
             }
             if items.count > 20 { Output.line(Output.dim("… and \(items.count - 20) more")) }
         }

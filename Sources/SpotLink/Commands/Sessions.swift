@@ -89,7 +89,7 @@ struct SessionCommand: AsyncParsableCommand {
             if global.json {
                 Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
             } else {
-                Output.line("Attached \(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue) to session \(entry.id).")
+                Output.line("Attached \(Output.safe(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id).")
                 if !refreshed { Output.line(Output.dim("Details will be filled in by 'spotlink refresh' once signed in and online.")) }
             }
         }
@@ -148,7 +148,7 @@ enum CardPrinter {
             return
         }
         let metadata = card.metadata
-        Output.line("  ♫ \(Output.bold(metadata.name ?? metadata.id.rawValue))" + (metadata.ownerName.map { "  by \($0)" } ?? ""))
+        Output.line("  ♫ \(Output.bold(Output.safe(metadata.name ?? metadata.id.rawValue)))" + (metadata.ownerName.map { "  by \(Output.safe($0))" } ?? ""))
         Output.line("  \(metadata.trackCount.map { Output.count($0, "track") } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))")
         if let minutes = entry.minutes, let label = songs(card, minutes: minutes) { Output.line("  \(minutes) min ≈ \(label)") }
         Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))

@@ -118,6 +118,14 @@ public actor SpotifySession: AccessTokenProvider {
         return true
     }
 
+    /// Whether `apiBaseURL` is the Web API of this session's accounts service (same scheme, host
+    /// and port): live tokens never go to an emulator, nor an emulator's to Spotify.
+    public func issues(for apiBaseURL: URL) async -> Bool {
+        let own = endpoint.server.apiBaseURL
+        return own.scheme == apiBaseURL.scheme && own.host?.lowercased() == apiBaseURL.host?.lowercased()
+            && own.port == apiBaseURL.port
+    }
+
     /// The scopes of the stored sign-in, so that a call needing another fails before it is sent.
     public func grantedScopes() async -> Set<String>? {
         guard let tokens = try? tokens() else { return nil }

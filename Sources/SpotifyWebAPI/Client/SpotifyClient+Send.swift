@@ -104,7 +104,27 @@ extension SpotifyClient {
         }
     }
 
+    /// Refuses to put a bearer token on the wire unencrypted (plain `http` to anything but this
+    /// machine) or toward an API its tokens do not belong to.
+    private func checkDestination(_ url: URL) async throws {
+        let host = (url.host ?? "").lowercased()
+        let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+        guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
+            throw SpotifyAPIError.invalid(
+                "apiBaseURL",
+                "An access token is sent only over https (or plain http to this machine, for an emulator); "
+                    + "\(url.scheme ?? "?")://\(host) was refused. Fix the API base URL.")
+        }
+        guard await tokens.issues(for: configuration.apiBaseURL) else {
+            throw SpotifyAPIError.invalid(
+                "apiBaseURL",
+                "These tokens belong to another Spotify service than \(host); none was sent. "
+                    + "Use the API of the accounts service you signed in with.")
+        }
+    }
+
     private func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
+        try await checkDestination(url)
         let idempotent = endpoint.method == .get || endpoint.method == .head
         let route = endpoint.route
         let background = Self.requestPriority == .background

@@ -100,11 +100,15 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Keeps a service-provided text to one line of bounded length, so it can neither flood a log
-    /// nor split a log line.
+    /// nor split a log line: control characters (C0, C1, ESC), line and paragraph separators and
+    /// bidirectional overrides become spaces.
     package static func sanitized(_ text: String, limit: Int = 200) -> String {
         var cleaned = String(
             text.unicodeScalars.map { scalar in
-                CharacterSet.controlCharacters.contains(scalar) ? " " : Character(scalar)
+                let unsafe =
+                    CharacterSet.controlCharacters.contains(scalar) || (0x2028...0x2029).contains(scalar.value)
+                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                return unsafe ? " " : Character(scalar)
             })
         if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
         return cleaned

@@ -1,3 +1,5 @@
+public import struct Foundation.URL
+
 /// A kind of secret, used to give each secret its own type.
 public protocol SecretKind: Sendable {}
 
@@ -61,11 +63,16 @@ public protocol AccessTokenProvider: Sendable {
     func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken
     /// The scopes the user granted, or `nil` when unknown (then nothing is checked before sending).
     func grantedScopes() async -> Set<String>?
+    /// Whether these tokens may be sent to the Web API at `apiBaseURL`: a session's tokens belong
+    /// to the API of its own accounts service, never to another host.
+    func issues(for apiBaseURL: URL) async -> Bool
 }
 
 extension AccessTokenProvider {
     /// Unknown by default: requests are sent and a 403 tells.
     public func grantedScopes() async -> Set<String>? { nil }
+    /// Any API by default; ``SpotifySession`` answers for its own accounts service only.
+    public func issues(for apiBaseURL: URL) async -> Bool { true }
 }
 
 /// A provider that always hands out the same token; a 401 is final.
