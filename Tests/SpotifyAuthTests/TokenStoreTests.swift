@@ -159,6 +159,23 @@ struct FileTokenStoreTests {
         #expect(aside.count == 1)
     }
 
+    @Test func twoCorruptFilesInOneSecondAreBothKeptAside() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let url = store.fileURL(testKey)
+        for contents in ["first broken", "second broken"] {
+            try Data(contents.utf8).write(to: url)
+            chmod(url.path, 0o600)
+            #expect(throws: TokenStoreError.self) { try store.load(testKey) }
+        }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("corrupt") }
+        #expect(aside.count == 2)
+        let kept = try Set(aside.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) })
+        #expect(kept == ["first broken", "second broken"])
+    }
+
     @Test func row34_sessionTreatsACorruptStoreAsNeedingSignIn() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

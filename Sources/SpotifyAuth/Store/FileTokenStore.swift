@@ -109,9 +109,18 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
+    /// Keeps an unreadable file for inspection under a name no other copy has, and never over
+    /// another: `link` fails rather than replace, and the original goes only once the copy exists.
     private func moveAside(_ url: URL, _ reason: String) throws -> StoredTokens? {
-        let aside = url.deletingPathExtension().appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
-        rename(url.path, aside.path)
+        let unique = "\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8).lowercased())"
+        let aside = url.deletingPathExtension().appendingPathExtension("corrupt-\(unique)")
+        guard link(url.path, aside.path) == 0 else {
+            throw TokenStoreError(
+                code: .corrupt,
+                message: "The stored Spotify sign-in \(reason) and could not be moved aside (\(String(cString: strerror(errno)))). "
+                    + "Remove \(url.path) and sign in again.")
+        }
+        unlink(url.path)
         throw TokenStoreError(
             code: .corrupt,
             message: "The stored Spotify sign-in \(reason); it was moved aside to \(aside.lastPathComponent). You are signed out: sign in again.")
