@@ -24,7 +24,10 @@ struct SpotLinkBench: AsyncParsableCommand {
     func run() async throws {
         let report = Report(json: json)
         func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
-        if wanted("fetch") { try await Metrics.playlistFetch(report, sequential: true) }
+        if wanted("fetch") {
+            try await Metrics.clientPeakMemory(report)
+            try await Metrics.playlistFetch(report, sequential: true)
+        }
         if wanted("decode") { try Metrics.decode(report, iterations: quick ? 200 : 2000) }
         if wanted("refresh") { try await Metrics.refreshSingleFlight(report) }
         if wanted("bulk") { try await Metrics.bulkUnderRateLimit(report, playlists: 50) }

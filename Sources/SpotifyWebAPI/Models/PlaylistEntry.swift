@@ -13,8 +13,6 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     public var album: SimplifiedAlbum?
     public var isPlayable: Bool?
     public var explicit: Bool?
-    /// The universal link (`https://open.spotify.com/track/…`), which opens Spotify.
-    public var webURL: URL?
     /// A 30-second preview; `nil` for apps created after November 2024, and kept optional for all.
     public var previewURL: URL?
 
@@ -22,7 +20,6 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
         case id, name, uri, artists, album, explicit
         case durationMs = "duration_ms"
         case isPlayable = "is_playable"
-        case externalURLs = "external_urls"
         case previewURL = "preview_url"
     }
 
@@ -36,7 +33,6 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
         album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
         isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
         explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
-        webURL = container.decodeLeniently(ExternalURLs.self, forKey: .externalURLs)?.spotify
         previewURL = container.decodeLeniently(URL.self, forKey: .previewURL)
     }
 
@@ -46,6 +42,10 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     /// Where to open the track: its `spotify:` URI and universal link; `nil` for a track without
     /// an ID (a local file).
     public var reference: SpotifyReference? { id.map { .track($0) } }
+
+    /// The universal link (`https://open.spotify.com/track/…`), which opens Spotify; made from the
+    /// ID rather than kept from `external_urls`, so 10,000 entries hold no 10,000 URLs.
+    public var webURL: URL? { reference?.webURL }
 }
 
 /// A podcast episode, inside a playlist or playing now.
