@@ -375,6 +375,48 @@ struct SpotLinkBinaryTests {
         }
     }
 
+    @Test func logoutFindsTheTokensWhereverTheyAreAndSaysWhere() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            // The settings that named the store are gone: the old logout looked in the default store only.
+            try FileManager.default.removeItem(at: cli.home.appendingPathComponent("config/spotlink/settings.json"))
+            let logout = try await cli.run(["logout"] + common)
+            #expect(logout.status == 0)
+            #expect(logout.stdout.contains("removed from the file"), "\(logout.stdout)")
+            #expect(logout.stdout.contains("up to an hour"))
+            let tokens = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter { $0.contains("tokens-") && $0.hasSuffix(".json") }
+            #expect(tokens.isEmpty, "\(tokens)")
+            #expect(try await cli.run(["status"] + common).status == 3)
+            let again = try await cli.run(["logout", "--json"] + common)
+            #expect(again.stdout.contains("\"removed_from\":[]"))
+        }
+    }
+
+    /// The case the old logout got wrong: tokens in the keyring, settings gone, and a logout that
+    /// looked in the file store only. Needs the keyring daemon CI runs (`.ci/with-keyring`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "needs a D-Bus session with a keyring"))
+    func logoutEmptiesTheKeyringEvenWhenTheSettingsAreGone() async throws {
+        var cli = try SpotLinkBinary()
+        cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            let login = try await cli.login(["--store", "secret-service"] + common)
+            guard login.status == 0 else {
+                // Without a usable keyring daemon there is nothing to test; CI has one and requires it.
+                #expect(ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] != "1", "\(login.stderr)")
+                return
+            }
+            try FileManager.default.removeItem(at: cli.home.appendingPathComponent("config/spotlink/settings.json"))
+            let logout = try await cli.run(["logout"] + common)
+            #expect(logout.stdout.contains("removed from the Secret Service"), "\(logout.stdout)")
+            // Nothing is left in the keyring: signing in is needed again.
+            let again = try await cli.run(["logout", "--json"] + common)
+            #expect(again.stdout.contains("\"removed_from\":[]"), "\(again.stdout)")
+        }
+    }
+
     @Test func verboseOutputNeverShowsASecret() async throws {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()

@@ -68,13 +68,38 @@ struct Login: AsyncParsableCommand {
 }
 
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove this app's Spotify tokens; links and cached playlists stay.")
+    static let configuration = CommandConfiguration(abstract: "Remove this app's Spotify tokens from every store that holds them; links and cached playlists stay.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let context = try Context(global)
-        let message = try await context.session().signOut()
-        if global.json { Output.json(["signed_out": true]) } else { Output.line(message) }
+        let key = TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID)
+        // Whichever store holds tokens (the settings file may be gone, or an earlier login may
+        // have chosen another store): look in each one this system has, and say which were emptied.
+        var removed: [String] = []
+        for choice in StoreChoice.allCases where choice != .memory {
+            guard let store = try? context.tokenStore(choice) else { continue }
+            let held: Bool
+            do {
+                held = try store.load(key) != nil
+            } catch let error as TokenStoreError where error.code == .corrupt {
+                held = true
+            } catch {
+                continue  // not usable here (no keyring daemon, say): it holds nothing of ours
+            }
+            guard held else { continue }
+            try store.remove(key)
+            removed.append("\(store.kind)")
+        }
+        let revoke = "To revoke this app's access to your Spotify account as well, open "
+            + "\(AuthorizationServer.revokeAccessPage.absoluteString) (a token already issued works until it expires, up to an hour)."
+        if global.json {
+            Output.json(["signed_out": true, "removed_from": removed])
+        } else if removed.isEmpty {
+            Output.line("No Spotify tokens were stored for \(context.server.issuer); nothing to remove. " + revoke)
+        } else {
+            Output.line("Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")). " + revoke)
+        }
     }
 }
 
