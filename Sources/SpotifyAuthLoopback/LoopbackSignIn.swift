@@ -59,10 +59,10 @@ public struct LoopbackSignIn: Sendable {
                 .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server, showDialog: showDialog),
                 random: random)
             let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
-            await coordinator.begin(flow: flow, endpoint: endpoint, issuer: server.issuer)
+            await coordinator.begin(flow: flow, endpoint: endpoint, issuer: server.issuer, session: session)
             await openBrowser(flow.authorizeURL)
+            // The coordinator saved the tokens before it told the browser "connected".
             let tokens = try await coordinator.result(timeout: timeout, clock: clock)
-            try await session.signedIn(tokens)
             await receiver.stop()
             return tokens
         } catch {
@@ -77,13 +77,15 @@ actor CallbackCoordinator {
     private var flow: AuthorizationFlow?
     private var endpoint: TokenEndpoint?
     private var issuer = ""
+    private var session: SpotifySession?
     private var outcome: Result<StoredTokens, any Error>?
     private var waiter: CheckedContinuation<StoredTokens, any Error>?
 
-    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, issuer: String) {
+    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, issuer: String, session: SpotifySession) {
         self.flow = flow
         self.endpoint = endpoint
         self.issuer = issuer
+        self.session = session
     }
 
     func receive(_ query: String) async -> LoopbackReceiver.Page {
@@ -101,8 +103,13 @@ actor CallbackCoordinator {
         case .exchange(let code):
             do {
                 let tokens = try await endpoint.exchange(code, flow: flow)
+                // "Connected" only once the tokens are kept: a store that fails says so here too.
+                try await session?.signedIn(tokens)
                 finish(.success(tokens))
                 return .init(status: 200, title: "Spotify is connected", message: "You can close this tab and go back to the app.")
+            } catch let error as TokenStoreError {
+                finish(.failure(error))
+                return .init(status: 500, title: "Spotify was not connected", message: "The sign-in could not be saved: \(error.message)")
             } catch {
                 finish(.failure(error))
                 return .init(status: 502, title: "Spotify was not connected", message: (error as? OAuthError)?.message ?? "The sign-in could not be completed.")

@@ -148,7 +148,9 @@ public final class SpotifyConnectionModel {
 
     /// Removes this app's Spotify tokens and nothing else.
     public func disconnect() async {
+        // A sign-in that is finishing must not save its tokens after the sign-out: stop it and wait.
         connectTask?.cancel()
+        await connectTask?.value
         do {
             lastDisconnectMessage = try await session.signOut()
             state = .disconnected
