@@ -36,6 +36,8 @@ struct RefreshRecord: Sendable {
     var family: String
     var signInAt: Date
     var status: Status = .active
+    /// Issued to a confidential client without PKCE: refreshing it needs the client secret.
+    var needsSecret = false
 }
 
 extension EmulatorState {
@@ -121,20 +123,29 @@ extension EmulatorState {
 
     private func token(_ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
+        // A parameter given twice is an attack or a bug; neither gets the first value silently.
+        guard Set(form.map(\.0)).count == form.count else {
+            return tokenError("invalid_request", "Duplicate parameters", status: 400)
+        }
         func field(_ name: String) -> String? { form.first { $0.0 == name }?.1 }
         let basic = Self.basicCredentials(request.headers["authorization"])
         let clientID = basic?.id ?? field("client_id")
         guard let clientID, let client = configuration.clients.first(where: { $0.id == clientID }) else {
             return tokenError("invalid_client", "Invalid client", status: 400)
         }
-        if let basic, basic.secret != client.secret { return tokenError("invalid_client", "Invalid client", status: 400) }
+        // A presented secret must be the right one; whether one is needed depends on the grant.
+        let presented = basic?.secret ?? field("client_secret")
+        if let presented, presented != client.secret { return tokenError("invalid_client", "Invalid client", status: 400) }
+        let authenticated = presented != nil && client.secret != nil
         switch field("grant_type") {
         case "authorization_code":
-            return exchangeCode(field("code"), redirectURI: field("redirect_uri"), verifier: field("code_verifier"), client: client)
+            return exchangeCode(
+                field("code"), redirectURI: field("redirect_uri"), verifier: field("code_verifier"), client: client,
+                authenticated: authenticated)
         case "refresh_token":
-            return refresh(field("refresh_token"), client: client)
+            return refresh(field("refresh_token"), client: client, authenticated: authenticated)
         case "client_credentials":
-            guard basic != nil, client.secret != nil else { return tokenError("invalid_client", "Invalid client", status: 400) }
+            guard authenticated else { return tokenError("invalid_client", "Invalid client", status: 400) }
             let access = random.token("EMU_AT_")
             accessTokens[access] = AccessRecord(
                 clientID: client.id, userID: nil, scopes: [], expiresAt: now.addingTimeInterval(ttl), family: nil)
@@ -148,9 +159,10 @@ extension EmulatorState {
 
     private var ttl: TimeInterval { configuration.accessTokenTTL.timeInterval }
 
-    private func exchangeCode(_ code: String?, redirectURI: String?, verifier: String?, client: EmulatorConfiguration.Client)
-        -> EmulatorResponse
-    {
+    /// A code issued without PKCE is exchanged only by a client that authenticates with its secret.
+    private func exchangeCode(
+        _ code: String?, redirectURI: String?, verifier: String?, client: EmulatorConfiguration.Client, authenticated: Bool
+    ) -> EmulatorResponse {
         guard let code, var record = codes[code], record.clientID == client.id else {
             return tokenError("invalid_grant", "Invalid authorization code")
         }
@@ -172,6 +184,7 @@ extension EmulatorState {
             }
         case (nil, nil):
             guard client.secret != nil else { return tokenError("invalid_grant", "code_verifier was incorrect") }
+            guard authenticated else { return tokenError("invalid_client", "Invalid client", status: 400) }
         default:
             return tokenError("invalid_grant", "code_verifier was incorrect")
         }
@@ -179,14 +192,16 @@ extension EmulatorState {
         record.family = family
         codes[code] = record
         let refreshToken = random.token("EMU_RT_")
-        refreshTokens[refreshToken] = RefreshRecord(clientID: client.id, scopes: record.scopes, family: family, signInAt: now)
+        refreshTokens[refreshToken] = RefreshRecord(
+            clientID: client.id, scopes: record.scopes, family: family, signInAt: now, needsSecret: record.challenge == nil)
         return issueAccess(client: client.id, scopes: record.scopes, family: family, refreshToken: refreshToken)
     }
 
-    private func refresh(_ token: String?, client: EmulatorConfiguration.Client) -> EmulatorResponse {
+    private func refresh(_ token: String?, client: EmulatorConfiguration.Client, authenticated: Bool) -> EmulatorResponse {
         guard let token, let record = refreshTokens[token], record.clientID == client.id else {
             return tokenError("invalid_grant", "Invalid refresh token")
         }
+        if record.needsSecret, !authenticated { return tokenError("invalid_client", "Invalid client", status: 400) }
         switch record.status {
         case .revoked:
             return tokenError("invalid_grant", "Refresh token revoked")
@@ -204,7 +219,8 @@ extension EmulatorState {
             let rotated = random.token("EMU_RT_")
             refreshTokens[token]?.status = .rotated
             refreshTokens[rotated] = RefreshRecord(
-                clientID: client.id, scopes: record.scopes, family: record.family, signInAt: record.signInAt)
+                clientID: client.id, scopes: record.scopes, family: record.family, signInAt: record.signInAt,
+                needsSecret: record.needsSecret)
             newRefresh = rotated
         }
         return issueAccess(client: client.id, scopes: record.scopes, family: record.family, refreshToken: newRefresh)
