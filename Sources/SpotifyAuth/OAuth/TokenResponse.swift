@@ -48,6 +48,7 @@ public struct SpotifyAccount: Sendable, Codable, Hashable {
     public var accountID: String
     /// The user ID, shown to people (it can change).
     public var userID: String
+    /// The name Spotify shows, when the user set one.
     public var displayName: String?
 
     /// The account of a `/me` answer.

@@ -29,9 +29,11 @@ public final class TrackSearchModel {
     public enum Phase: Sendable, Equatable {
         /// Waiting for text, or showing results.
         case ready
+        /// Spotify is being asked; results so far stay shown.
         case searching
         /// Nothing found, or not connected: the message to show.
         case empty(String)
+        /// Spotify refused or failed: the message to show (the connection model has seen the error too).
         case failed(String)
     }
 
@@ -40,6 +42,7 @@ public final class TrackSearchModel {
         didSet { if query != oldValue { queryChanged() } }
     }
 
+    /// The tracks found for the current text, pages appended in order.
     public private(set) var results: [Track] = []
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more results for this text.

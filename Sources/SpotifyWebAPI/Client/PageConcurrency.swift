@@ -7,6 +7,7 @@
 public struct PageConcurrency: Sendable, Equatable {
     /// Pages allowed in flight now.
     public private(set) var current: Int
+    /// The most pages it ever allows in flight.
     public let maximum: Int
     /// Calm answers still needed before growing again (after a 429).
     private var holdBack = 0

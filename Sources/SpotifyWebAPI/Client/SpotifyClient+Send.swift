@@ -128,10 +128,12 @@ extension SpotifyClient {
         let idempotent = endpoint.method == .get || endpoint.method == .head
         let route = endpoint.route
         let background = Self.requestPriority == .background
-        var token = try await tokens.accessToken()
         if !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(), granted.isDisjoint(with: endpoint.scopes) {
             throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
         }
+        // Fetched only once the request may leave: a refresh is a request too, and none is owed
+        // for a call that fails for a missing scope or waits out a cooldown.
+        var token: AccessToken?
         var refreshedAfter401 = false
         var transientPauses = 0
         var failures = 0
@@ -139,8 +141,15 @@ extension SpotifyClient {
         while true {
             try Task.checkCancellation()
             try await admit()
+            let current: AccessToken
+            if let token {
+                current = token
+            } else {
+                current = try await tokens.accessToken()
+                token = current
+            }
             var request = HTTPRequest(method: endpoint.method, url: url)
-            request.headerFields[.authorization] = "Bearer \(token.unredactedValue)"
+            request.headerFields[.authorization] = "Bearer \(current.unredactedValue)"
             request.headerFields[.accept] = "application/json"
             let validator = idempotent ? await validators.validator(for: url) : nil
             if let validator { request.headerFields[.ifNoneMatch] = validator.etag }
@@ -191,7 +200,7 @@ extension SpotifyClient {
                 try await clock.sleep(for: Unauthorized.pause * transientPauses)
             case 401 where !refreshedAfter401:
                 refreshedAfter401 = true
-                token = try await tokens.refreshedAccessToken(replacing: token)
+                token = try await tokens.refreshedAccessToken(replacing: current)
             case 429:
                 let now = clock.now
                 let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: now)

@@ -2,10 +2,14 @@ public import Foundation
 
 /// An artist (`GET /me/top/artists`). Since February 2026 Spotify sends no followers or popularity.
 public struct Artist: Hashable, Sendable, Decodable, Identifiable {
+    /// The artist's catalog ID.
     public var id: SpotifyID
     public var name: String
+    /// Spotify's genre names for the artist; often empty.
     public var genres: [String]
+    /// Portraits, largest first as Spotify sends them; their URLs expire within a day.
     public var images: [SpotifyImage]
+    /// The `spotify:artist:` URI, which opens the Spotify app.
     public var uri: String
     /// The universal link, which opens Spotify.
     public var webURL: URL?
@@ -28,7 +32,9 @@ public struct Artist: Hashable, Sendable, Decodable, Identifiable {
 
 /// A track the user saved, with when (`GET /me/tracks`).
 public struct SavedTrack: Hashable, Sendable, Decodable {
+    /// When the user saved it, when Spotify says.
     public var addedAt: Date?
+    /// The saved track.
     public var track: Track
 
     enum CodingKeys: String, CodingKey {

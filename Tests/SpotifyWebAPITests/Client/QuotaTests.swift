@@ -274,3 +274,32 @@ func waitUntil(
     Issue.record("the condition never held", sourceLocation: sourceLocation)
     throw CancellationError()
 }
+
+@Suite("No token is fetched for a request that will not leave")
+struct TokenOnlyWhenSentTests {
+    /// Counts every token asked for: an expiring session would refresh on each.
+    final class AskCounter: AccessTokenProvider {
+        let asks = Mutex(0)
+        let scopes: Set<String>?
+        init(scopes: Set<String>? = nil) { self.scopes = scopes }
+        func accessToken() async throws -> AccessToken {
+            asks.withLock { $0 += 1 }
+            return AccessToken("t")
+        }
+        func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken { failed }
+        func grantedScopes() async -> Set<String>? { scopes }
+    }
+
+    @Test func neitherDuringACooldownNorForAMissingScope() async throws {
+        let clock = TestClock(mode: .automatic)
+        let tokens = AskCounter(scopes: ["playlist-read-private"])
+        let store = MemoryRequestLedgerStore()
+        try await store.extendCooldown(Cooldown(kind: .quota, until: clock.now.addingTimeInterval(600), learnedAt: clock.now), for: key)
+        let transport = ScriptedTransport([])
+        let client = makeClient(transport, clock: clock, tokens: tokens, ledger: RequestLedger(key: key, store: store))
+        await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
+        await #expect(throws: SpotifyAPIError.self) { try await client.currentlyPlaying() }
+        #expect(tokens.asks.withLock { $0 } == 0)
+        #expect(transport.requests.isEmpty)
+    }
+}
