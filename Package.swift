@@ -143,6 +143,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "SpotLinkFuzzTargets",
+            dependencies: ["SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"],
+            swiftSettings: strictSettings
+        ),
+        // libFuzzer entry point (scripts/fuzz.sh builds it with -DFUZZING); a plain build replays inputs.
+        .executableTarget(
+            name: "SpotLinkFuzz",
+            dependencies: ["SpotLinkFuzzTargets"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "TokenCrashChild",
             dependencies: ["SpotifyAuth", "SpotifyWebAPI"],
@@ -192,6 +203,11 @@ let package = Package(
                 "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["SpotLinkFuzzTargets"],
             swiftSettings: strictSettings
         ),
         .testTarget(

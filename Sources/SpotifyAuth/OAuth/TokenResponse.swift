@@ -60,17 +60,17 @@ public struct SpotifyAccount: Sendable, Codable, Hashable {
 }
 
 /// Reads token endpoint answers leniently where the spec allows it and strictly where it matters.
-enum TokenResponseParser {
+package enum TokenResponseParser {
     /// Largest `expires_in` believed: a day. Anything bigger is clamped.
-    static let maxLifetime: TimeInterval = 86400
+    package static let maxLifetime: TimeInterval = 86400
     /// Taken off `expires_in` for clock skew and the time the answer took to arrive.
     static let skewMargin: TimeInterval = 30
 
-    struct Parsed {
-        var accessToken: AccessToken
-        var refreshToken: RefreshToken?
-        var expiresAt: Date?
-        var scopes: [String]?
+    package struct Parsed {
+        package var accessToken: AccessToken
+        package var refreshToken: RefreshToken?
+        package var expiresAt: Date?
+        package var scopes: [String]?
     }
 
     /// One JSON value of the answer's top level, typed without guessing.
@@ -95,7 +95,7 @@ enum TokenResponseParser {
         var string: String? { if case .string(let value) = self { value } else { nil } }
     }
 
-    static func parse(status: Int, body: Data, receivedAt: Date) throws -> Parsed {
+    package static func parse(status: Int, body: Data, receivedAt: Date) throws -> Parsed {
         let object = try? JSONDecoder().decode([String: Scalar].self, from: body)
         if let error = object?["error"]?.string {
             throw oauthError(error, description: object?["error_description"]?.string, status: status)

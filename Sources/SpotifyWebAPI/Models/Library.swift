@@ -60,6 +60,6 @@ public enum TopItemsRange: String, Sendable, CaseIterable {
 }
 
 /// `GET /search?type=track`.
-struct TrackSearchResults: Sendable, Decodable {
+package struct TrackSearchResults: Sendable, Decodable {
     var tracks: Page<Track>
 }

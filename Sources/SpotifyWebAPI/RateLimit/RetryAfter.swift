@@ -26,15 +26,18 @@ public enum HTTPDate {
             let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
-            (0...60).contains(time[2])
+        // Years outside 1...9999 are unreadable: the day arithmetic below would overflow on a
+        // `Retry-After: Sun, 06 Nov 930000000000000000 08:49:37 GMT` (found by fuzzing).
+        guard time.count == 3, (1...9999).contains(year), (1...31).contains(day), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         let days = daysFromCivil(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86400 + time[0] * 3600 + time[1] * 60 + time[2]))
     }
 
+    /// Formats `date` (clamped to the years 1 to 9999).
     public static func format(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let total = Int(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
         let days = Int((Double(total) / 86400).rounded(.down))
         let seconds = total - days * 86400
         let (year, month, day) = civil(fromDays: days)

@@ -1,0 +1,147 @@
+package import Foundation
+import SpotifyAuth
+import SpotifyEmulator
+import SpotifyWebAPI
+
+/// The parsers that read what an attacker, a proxy or the service can send, each as a libFuzzer
+/// target. A target takes any bytes, must never crash, and checks the parser's promises with
+/// `precondition`, so a broken promise is a crash the fuzzer reports.
+///
+/// `scripts/fuzz.sh TARGET SECONDS` runs one under libFuzzer with AddressSanitizer;
+/// `FuzzRegressionTests` replays the seeds and every input a fuzzer ever crashed on.
+package enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The loopback callback's query: the state check, the parameter parser and the flow's verdict.
+    case callbackQuery = "callback-query"
+    /// `spotify:` URIs, `open.spotify.com` links and bare IDs.
+    case reference
+    /// `Retry-After` as seconds or an HTTP date.
+    case retryAfter = "retry-after"
+    /// The token endpoint's answer, at a success and an error status.
+    case tokenResponse = "token-response"
+    /// Pages of playlist entries, playlists, tracks and saved tracks, a playlist, search results
+    /// and the currently playing item.
+    case decoders
+    /// The emulator's query and form parser and its `fields` selection parser.
+    case emulatorForm = "emulator-form"
+    /// Service-supplied text made safe for one log or terminal line.
+    case sanitize
+
+    /// Runs one input through the target.
+    package func run(_ data: Data) {
+        switch self {
+        case .callbackQuery: Self.callbackQuery(data)
+        case .reference: Self.reference(data)
+        case .retryAfter: Self.retryAfter(data)
+        case .tokenResponse: Self.tokenResponse(data)
+        case .decoders: Self.decoders(data)
+        case .emulatorForm: Self.emulatorForm(data)
+        case .sanitize: Self.sanitize(data)
+        }
+    }
+
+    private static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    private static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    private static func callbackQuery(_ data: Data) {
+        let query = text(data)
+        if let pairs = AuthorizationFlow.parse(query) {
+            precondition(!pairs.contains { $0.0.contains("\u{0}") || $0.1.contains("\u{0}") }, "a NUL byte got through")
+        }
+        let server = AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!)
+        guard var flow = try? AuthorizationFlow(.init(clientID: "fuzz", redirectURI: "http://127.0.0.1:2/callback", server: server))
+        else { preconditionFailure("a valid flow could not start") }
+        // The state is fresh and random: no input can carry it, so nothing may be exchanged.
+        switch flow.handleCallback(query: query) {
+        case .exchange: preconditionFailure("a callback without the flow's state was exchanged")
+        case .ignore(let error), .fail(let error): checkOneLine(error.message)
+        }
+        // With the right state spliced in, the verdict still never crashes and stays one line.
+        var known = flow
+        if case .fail(let error) = known.handleCallback(query: "state=\(flow.state)&" + query) { checkOneLine(error.message) }
+    }
+
+    private static func reference(_ data: Data) {
+        guard let reference = try? SpotifyReference(parsing: text(data)) else { return }
+        precondition(reference.id.rawValue.count == 22, "an ID that is not 22 characters")
+        precondition(reference.id.rawValue.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "an ID outside base62")
+        // What it formats, it reads back.
+        precondition((try? SpotifyReference(parsing: reference.uri))?.id == reference.id, "the URI does not round-trip")
+        let link = try? SpotifyReference(parsing: reference.webURL.absoluteString)
+        precondition(link?.id == reference.id && link?.kind == reference.kind, "the link does not round-trip")
+    }
+
+    private static func retryAfter(_ data: Data) {
+        let value = text(data)
+        if let wait = RetryAfter.parse(value, now: now) {
+            precondition(wait >= .zero, "a negative wait")
+        }
+        if let date = HTTPDate.parse(value) {
+            // A date it reads, it writes the same way.
+            let again = HTTPDate.parse(HTTPDate.format(date))
+            precondition(again == date, "HTTPDate does not round-trip")
+        }
+    }
+
+    private static func tokenResponse(_ data: Data) {
+        for status in [200, 400, 502] {
+            do {
+                let parsed = try TokenResponseParser.parse(status: status, body: data, receivedAt: now)
+                precondition(status == 200, "a token was read from an error status")
+                precondition(!parsed.accessToken.unredactedValue.isEmpty, "an empty access token")
+                if let expiry = parsed.expiresAt {
+                    precondition(expiry >= now && expiry <= now.addingTimeInterval(TokenResponseParser.maxLifetime), "an expiry out of bounds")
+                }
+            } catch let error as OAuthError {
+                checkOneLine(error.message)
+            } catch {
+                preconditionFailure("an error that is not an OAuthError: \(type(of: error))")
+            }
+        }
+    }
+
+    private static func decoders(_ data: Data) {
+        let decoder = JSONDecoder()
+        func decode<T: Decodable>(_: T.Type) -> T? { try? decoder.decode(T.self, from: data) }
+        if let page = decode(Page<PlaylistEntry>.self) { checkPage(page) }
+        if let page = decode(Page<SimplifiedPlaylist>.self) { checkPage(page) }
+        if let page = decode(Page<Track>.self) { checkPage(page) }
+        if let page = decode(Page<SavedTrack>.self) { checkPage(page) }
+        if let playlist = decode(Playlist.self) {
+            precondition(!playlist.id.rawValue.isEmpty, "a playlist without an ID")
+        }
+        _ = decode(PlaylistSearchResults.self)
+        _ = decode(TrackSearchResults.self)
+        _ = decode(CurrentlyPlaying.self)
+        _ = decode(CurrentUser.self)
+    }
+
+    private static func checkPage<Item>(_ page: Page<Item>) {
+        precondition(page.nullCount >= 0 && page.undecodableCount >= 0, "negative counts")
+    }
+
+    private static func emulatorForm(_ data: Data) {
+        let query = text(data)
+        let pairs = EmulatorRequest.parseQuery(query)
+        precondition(pairs.count == query.split(separator: "&").count, "a parameter lost or invented")
+        _ = FieldSelection.parse(query)
+    }
+
+    private static func sanitize(_ data: Data) {
+        let cleaned = SpotifyAPIError.sanitized(text(data), limit: 200)
+        checkOneLine(cleaned)
+        precondition(cleaned.count <= 201, "longer than the limit")
+    }
+
+    /// Text for people stays on one line: no control character, no line or paragraph separator,
+    /// no bidirectional override.
+    private static func checkOneLine(_ text: String) {
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let unsafe =
+                value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            precondition(!unsafe, "a control character U+\(String(value, radix: 16)) in text for people")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Fuzzes one parser with libFuzzer and AddressSanitizer.
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
+#   scripts/fuzz.sh all SECONDS          # every target, SECONDS each
+#
+# TARGET: callback-query, reference, retry-after, token-response, decoders, emulator-form, sanitize.
+# The corpus grows in .build-fuzz/corpus/TARGET (seeded from Fuzz/seeds/TARGET, plus the recorded
+# fixtures for decoders). A crash is saved to Fuzz/crashes/TARGET/, where FuzzRegressionTests
+# replays it on every `swift test`: fix the code, keep the file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
+seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
+shift 2
+targets=(callback-query reference retry-after token-response decoders emulator-form sanitize)
+if [[ "$target" == all ]]; then
+    for each in "${targets[@]}"; do "$0" "$each" "$seconds" "$@"; done
+    exit 0
+fi
+[[ " ${targets[*]} " == *" $target "* ]] || { echo "unknown target '$target'; one of: ${targets[*]}" >&2; exit 2; }
+
+scratch=.build-fuzz
+if [[ -z "${SPOTLINK_FUZZ_NO_BUILD:-}" ]]; then
+    swift build --product SpotLinkFuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address \
+        -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" >&2
+fi
+binary="$(swift build --product SpotLinkFuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --show-bin-path)/SpotLinkFuzz"
+
+corpus="$scratch/corpus/$target"
+crashes="Fuzz/crashes/$target"
+mkdir -p "$corpus" "$crashes"
+cp -n Fuzz/seeds/"$target"/* "$corpus"/ 2>/dev/null || true
+if [[ "$target" == decoders ]]; then cp -n Sources/SpotifyTesting/Fixtures/*.json "$corpus"/; fi
+
+echo "fuzzing $target for ${seconds}s (corpus $corpus: $(ls "$corpus" | wc -l) inputs)" >&2
+# SWIFT_BACKTRACE: the Swift runtime's crash handler would fight AddressSanitizer's report.
+SPOTLINK_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" "$corpus" \
+    -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" \
+    -print_final_stats=1 "$@"
