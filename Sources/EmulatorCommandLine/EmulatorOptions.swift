@@ -39,6 +39,8 @@ public struct EmulatorOptions: ParsableArguments {
     var catalog: String?
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
     var shape = "2026"
+    @Option(help: "The bearer token the control API (/emulator/...) asks for. Default: a random one, printed on the second line.")
+    var controlToken: String?
 
     public init() {}
 
@@ -49,6 +51,7 @@ public struct EmulatorOptions: ParsableArguments {
         configuration.port = port
         configuration.seed = seed
         configuration.autoApprove = autoApprove
+        configuration.controlToken = controlToken
         do {
             try configuration.apply(
                 clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,
@@ -61,11 +64,13 @@ public struct EmulatorOptions: ParsableArguments {
         return configuration
     }
 
-    /// Serves until SIGINT or SIGTERM. The first line on stdout is `listening on http://HOST:PORT`.
+    /// Serves until SIGINT or SIGTERM. The first line on stdout is `listening on http://HOST:PORT`,
+    /// the second `control token: TOKEN`.
     public func serve() async throws {
         let server = try await EmulatorServer.start(configuration())
-        // Written unbuffered: a parent process reads this line to find the port.
-        FileHandle.standardOutput.write(Data("listening on \(server.baseURL.absoluteString)\n".utf8))
+        // Written unbuffered: a parent process reads these lines to find the port and the token.
+        FileHandle.standardOutput.write(
+            Data("listening on \(server.baseURL.absoluteString)\ncontrol token: \(server.controlToken)\n".utf8))
         await Self.waitForTerminationSignal()
         await server.stop()
     }

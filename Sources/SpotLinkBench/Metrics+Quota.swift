@@ -145,7 +145,7 @@ extension Metrics {
                 return seen
             }
             await clock.play(for: .seconds(Double(minutes * 60)))
-            await clock.waitForSleepers(1)
+            try await clock.waitForSleepers(1)
             collector.cancel()
             let states = await collector.value
             routineOurs += await webRequests(emulator) - before

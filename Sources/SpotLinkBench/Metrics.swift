@@ -53,7 +53,8 @@ enum Metrics {
         }
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0", "--auto-approve", "--latency-ms", "40"]
+        let controlToken = "bench-\(UInt64.random(in: 0...UInt64.max))"
+        process.arguments = ["--port", "0", "--auto-approve", "--latency-ms", "40", "--control-token", controlToken]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -65,7 +66,7 @@ enum Metrics {
             if chunk.isEmpty { break }
             line += chunk
         }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard let range = text.range(of: "listening on "), let url = URL(string: String(text[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             report.metric("playlist_fetch_10k_peak_rss", 0, "MiB", floor: nil, target: "<= 64 MiB", extra: ["skipped": "the emulator did not start"])
             return
@@ -75,7 +76,8 @@ enum Metrics {
         try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { authorize in
             _ = try? await ConsentBrowser().visit(authorize)
         }
-        let (_, _, listing) = try await TestHTTP().send(.get, url.appendingPathComponent("emulator/playlists"))
+        let (_, _, listing) = try await TestHTTP().send(
+            .get, url.appendingPathComponent("emulator/playlists"), headers: ["Authorization": "Bearer \(controlToken)"])
         let playlists = (try JSONSerialization.jsonObject(with: listing) as? [[String: Any]]) ?? []
         guard let id = playlists.first(where: { $0["entries"] as? Int == 10_000 })?["id"] as? String else { return }
         let api = SpotifyClient(configuration: .emulator(url: url), tokens: session)
@@ -201,7 +203,7 @@ enum Metrics {
         await clock.play(for: .seconds(3600), steps: script.dropFirst().map { offset, action in
             TestClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
         })
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         collector.cancel()
         let states = await collector.value
         // Lag: a new item is seen `progress` after it started; a pause or resume after its script time.

@@ -43,13 +43,22 @@ public final class LoopbackReceiver: Sendable {
         host: String = "127.0.0.1", port: Int = 0, path: String,
         handler: @escaping @Sendable (_ query: String) async -> Page
     ) async throws -> LoopbackReceiver {
+        try await start(host: host, port: port, path: path, idleTimeout: .seconds(10), handler: handler)
+    }
+
+    /// ``start(host:port:path:handler:)`` with another limit for connections that send no whole
+    /// request (tests shorten it).
+    package static func start(
+        host: String = "127.0.0.1", port: Int = 0, path: String, idleTimeout: Duration,
+        handler: @escaping @Sendable (_ query: String) async -> Page
+    ) async throws -> LoopbackReceiver {
         guard host == "127.0.0.1" || host == "::1" else {
             throw LoopbackError(message: "The sign-in listener binds only 127.0.0.1 or [::1], not \(host).")
         }
         guard
             let server = await LocalHTTPServer.start(
                 responder: CallbackResponder(path: path, handler: handler), host: host, port: port,
-                server: .http1(configuration: Self.channelConfiguration), serverName: "spotifylink", logLevel: .critical),
+                server: .http1(configuration: Self.channelConfiguration(idleTimeout: idleTimeout)), serverName: "spotifylink", logLevel: .critical),
             server.host == host
         else {
             throw LoopbackError(message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
@@ -57,10 +66,11 @@ public final class LoopbackReceiver: Sendable {
         return LoopbackReceiver(server: server)
     }
 
-    /// Slow or idle connections are dropped after 10 s; request heads are bounded.
-    private static var channelConfiguration: HTTP1Channel.Configuration {
+    /// A connection that has not sent a whole request head within `idleTimeout` of connecting (idle,
+    /// or dribbling a byte at a time) is closed; request heads are bounded.
+    private static func channelConfiguration(idleTimeout: Duration) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
-            idleTimeout: .seconds(10),
+            idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
     }
 

@@ -59,7 +59,7 @@ public struct LoopbackSignIn: Sendable {
                 .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server, showDialog: showDialog),
                 random: random)
             let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
-            await coordinator.begin(flow: flow, endpoint: endpoint, issuer: server.issuer, session: session)
+            await coordinator.begin(flow: flow, endpoint: endpoint, session: session)
             await openBrowser(flow.authorizeURL)
             // The coordinator saved the tokens before it told the browser "connected".
             let tokens = try await coordinator.result(timeout: timeout, clock: clock)
@@ -76,15 +76,13 @@ public struct LoopbackSignIn: Sendable {
 actor CallbackCoordinator {
     private var flow: AuthorizationFlow?
     private var endpoint: TokenEndpoint?
-    private var issuer = ""
     private var session: SpotifySession?
     private var outcome: Result<StoredTokens, any Error>?
     private var waiter: CheckedContinuation<StoredTokens, any Error>?
 
-    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, issuer: String, session: SpotifySession) {
+    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, session: SpotifySession) {
         self.flow = flow
         self.endpoint = endpoint
-        self.issuer = issuer
         self.session = session
     }
 
@@ -92,7 +90,7 @@ actor CallbackCoordinator {
         guard var flow, let endpoint, outcome == nil else {
             return .init(status: 400, title: "No sign-in pending", message: "There is no Spotify sign-in waiting here. You can close this tab.")
         }
-        let decision = flow.handleCallback(query: query, issuer: issuer)
+        let decision = flow.handleCallback(query: query)
         self.flow = flow
         switch decision {
         case .ignore:

@@ -104,9 +104,15 @@ public final class TestClock: SpotifyClock {
     }
 
     /// Waits (on the real scheduler, not on time) until at least `count` tasks sleep on this clock.
-    public func waitForSleepers(_ count: Int, maxYields: Int = 1_000_000) async {
+    ///
+    /// - Throws: ``WaitGaveUp`` after `maxYields` turns of the scheduler (about a minute of real
+    ///   time at most), so a test that waits for a sleeper that never comes fails and says so.
+    public func waitForSleepers(_ count: Int, maxYields: Int = 1_000_000) async throws(WaitGaveUp) {
         var yields = 0
-        while sleeperCount < count, yields < maxYields {
+        while sleeperCount < count {
+            guard yields < maxYields else {
+                throw WaitGaveUp("TestClock.waitForSleepers(\(count)) gave up with \(sleeperCount) task(s) asleep")
+            }
             yields += 1
             if yields % 64 == 0 {
                 try? await Task.sleep(nanoseconds: 100_000)
@@ -144,7 +150,7 @@ extension TestClock {
             pending.removeFirst()
         }
         while now < end {
-            await waitForSleepers(1)
+            try? await waitForSleepers(1)  // nobody asleep: the guard below ends the play
             guard let deadline = nextDeadline, deadline <= end else { return }
             if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
                 advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(now)))
@@ -155,4 +161,10 @@ extension TestClock {
             }
         }
     }
+}
+
+/// A test helper waited for something that never happened.
+public struct WaitGaveUp: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -607,27 +607,34 @@ struct InteractiveCommandTests {
         await emulator.stop()
     }
 
-    @Test func emulatorCommandPrintsItsURLAndStopsOnSIGTERM() async throws {
+    @Test func emulatorCommandPrintsItsURLAndControlTokenAndStopsOnSIGTERM() async throws {
         let process = Process()
         process.executableURL = builtExecutable(named: "spotlink")
         process.arguments = ["emulator", "--port", "0", "--auto-approve"]
         let out = Pipe()
         process.standardOutput = out
-        let firstLine = AsyncStream.makeStream(of: String.self)
+        let chunks = AsyncStream.makeStream(of: String.self)
         out.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            if let line = text.split(separator: "\n").first { firstLine.continuation.yield(String(line)) }
+            chunks.continuation.yield(String(decoding: handle.availableData, as: UTF8.self))
         }
         let exited = AsyncStream.makeStream(of: Int32.self)
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
         try process.run()
-        var lines = firstLine.stream.makeAsyncIterator()
-        let line = try #require(await lines.next())
+        var text = ""
+        for await chunk in chunks.stream {
+            text += chunk
+            if text.filter({ $0 == "\n" }).count >= 2 || chunk.isEmpty { break }
+        }
         out.fileHandleForReading.readabilityHandler = nil
-        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
-        let url = try #require(URL(string: String(line.dropFirst("listening on ".count))))
-        let (status, _, _) = try await TestHTTP().send(.get, url.appendingPathComponent("emulator/stats"))
-        #expect(status == 200)
+        let lines = text.split(separator: "\n").map(String.init)
+        try #require(lines.count >= 2, "the emulator printed \(text.debugDescription)")
+        #expect(lines[0].hasPrefix("listening on http://127.0.0.1:"))
+        #expect(lines[1].hasPrefix("control token: EMU_CONTROL_"))
+        let url = try #require(URL(string: String(lines[0].dropFirst("listening on ".count))))
+        let token = String(lines[1].dropFirst("control token: ".count))
+        let stats = url.appendingPathComponent("emulator/stats")
+        #expect(try await TestHTTP().send(.get, stats).status == 401)
+        #expect(try await TestHTTP().send(.get, stats, headers: ["Authorization": "Bearer \(token)"]).status == 200)
         kill(process.processIdentifier, SIGTERM)
         var codes = exited.stream.makeAsyncIterator()
         #expect(await codes.next() == 0)

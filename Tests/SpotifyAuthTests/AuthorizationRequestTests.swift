@@ -91,11 +91,16 @@ struct AuthorizationRequestTests {
 
 @Suite("Loopback callback rules (checklist rows 5–12)")
 struct CallbackTests {
-    func outcome(_ query: (AuthorizationFlow) -> String, issuer: String = emulatorServer.issuer) throws -> (AuthorizationFlow.Outcome, AuthorizationFlow) {
-        var flow = try makeFlow()
-        let result = flow.handleCallback(query: query(flow), issuer: issuer)
+    /// The flow's verdict on `query`, with the emulator's `iss` appended unless `iss` says otherwise.
+    func outcome(
+        _ query: (AuthorizationFlow) -> String, iss: String? = emulatorServer.issuer, server: AuthorizationServer = emulatorServer
+    ) throws -> (AuthorizationFlow.Outcome, AuthorizationFlow) {
+        var flow = try makeFlow(server: server)
+        let result = flow.handleCallback(query: query(flow) + (iss.map { "&iss=" + encoded($0) } ?? ""))
         return (result, flow)
     }
+
+    func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
 
     static let forged: [(String, @Sendable (AuthorizationFlow) -> String)] = [
         ("wrong state", { _ in "code=SENTINEL_CODE_1&state=wrong" }),
@@ -120,8 +125,8 @@ struct CallbackTests {
 
     @Test func row5_tooManyForgedCallbacksEndTheFlow() throws {
         var flow = try makeFlow()
-        for _ in 0..<4 { if case .fail = flow.handleCallback(query: "code=x&state=bad", issuer: emulatorServer.issuer) { Issue.record("failed early") } }
-        guard case .fail(let error) = flow.handleCallback(query: "code=x&state=bad", issuer: emulatorServer.issuer) else {
+        for _ in 0..<4 { if case .fail = flow.handleCallback(query: "code=x&state=bad") { Issue.record("failed early") } }
+        guard case .fail(let error) = flow.handleCallback(query: "code=x&state=bad") else {
             Issue.record("expected failure after five forged callbacks")
             return
         }
@@ -154,27 +159,57 @@ struct CallbackTests {
     func row9_duplicatedParametersAreRejected(template: String) throws {
         let (result, _) = try outcome { template.replacingOccurrences(of: "state=S", with: "state=\($0.state)") }
         guard case .ignore(let error) = result else { Issue.record("expected ignore"); return }
-        #expect(error.code == .invalidCallback)
+        // A repeated `state` is not "exactly this sign-in's state": it is judged forged first.
+        #expect(error.code == (template.contains("state=S&state=S") ? .stateMismatch : .invalidCallback))
     }
 
     @Test func row11_theSameCallbackTwiceExchangesOnce() throws {
         var flow = try makeFlow()
-        let query = "code=SENTINEL_CODE_1&state=\(flow.state)"
-        guard case .exchange(let code) = flow.handleCallback(query: query, issuer: emulatorServer.issuer) else {
+        let query = "code=SENTINEL_CODE_1&state=\(flow.state)&iss=\(encoded(emulatorServer.issuer))"
+        guard case .exchange(let code) = flow.handleCallback(query: query) else {
             Issue.record("expected exchange")
             return
         }
         #expect(code.unredactedValue == "SENTINEL_CODE_1")
-        guard case .ignore = flow.handleCallback(query: query, issuer: emulatorServer.issuer) else {
+        guard case .ignore = flow.handleCallback(query: query) else {
             Issue.record("second callback must be ignored")
             return
         }
     }
 
-    @Test func row12_aCallbackForAnotherIssuerIsAMixUp() throws {
-        let (result, _) = try outcome({ "code=c&state=\($0.state)" }, issuer: AuthorizationServer.live.issuer)
-        guard case .fail(let error) = result else { Issue.record("expected fail"); return }
+    @Test func aCallbackNamingAnotherIssuerIsAMixUpAndEndsTheFlow() throws {
+        let (result, flow) = try outcome({ "code=SENTINEL_CODE_1&state=\($0.state)" }, iss: AuthorizationServer.live.issuer)
+        guard case .fail(let error) = result else { Issue.record("expected fail, got \(result)"); return }
+        #expect(error.code == .issuerMismatch)
+        #expect(flow.phase == .failed)
+        #expect(!error.message.contains("SENTINEL"))
+    }
+
+    @Test func aCallbackWithoutTheIssuerItsServiceAlwaysSendsIsAMixUp() throws {
+        let (result, _) = try outcome({ "code=SENTINEL_CODE_1&state=\($0.state)" }, iss: nil)
+        guard case .fail(let error) = result else { Issue.record("expected fail, got \(result)"); return }
+        #expect(error.code == .issuerMismatch)
+    }
+
+    @Test func liveSpotifySendsNoIssuerSoNoneIsNeededButAForeignOneIsRefused() throws {
+        let (plain, _) = try outcome({ "code=c&state=\($0.state)" }, iss: nil, server: .live)
+        guard case .exchange = plain else { Issue.record("expected exchange, got \(plain)"); return }
+        let (foreign, _) = try outcome({ "code=c&state=\($0.state)" }, iss: emulatorServer.issuer, server: .live)
+        guard case .fail(let error) = foreign else { Issue.record("expected fail, got \(foreign)"); return }
+        #expect(error.code == .issuerMismatch)
+    }
+
+    /// Row 6: whatever else a callback carries (bad encoding, repeats, a foreign issuer, an error),
+    /// a wrong state is judged first: ignored as forged, and the flow keeps waiting.
+    @Test(arguments: [
+        "code=%ZZ&state=wrong", "code=a&code=b&state=wrong", "code=a&state=wrong&iss=https%3A%2F%2Fevil.example",
+        "error=server_error&state=wrong", "code=a&state=%ZZ", "code=a&st%61te=S",
+    ])
+    func stateIsJudgedBeforeAnythingElse(query: String) throws {
+        let (result, flow) = try outcome({ query.replacingOccurrences(of: "=S", with: "=\($0.state)") }, iss: nil)
+        guard case .ignore(let error) = result else { Issue.record("expected ignore, got \(result)"); return }
         #expect(error.code == .stateMismatch)
+        #expect(flow.phase == .awaitingCallback)
     }
 
     @Test(arguments: ["code=%ZZ&state=S", "code=%00&state=S"])

@@ -101,7 +101,7 @@ struct LoopbackTests {
                     port.withLock { $0 = url.queryValue("redirect_uri").flatMap(URL.init(string:))?.port }
                 }
             }
-            await clock.waitForSleepers(1)
+            try await clock.waitForSleepers(1)
             clock.advance(by: .seconds(120))
             await #expect {
                 try await task.value

@@ -233,7 +233,7 @@ struct WebAPITests {
             _ = try await http.json(emulator.url("v1/me"), token: "bogus")
             #expect(await emulator.requestCount("GET /v1/me") == 2)
             #expect(await emulator.requestCount("GET /v1/me", status: 401) == 1)
-            let stats = try await http.json(emulator.url("emulator/stats"))
+            let stats = try await http.json(emulator.url("emulator/stats"), token: emulator.controlToken)
             #expect(stats.object["total"] as? Int ?? 0 >= 2)
         }
     }

@@ -115,7 +115,7 @@ struct PickerModelTests {
         // Local matches at once, before any search.
         #expect(picker.results.map(\.name).contains("Morning Focus"))
         #expect(!picker.results.map(\.name).contains("Focus Flow"))
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(299))
         #expect(await harness.emulator.requestCount("GET /v1/search") == before)
         harness.clock.advance(by: .milliseconds(1))
@@ -132,7 +132,7 @@ struct PickerModelTests {
         let harness = try await UIHarness.connected()
         let picker = PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
         picker.query = "focus"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(350))
         await harness.eventually("the first page") { picker.searchesInFlight == 0 && picker.canLoadMore }
         let firstPage = picker.results.map(\.id)
@@ -151,11 +151,11 @@ struct PickerModelTests {
         await picker.appear()
         let slow = harness.transport.hold { $0.path?.contains("q=focus&") == true }
         picker.query = "focus"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         await harness.eventually("the first search reaches the emulator") { slow.hasArrived }
         picker.query = "focus piano"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         await harness.eventually("the second answer") { picker.results.map(\.name) == ["Focus Piano"] }
         // Now the answer for "focus" arrives, late.
@@ -173,7 +173,7 @@ struct PickerModelTests {
         await harness.emulator.stop()
         picker.query = "deep"
         #expect(picker.results.map(\.name) == ["Deep Work"])
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         // The client retries a failed GET with backoff on the test clock: let those waits pass.
         await harness.eventually("the search starts") { picker.searchesInFlight == 1 }

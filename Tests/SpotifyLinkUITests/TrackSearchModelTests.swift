@@ -15,7 +15,7 @@ struct TrackSearchModelTests {
         search.query = "よ"
         search.query = "よあ"
         search.query = "よあけ"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(299))
         #expect(await harness.emulator.requestCount("GET /v1/search") == before)
         harness.clock.advance(by: .milliseconds(1))
@@ -35,7 +35,7 @@ struct TrackSearchModelTests {
         let harness = try await UIHarness.connected()
         let search = TrackSearchModel(connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
         search.query = "a"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         await harness.eventually("first page") { search.phase == .ready && !search.results.isEmpty }
         #expect(search.canLoadMore)
@@ -43,7 +43,7 @@ struct TrackSearchModelTests {
         await search.loadMore()
         #expect(search.results.count > firstPage)
         search.query = "zzzz no such song"
-        await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         await harness.eventually("empty") { search.phase == .empty("No songs match “zzzz no such song”.") }
         await harness.stop()

@@ -131,7 +131,7 @@ struct Demo: AsyncParsableCommand {
         var seen = 0
         while clock.now < end {
             // Wait until the monitor has polled and gone to sleep, print what it saw, then move time on.
-            await clock.waitForSleepers(1)
+            try await clock.waitForSleepers(1)
             while seen < monitor.emittedCount, let state = await iterator.next() {
                 seen += 1
                 routine.observe(state, at: clock.now)

@@ -4,8 +4,9 @@ public import SpotifyWebAPI
 /// One sign-in, as a pure state machine: it binds the verifier, `state`, issuer and redirect URI
 /// to the request and judges the callback, without doing any I/O.
 ///
-/// Callback checks run in a fixed order: duplicated parameters, then `state` (a callback with a
-/// wrong state is treated as forged whatever else it says), then `error`, then `code`.
+/// Callback checks run in a fixed order: `state` first (a callback with a wrong state is treated
+/// as forged whatever else it says), then readable and unrepeated parameters, then the issuer
+/// (RFC 9207), then `error`, then `code`.
 public struct AuthorizationFlow: Sendable {
     /// What the app asks for.
     public struct Request: Sendable {
@@ -79,12 +80,18 @@ public struct AuthorizationFlow: Sendable {
 
     /// Judges a callback's query string.
     ///
-    /// - Parameters:
-    ///   - query: the raw query (`code=…&state=…`), percent-encoded as received.
-    ///   - issuer: the issuer the receiving side belongs to; a callback meant for another is a mix-up.
-    public mutating func handleCallback(query: String, issuer: String) -> Outcome {
+    /// - Parameter query: the raw query (`code=…&state=…&iss=…`), percent-encoded as received.
+    ///
+    /// A callback without exactly one `state` equal to this sign-in's is refused before anything
+    /// else in it is read. Then the issuer (RFC 9207): an `iss` naming another service is a mix-up,
+    /// and so is a missing `iss` from a service that always sends it
+    /// (``AuthorizationServer/sendsIssuerInCallbacks``).
+    public mutating func handleCallback(query: String) -> Outcome {
         guard phase == .awaitingCallback else {
             return .ignore(OAuthError(code: .invalidCallback, message: "This sign-in has already finished; the repeated callback was ignored."))
+        }
+        guard Self.carries(state: state, in: query) else {
+            return reject(OAuthError(code: .stateMismatch, message: "The callback did not carry this sign-in's state; it may be forged and was ignored."))
         }
         guard let pairs = Self.parse(query) else {
             return reject(OAuthError(code: .invalidCallback, message: "The callback's parameters could not be read."))
@@ -94,11 +101,12 @@ public struct AuthorizationFlow: Sendable {
             return reject(OAuthError(code: .invalidCallback, message: "The callback repeated a parameter; it was refused."))
         }
         let values = Dictionary(uniqueKeysWithValues: pairs)
-        guard let received = values["state"], !received.isEmpty, Self.constantTimeEqual(received, state) else {
-            return reject(OAuthError(code: .stateMismatch, message: "The callback did not carry this sign-in's state; it may be forged and was ignored."))
-        }
-        guard issuer == request.server.issuer else {
-            return finish(OAuthError(code: .stateMismatch, message: "The callback arrived for a different Spotify service than the sign-in started with; it was refused."))
+        switch values["iss"] {
+        case let issuer? where issuer != request.server.issuer:
+            return finish(OAuthError(code: .issuerMismatch, message: "The callback came from a different sign-in service (\(SpotifyAPIError.sanitized(issuer, limit: 80))) than this sign-in started with (\(request.server.issuer)); it was refused. Sign in again."))
+        case nil where request.server.sendsIssuerInCallbacks:
+            return finish(OAuthError(code: .issuerMismatch, message: "The callback did not say which sign-in service sent it, and \(request.server.issuer) always does; it was refused. Sign in again."))
+        default: break
         }
         switch (values["code"], values["error"]) {
         case (let code?, nil) where !code.isEmpty:
@@ -128,8 +136,21 @@ public struct AuthorizationFlow: Sendable {
         return .fail(error)
     }
 
+    /// Whether `query` holds exactly one `state` parameter and it equals `expected`; read from the
+    /// raw text, so nothing else in a forged callback is decoded.
+    package static func carries(state expected: String, in query: String) -> Bool {
+        let values = query.split(separator: "&").compactMap { part -> Substring? in
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return pieces.count == 2 && pieces[0] == "state" ? pieces[1] : nil
+        }
+        guard values.count == 1, let value = String(values[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+            !value.isEmpty
+        else { return false }
+        return constantTimeEqual(value, expected)
+    }
+
     /// Splits a query into name-value pairs; `nil` on bad percent-encoding or NUL bytes.
-    static func parse(_ query: String) -> [(String, String)]? {
+    package static func parse(_ query: String) -> [(String, String)]? {
         var pairs: [(String, String)] = []
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -2,19 +2,26 @@ public import Foundation
 
 /// The accounts service tokens come from; also the key that keeps one issuer's tokens from
 /// reaching another.
-public struct AuthorizationServer: Sendable, Hashable, Codable {
+public struct AuthorizationServer: Sendable, Hashable {
     /// Identifies the issuer in token stores and flows: `https://accounts.spotify.com` or the emulator's URL.
     public var issuer: String
     public var authorizeURL: URL
     public var tokenURL: URL
     /// The Web API base that goes with these tokens.
     public var apiBaseURL: URL
+    /// Whether this service names itself in every authorization callback with RFC 9207's `iss`
+    /// parameter. When it does, a callback without `iss` is refused as a possible mix-up; an `iss`
+    /// naming another service is refused either way. Live Spotify does not send `iss` (late
+    /// 2026); the emulator does.
+    public var sendsIssuerInCallbacks: Bool
 
-    public init(issuer: String, authorizeURL: URL, tokenURL: URL, apiBaseURL: URL) {
+    /// A service with Spotify's protocol at these addresses.
+    public init(issuer: String, authorizeURL: URL, tokenURL: URL, apiBaseURL: URL, sendsIssuerInCallbacks: Bool = false) {
         self.issuer = issuer
         self.authorizeURL = authorizeURL
         self.tokenURL = tokenURL
         self.apiBaseURL = apiBaseURL
+        self.sendsIssuerInCallbacks = sendsIssuerInCallbacks
     }
 
     /// Live Spotify.
@@ -29,7 +36,7 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
         let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
         return AuthorizationServer(
             issuer: base, authorizeURL: URL(string: base + "/authorize")!, tokenURL: URL(string: base + "/api/token")!,
-            apiBaseURL: URL(string: base + "/v1")!)
+            apiBaseURL: URL(string: base + "/v1")!, sendsIssuerInCallbacks: true)
     }
 
     /// Where users revoke an app's access: Spotify has no revoke endpoint.

@@ -6,6 +6,9 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         public static let accessDenied = Code(name: "accessDenied")
         /// The callback's `state` was missing or wrong: possibly forged. Nothing was exchanged.
         public static let stateMismatch = Code(name: "stateMismatch")
+        /// The callback named another sign-in service than the one the sign-in started with, or
+        /// left out the issuer its service always sends (RFC 9207): a mix-up. Nothing was exchanged.
+        public static let issuerMismatch = Code(name: "issuerMismatch")
         /// The callback was malformed (no code, both code and error, duplicated parameters).
         public static let invalidCallback = Code(name: "invalidCallback")
         /// The service sent an error other than `access_denied` to the callback.

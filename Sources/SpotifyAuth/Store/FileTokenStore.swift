@@ -1,5 +1,6 @@
 public import Foundation
 import Crypto
+package import SpotifyWebAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -15,9 +16,18 @@ import Crypto
 /// owned by someone else or readable by others are refused. A lock file serializes processes.
 public struct FileTokenStore: TokenStore {
     public let directory: URL
+    /// The clock a refresh sleeps on between tries while another process holds the lock.
+    let clock: any SpotifyClock
 
+    /// A store in `directory` (created 0700 when missing).
     public init(directory: URL) {
+        self.init(directory: directory, clock: SystemClock())
+    }
+
+    /// A store whose lock waits sleep on `clock` (tests step it).
+    package init(directory: URL, clock: any SpotifyClock) {
         self.directory = directory
+        self.clock = clock
     }
 
     public var kind: TokenStoreKind { .file(directory) }
@@ -89,7 +99,7 @@ public struct FileTokenStore: TokenStore {
 
     public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
         try checkDirectory(create: true)
-        return try await FileLock.acquire(in: directory, for: key)
+        return try await FileLock.acquire(in: directory, for: key, clock: clock)
     }
 
     private func checkDirectory(create: Bool) throws {
@@ -102,10 +112,22 @@ public struct FileTokenStore: TokenStore {
             chmod(directory.path, 0o700)
             guard lstat(directory.path, &info) == 0 else { throw ioError("could not inspect \(directory.path)") }
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw insecure(directory, "is not a folder (a symbolic link?)") }
-        guard info.st_uid == geteuid() else { throw insecure(directory, "belongs to another user") }
-        if info.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
-            throw insecure(directory, "is open to other users and could not be made private")
+        try Self.checkPrivateFolder(directory, info)
+    }
+
+    /// A token or lock folder must be a real folder, ours, and closed to other users. One that is
+    /// open is refused, not quietly repaired: someone else may already have read or replaced what
+    /// is in it.
+    static func checkPrivateFolder(_ directory: URL, _ info: stat) throws {
+        func insecure(_ reason: String) -> TokenStoreError {
+            TokenStoreError(code: .insecure, message: "Refusing to use \(directory.path): it \(reason).")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw insecure("is not a folder (a symbolic link?). Remove it and sign in again") }
+        guard info.st_uid == geteuid() else { throw insecure("belongs to another user. Remove it and sign in again") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw insecure(
+                "is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))). If nobody else could have changed it, "
+                    + "run `chmod 700 \(directory.path)`; otherwise remove it and sign in again")
         }
     }
 
@@ -165,22 +187,58 @@ extension TokenStoreKey {
 struct FileLock: TokenStoreLock {
     let fd: Int32
 
-    /// Waits, off the cooperative pool, for the lock of `key` in `directory`, creating the folder
-    /// (0700) and the lock file (0600) when needed.
-    static func acquire(in directory: URL, for key: TokenStoreKey) async throws -> FileLock {
+    /// How long a process waits for another one's refresh before giving up.
+    static let defaultTimeout: Duration = .seconds(30)
+
+    /// Takes the lock of `key` in `directory`, creating the folder (0700, checked like the token
+    /// folder) and the lock file (0600) when needed.
+    ///
+    /// It never blocks a thread: it tries without waiting, then sleeps on `clock` (5 ms doubling to
+    /// 100 ms) and tries again, so a waiting refresh holds no thread of the cooperative pool, ends
+    /// when its task is cancelled, and fails with a clear error after `timeout` when a hung process
+    /// keeps the lock.
+    static func acquire(
+        in directory: URL, for key: TokenStoreKey, timeout: Duration = defaultTimeout, clock: any SpotifyClock = SystemClock()
+    ) async throws -> FileLock {
         let lockURL = directory.appendingPathComponent(key.fileName("lock"))
         if mkdir(directory.path, 0o700) != 0, errno == ENOENT {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
+                throw TokenStoreError(code: .io, message: "Could not create the lock folder \(directory.path): \(String(cString: strerror(errno))).")
+            }
         }
+        var info = stat()
+        guard lstat(directory.path, &info) == 0 else {
+            throw TokenStoreError(code: .io, message: "Could not inspect the lock folder \(directory.path): \(String(cString: strerror(errno))).")
+        }
+        try FileTokenStore.checkPrivateFolder(directory, info)
         let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw TokenStoreError(code: .io, message: "Could not open the lock file \(lockURL.path): \(String(cString: strerror(errno))).")
         }
-        // Another process may hold the lock for a whole refresh: wait on a thread of its own.
-        let locked = await Task.detached { flock(fd, LOCK_EX) == 0 }.value
-        guard locked else {
-            close(fd)
-            throw TokenStoreError(code: .io, message: "Could not lock \(lockURL.path): \(String(cString: strerror(errno))).")
+        var waited: Duration = .zero
+        var pause: Duration = .milliseconds(5)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw TokenStoreError(code: .io, message: "Could not lock \(lockURL.path): \(reason).")
+            }
+            guard waited < timeout else {
+                close(fd)
+                throw TokenStoreError(
+                    code: .unavailable,
+                    message: "Another process has held the sign-in lock \(lockURL.path) for over \(timeout.components.seconds) s. "
+                        + "If no other SpotifyLink app or `spotlink` command is running, try again; the lock goes with the process that holds it.")
+            }
+            do {
+                try await clock.sleep(for: pause)
+            } catch {
+                close(fd)
+                throw error
+            }
+            waited += pause
+            pause = min(pause * 2, .milliseconds(100))
         }
         return FileLock(fd: fd)
     }

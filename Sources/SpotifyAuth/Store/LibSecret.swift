@@ -1,6 +1,7 @@
 #if os(Linux) || os(FreeBSD)
     import Dispatch
     import Foundation
+    import Synchronization
 
     #if canImport(Glibc)
         import Glibc
@@ -150,11 +151,17 @@
                 defer { hashTableUnref(table) }
                 for index in stride(from: 0, to: strings.count, by: 2) { _ = hashTableInsert(table, strings[index], strings[index + 1]) }
                 let cancellable = cancellableNew()
+                // The timer may be running at the moment the call returns (`cancel()` does not stop
+                // a work item that has started), so it cancels only under a lock, and only while
+                // the call is still going: once `finished` is set under that lock, no cancel can
+                // reach the object the `defer` releases.
+                let call = CallInProgress()
                 defer { objectUnref(cancellable) }
-                let timer = DispatchWorkItem { [cancellableCancel] in cancellableCancel(cancellable) }
+                let timer = DispatchWorkItem { [cancellableCancel] in call.whileRunning { cancellableCancel(cancellable) } }
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
                 var error: UnsafeMutableRawPointer?
                 let result = body(table, cancellable, &error)
+                call.finish()
                 timer.cancel()
                 return (result, error)
             }
@@ -175,6 +182,17 @@
             defer { copies.forEach { free($0) } }
             return try body(copies)
         }
+    }
+
+    /// Whether a keyring call is still going, for its timeout timer.
+    private final class CallInProgress: Sendable {
+        private let finished = Mutex(false)
+
+        /// Runs `body` only if the call has not finished, holding the lock while it runs.
+        func whileRunning(_ body: () -> Void) { finished.withLock { if !$0 { body() } } }
+
+        /// Marks the call finished; waits for a `whileRunning` body that has already started.
+        func finish() { finished.withLock { $0 = true } }
     }
 
     extension Duration {

@@ -77,7 +77,7 @@ extension EmulatorState {
         else { return .html(Self.errorPage("INVALID_CLIENT: Invalid redirect URI"), status: 400) }
         let state = request.parameter("state")
         func fail(_ error: String, _ description: String) -> EmulatorResponse {
-            .redirect(Self.appending(to: redirectURI, [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? [])))
+            callback(to: redirectURI, [("error", error), ("error_description", description)], state: state)
         }
         guard request.parameter("response_type") == "code" else {
             return fail("unsupported_response_type", "response_type must be code")
@@ -106,7 +106,7 @@ extension EmulatorState {
         guard let id = form.first(where: { $0.0 == "request" })?.1, let pending = pendingAuthorizations.removeValue(forKey: id)
         else { return .html(Self.errorPage("This sign-in request is no longer valid. Start again."), status: 400) }
         guard form.first(where: { $0.0 == "decision" })?.1 == "agree" else {
-            return .redirect(Self.appending(to: pending.redirectURI, [("error", "access_denied")] + (pending.state.map { [("state", $0)] } ?? [])))
+            return callback(to: pending.redirectURI, [("error", "access_denied")], state: pending.state)
         }
         return approve(pending)
     }
@@ -116,7 +116,13 @@ extension EmulatorState {
         codes[code] = CodeRecord(
             clientID: pending.clientID, redirectURI: pending.redirectURI, challenge: pending.challenge,
             scopes: pending.scopes, issuedAt: now)
-        return .redirect(Self.appending(to: pending.redirectURI, [("code", code)] + (pending.state.map { [("state", $0)] } ?? [])))
+        return callback(to: pending.redirectURI, [("code", code)], state: pending.state)
+    }
+
+    /// The redirect back to the app: the result, the app's `state`, and the emulator's own name as
+    /// RFC 9207's `iss`, so a client can tell which service answered (a mix-up defence).
+    private func callback(to redirectURI: String, _ items: [(String, String)], state: String?) -> EmulatorResponse {
+        .redirect(Self.appending(to: redirectURI, items + (state.map { [("state", $0)] } ?? []) + [("iss", baseURL)]))
     }
 
     // MARK: - /api/token

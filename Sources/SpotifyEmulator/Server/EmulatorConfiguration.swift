@@ -76,6 +76,9 @@ public struct EmulatorConfiguration: Sendable {
     public var catalogFile: URL?
     public var shape: Shape = .current
     public var time: TimeSource = .system
+    /// The bearer token the control API (`/emulator/...`) asks for; `nil` draws a random one from
+    /// the system's generator (never from ``seed``, so it cannot be guessed).
+    public var controlToken: String?
 
     public init() {}
 }

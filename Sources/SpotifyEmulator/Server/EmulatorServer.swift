@@ -17,6 +17,9 @@ public final class EmulatorServer: Sendable {
     /// `http://HOST:PORT`, the accounts service and the Web API base (add `/v1`).
     public let baseURL: URL
     package let state: EmulatorState
+    /// The token `/emulator/...` control requests carry as `Authorization: Bearer …` (covers under
+    /// `/emulator/images/` need none).
+    public var controlToken: String { state.controlToken }
     private let server: LocalHTTPServer
 
     private init(baseURL: URL, state: EmulatorState, server: LocalHTTPServer) {
@@ -163,7 +166,7 @@ extension EmulatorServer {
     public func control(_ path: String, _ parameters: [String: String] = [:], method: String = "POST") async -> Int {
         let request = EmulatorRequest(
             method: method, path: "/emulator/" + path, query: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-            headers: [:], body: Data())
+            headers: ["authorization": "Bearer " + state.controlToken], body: Data())
         return await state.handle(request).status
     }
 

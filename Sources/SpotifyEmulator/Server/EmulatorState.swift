@@ -91,6 +91,8 @@ package actor EmulatorState {
     package let configuration: EmulatorConfiguration
     package var catalog: Catalog
     package var baseURL = "http://127.0.0.1"
+    /// What a control request must carry as `Authorization: Bearer …`.
+    package nonisolated let controlToken: String
     var random: SeededGenerator
     var clockOffset: TimeInterval = 0
     let virtualStart: Date
@@ -118,6 +120,8 @@ package actor EmulatorState {
     package init(configuration: EmulatorConfiguration) throws {
         self.configuration = configuration
         self.random = SeededGenerator(seed: configuration.seed)
+        var system = SystemRandomNumberGenerator()
+        self.controlToken = configuration.controlToken ?? "EMU_CONTROL_" + (0..<4).map { _ in String(system.next(), radix: 36) }.joined()
         self.catalog =
             try configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
             ?? Catalog.generated(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
@@ -162,7 +166,19 @@ package actor EmulatorState {
         if path == "/authorize" || path == "/authorize/decision" || path == "/api/token" {
             return (path, handleAccounts(request))
         }
+        if path.hasPrefix("/emulator/images/") {
+            return (Self.template(path), handleControl(request))
+        }
         if path.hasPrefix("/emulator/") {
+            // Covers are public, as Spotify's image CDN is; everything else changes the emulator's
+            // world, so it needs the control token, and a browser page on another site (which can
+            // send a form POST but never this header) is refused outright.
+            guard request.headers["origin"] == nil else {
+                return (Self.template(path), .apiError(403, "The emulator's control API does not answer browser pages."))
+            }
+            guard request.headers["authorization"] == "Bearer " + controlToken else {
+                return (Self.template(path), .apiError(401, "The emulator's control API needs its control token (Authorization: Bearer …)."))
+            }
             return (Self.template(path), handleControl(request))
         }
         if path.hasPrefix("/v1/") {

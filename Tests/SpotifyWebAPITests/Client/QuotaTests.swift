@@ -104,10 +104,10 @@ struct QuotaCooldownTests {
         let first = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
         let second = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
         let waiting = Task { try await first.currentUser() }
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(await second.cooldown()?.kind == .rateLimit)
         let other = Task { try await second.currentUser() }
-        await clock.waitForSleepers(2)
+        try await clock.waitForSleepers(2)
         // The second client sleeps instead of sending: one request so far.
         #expect(transport.requests.count == 1)
         clock.advance(by: .seconds(5))

@@ -83,7 +83,7 @@ struct RetryTests {
         // Fifty different requests (identical ones would share one exchange).
         try await withThrowingTaskGroup(of: Page<SimplifiedPlaylist>.self) { group in
             for offset in 0..<50 { group.addTask { try await client.myPlaylists(limit: 1, offset: offset) } }
-            await clock.waitForSleepers(50)
+            try await clock.waitForSleepers(50)
             #expect(clock.sleeperCount == 50)
             clock.advance(by: .seconds(5))
             var count = 0

@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import SpotifyEmulator
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyAuthLoopback
+@testable import SpotifyWebAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the loopback listener sends back to hostile and broken callbacks (rows 5, 7 and 13), read
+/// over real sockets.
+@Suite("Loopback callback pages and connections (rows 5, 7, 13)")
+struct CallbackPageTests {
+    let http = TestHTTP()
+
+    /// Signs in against the emulator; `attack` runs with the listener's base URL and the flow's
+    /// state before the browser agrees.
+    func signIn(attack: @escaping @Sendable (_ base: String, _ state: String) async throws -> Void) async throws {
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let server = AuthorizationServer.emulator(url: emulator.baseURL)
+            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+            let failure = Mutex<(any Error)?>(nil)
+            _ = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+                let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
+                let state = url.queryValue("state") ?? ""
+                do { try await attack("http://127.0.0.1:\(redirect?.port ?? 0)", state) } catch { failure.withLock { $0 = error } }
+                _ = try? await ConsentBrowser().visit(url)
+            }
+            if let error = failure.withLock({ $0 }) { throw error }
+            #expect(try await session.tokens() != nil, "the real callback after the attack must still sign in")
+        }
+    }
+
+    @Test func aForgedCallbackGetsA400ThatEchoesNothing() async throws {
+        let http = self.http
+        try await signIn { base, _ in
+            let (status, _, body) = try await http.send(
+                .get, URL(string: base + "/callback?code=SENTINEL_CODE_forged&state=SENTINEL_STATE_forged&error_description=ECHO_ME")!)
+            let page = String(decoding: body, as: UTF8.self)
+            #expect(status == 400)
+            for echoed in ["SENTINEL_CODE_forged", "SENTINEL_STATE_forged", "ECHO_ME"] { #expect(!page.contains(echoed)) }
+        }
+    }
+
+    @Test func aHostileErrorDescriptionIsShownEscapedOnOneLine() async throws {
+        // The error ends the sign-in, so this one is driven without the consent page.
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let server = AuthorizationServer.emulator(url: emulator.baseURL)
+            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+            let page = Mutex<(Int, String)>((0, ""))
+            let http = self.http
+            await #expect {
+                try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+                    let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
+                    let state = url.queryValue("state") ?? ""
+                    let iss = server.issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                    let hostile = "%3Cscript%3Ealert(1)%3C%2Fscript%3E%0D%0ASet-Cookie%3A%20x%3D1%E2%80%AE"
+                    let target = "http://127.0.0.1:\(redirect?.port ?? 0)/callback?error=server_error&error_description=\(hostile)&state=\(state)&iss=\(iss)"
+                    if let (status, _, body) = try? await http.send(.get, URL(string: target)!) {
+                        page.withLock { $0 = (status, String(decoding: body, as: UTF8.self)) }
+                    }
+                }
+            } throws: { error in
+                (error as? OAuthError)?.code == .authorizationFailed
+            }
+            let (status, html) = page.withLock { $0 }
+            #expect(status == 400)
+            #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(!html.contains("<script"))
+            #expect(!html.contains("\u{202E}"))
+            #expect(!html.contains("Set-Cookie: x=1\r") && !html.contains("\r\nSet-Cookie"))
+        }
+    }
+
+    @Test func aHugeRequestLineIsRefusedAndTheSignInGoesOn() async throws {
+        try await signIn { base, state in
+            let port = Int(base.split(separator: ":").last!)!
+            let connection = try RawConnection(port: port)
+            let line = "GET /callback?code=" + String(repeating: "A", count: 1 << 20) + "&state=\(state) HTTP/1.1\r\nHost: x\r\n\r\n"
+            connection.sendIgnoringClose(Array(line.utf8))
+            let answer = connection.readUntilClosed(timeout: .seconds(10))
+            #expect(answer.closed, "the listener kept a connection with a 1 MiB request line open")
+            #expect(!answer.text.contains("200 OK"))
+        }
+    }
+
+    @Test func aConnectionThatDribblesItsRequestIsClosedAtTheDeadline() async throws {
+        let handled = Mutex(0)
+        let receiver = try await LoopbackReceiver.start(path: "/callback", idleTimeout: .milliseconds(500)) { _ in
+            handled.withLock { $0 += 1 }
+            return .init(status: 200, title: "ok", message: "")
+        }
+        defer { Task { await receiver.stop() } }
+        let slow = try RawConnection(port: receiver.port)
+        let idle = try RawConnection(port: receiver.port)
+        // One byte every 100 ms would take 3 s for this head; the listener must hang up long before.
+        let head = Array("GET /callback?state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        var sent = 0
+        for byte in head.prefix(30) {
+            guard slow.sendIgnoringClose([byte]) else { break }
+            sent += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(sent < 30, "the dribbling connection was still open after 3 s")
+        #expect(idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
+        #expect(handled.withLock { $0 } == 0)
+        // The listener still serves a whole request.
+        let (status, _, _) = try await http.send(.get, URL(string: "http://127.0.0.1:\(receiver.port)/callback?state=s")!)
+        #expect(status == 200)
+    }
+}
+
+/// A plain TCP connection to 127.0.0.1, for sending what no HTTP client would.
+final class RawConnection {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        #if canImport(Darwin)
+        var ignore: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &ignore, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends all bytes; `false` once the peer has closed the connection.
+    @discardableResult
+    func sendIgnoringClose(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, MSG_NOSIGNAL_OR_ZERO) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Reads until the peer closes or `timeout` passes (then `closed` is false).
+    func readUntilClosed(timeout: Duration) -> (closed: Bool, text: String) {
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return (true, String(decoding: received, as: UTF8.self)) }
+            if count < 0 { return (false, String(decoding: received, as: UTF8.self)) }
+            received += buffer[..<count]
+        }
+    }
+}
+
+#if canImport(Glibc)
+private let MSG_NOSIGNAL_OR_ZERO = Int32(MSG_NOSIGNAL)
+#else
+private let MSG_NOSIGNAL_OR_ZERO: Int32 = 0
+#endif

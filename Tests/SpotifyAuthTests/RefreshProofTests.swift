@@ -1,0 +1,253 @@
+import Foundation
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyWebAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A store that counts writes and can be told to fail them: what a session does to its store
+/// is part of what these rows promise.
+final class WatchedStore: TokenStore {
+    let inner = MemoryTokenStore()
+    private let state = Mutex((saves: 0, removes: 0, failSaves: false))
+    var kind: TokenStoreKind { inner.kind }
+    var saves: Int { state.withLock { $0.saves } }
+    var removes: Int { state.withLock { $0.removes } }
+    func failSaves() { state.withLock { $0.failSaves = true } }
+
+    func load(_ key: TokenStoreKey) throws -> StoredTokens? { try inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        let fail = state.withLock { state in
+            state.saves += 1
+            return state.failSaves
+        }
+        if fail { throw TokenStoreError(code: .io, message: "The disk is full (test).") }
+        try inner.save(tokens, for: key)
+    }
+    func remove(_ key: TokenStoreKey) throws {
+        state.withLock { $0.removes += 1 }
+        try inner.remove(key)
+    }
+    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+}
+
+@Suite("Refresh promises proven against a watched store (rows 18, 24, 25)")
+struct RefreshProofTests {
+    let clock = TestClock()
+
+    @Test(arguments: [#"{"token_type":"Bearer","expires_in":3600}"#, #"{"access_token":"","refresh_token":"SENTINEL_RT_2"}"#, #"{"access_token":7}"#])
+    func aMalformedRefreshAnswerLeavesTheStoreUntouched(body: String) async throws {
+        let store = WatchedStore()
+        let original = storedTokens(expiresIn: -1, clock: clock)
+        try store.inner.save(original, for: testKey)
+        let subject = session(ScriptedTransport([.json(body)]), store: store, clock: clock)
+        await #expect {
+            try await subject.accessToken()
+        } throws: { error in
+            (error as? OAuthError)?.code == .malformedResponse
+        }
+        #expect(store.saves == 0 && store.removes == 0)
+        #expect(try store.load(testKey) == original)
+    }
+
+    @Test func noTokenIsHandedOutWhenSavingItFails() async throws {
+        let store = WatchedStore()
+        try store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        store.failSaves()
+        let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)])
+        let subject = session(transport, store: store, clock: clock)
+        await #expect {
+            try await subject.accessToken()
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .io
+        }
+        #expect(transport.requests.count == 1)
+        #expect(store.saves == 1)
+        // The session did not keep the unsaved token either: its next answer is not the new one.
+        let next = try? await subject.accessToken()
+        #expect(next?.unredactedValue != "SENTINEL_AT_new")
+    }
+
+    /// The waiter that started the refresh is cancelled while the request is out: the request is
+    /// not cancelled, and the other 49 waiters get the new token from it.
+    @Test func cancellingTheWaiterThatStartedTheRefreshDoesNotCancelIt() async throws {
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let arrived = AsyncStream.makeStream(of: Void.self)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let sawCancellation = Mutex(false)
+        let transport = ScriptedTransport { _, _ in
+            arrived.continuation.yield()
+            for await _ in release.stream { break }
+            sawCancellation.withLock { $0 = Task.isCancelled }
+            try Task.checkCancellation()
+            return .json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)
+        }
+        let subject = session(transport, store: store, clock: clock)
+        let first = Task { try await subject.accessToken() }
+        var arrivals = arrived.stream.makeAsyncIterator()
+        await arrivals.next()
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<49 { group.addTask { try await subject.accessToken().unredactedValue } }
+            first.cancel()
+            release.continuation.yield()
+            release.continuation.finish()
+            var all: [String] = []
+            for try await token in group { all.append(token) }
+            return all
+        }
+        _ = try? await first.value
+        #expect(!sawCancellation.withLock { $0 }, "the refresh request saw its starter's cancellation")
+        #expect(results.count == 49 && Set(results) == ["SENTINEL_AT_new"])
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func oneRefreshErrorReachesEveryWaiter() async throws {
+        let store = MemoryTokenStore()
+        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let transport = ScriptedTransport { _, _ in
+            for await _ in release.stream { break }
+            return .json(#"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#, status: 400)
+        }
+        let subject = session(transport, store: store, clock: clock)
+        let codes = await withTaskGroup(of: OAuthError.Code?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do {
+                        _ = try await subject.accessToken()
+                        return nil
+                    } catch { return (error as? OAuthError)?.code }
+                }
+            }
+            while transport.requests.isEmpty { await Task.yield() }
+            release.continuation.yield()
+            release.continuation.finish()
+            var all: [OAuthError.Code?] = []
+            for await code in group { all.append(code) }
+            return all
+        }
+        #expect(codes.count == 50)
+        #expect(codes.allSatisfy { $0 == .needsSignIn })
+        #expect(transport.requests.count == 1)
+        #expect(try store.load(testKey) == nil)
+    }
+}
+
+@Suite("The file lock and the token folder (rows 26, 32, 34)", .serialized)
+struct FileLockProofTests {
+    let clock = TestClock()
+
+    /// Row 26 in one process, with the real `flock`: while another holder keeps the lock, a
+    /// refresh waits and sends nothing; once it is released, the refresh goes out.
+    @Test func aRefreshWaitsForTheLockAnotherHolderKeeps() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root, clock: clock)
+        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let held = try await FileLock.acquire(in: root, for: testKey)
+        let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)])
+        let subject = session(transport, store: store, clock: clock)
+        let refresh = Task { try await subject.accessToken() }
+        // The waiting refresh sleeps on the session's clock between tries.
+        try await clock.waitForSleepers(1)
+        #expect(transport.requests.isEmpty)
+        held.release()
+        clock.advance(by: .seconds(1))
+        #expect(try await refresh.value.unredactedValue == "SENTINEL_AT_new")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aLockHeldTooLongFailsWithAClearErrorAndCancellationEndsTheWait() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let held = try await FileLock.acquire(in: root, for: testKey)
+        defer { held.release() }
+        let automatic = TestClock(mode: .automatic)
+        await #expect {
+            try await FileLock.acquire(in: root, for: testKey, timeout: .seconds(30), clock: automatic)
+        } throws: { error in
+            guard let error = error as? TokenStoreError else { return false }
+            return error.code == .unavailable && error.message.contains("held the sign-in lock")
+        }
+        #expect(automatic.totalSlept >= .seconds(30) && automatic.totalSlept < .seconds(31))
+        let manual = TestClock()
+        let waiting = Task { try await FileLock.acquire(in: root, for: testKey, clock: manual) }
+        try await manual.waitForSleepers(1)
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test(arguments: [0o755, 0o770, 0o707])
+    func aTokenFolderOpenToOthersIsRefusedWithTheFix(folderMode: Int) throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        chmod(root.path, mode_t(folderMode))
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            guard let error = error as? TokenStoreError else { return false }
+            return error.code == .insecure && error.message.contains("chmod 700 \(root.path)")
+        }
+        #expect(mode(root) == folderMode, "the folder was changed without a word")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a file to another user"))
+    func aTokenFileOrFolderOfAnotherUserIsRefused() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let nobody: uid_t = 65534
+        chown(store.fileURL(testKey).path, nobody, nobody)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .insecure && "\(error)".contains("another user")
+        }
+        chown(store.fileURL(testKey).path, 0, 0)
+        chown(root.path, nobody, nobody)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .insecure && "\(error)".contains("another user")
+        }
+        let lockFolder = root.appendingPathComponent("locks")
+        try FileManager.default.createDirectory(at: lockFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chown(lockFolder.path, nobody, nobody)
+        await #expect {
+            try await FileLock.acquire(in: lockFolder, for: testKey)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .insecure
+        }
+    }
+
+    @Test func aFileFromANewerVersionIsMovedAsideAndSaysSo() throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FileTokenStore(directory: root)
+        try store.save(storedTokens(clock: clock), for: testKey)
+        let url = store.fileURL(testKey)
+        // A whole, readable file whose only fault is its version.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        #expect(object["version"] as? Int == StoredTokens.currentVersion)
+        object["version"] = StoredTokens.currentVersion + 1
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        chmod(url.path, 0o600)
+        #expect {
+            try store.load(testKey)
+        } throws: { error in
+            guard let error = error as? TokenStoreError else { return false }
+            return error.code == .corrupt && error.message.contains("newer version") && !error.message.contains("SENTINEL")
+        }
+        #expect(try store.load(testKey) == nil)
+    }
+}
