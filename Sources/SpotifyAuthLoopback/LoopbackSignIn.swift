@@ -42,7 +42,7 @@ public struct LoopbackSignIn: Sendable {
     ///   port is closed in every case.
     @discardableResult
     public func run(
-        session: SpotifySession, transport: any Transport = URLSessionTransport(), random: any RandomSource = SystemRandomSource(),
+        session: SpotifySession, transport: any Transport = platformDefaultTransport(), random: any RandomSource = SystemRandomSource(),
         clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
     ) async throws -> StoredTokens {
         guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {

@@ -28,7 +28,7 @@ public func withEmulator<T>(
 /// Plain HTTP for tests that act as a browser or a third-party client: no redirects followed,
 /// whole bodies returned.
 public struct TestHTTP: Sendable {
-    let transport = URLSessionTransport()
+    let transport = platformDefaultTransport()
 
     public init() {}
 

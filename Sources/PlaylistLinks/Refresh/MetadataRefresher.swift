@@ -38,7 +38,7 @@ public struct MetadataRefresher: Sendable {
     ///   - transport: fetches cover bytes (image URLs need no token).
     ///   - priority: `.userInitiated` when a person asked for this refresh (a pull to refresh, a command).
     public init(
-        links: PlaylistLinks, client: SpotifyClient, transport: any Transport = URLSessionTransport(),
+        links: PlaylistLinks, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
         priority: RequestPriority = .background
     ) {
         self.links = links

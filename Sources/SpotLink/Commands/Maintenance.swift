@@ -187,6 +187,6 @@ struct Doctor: AsyncParsableCommand {
 
     static func reachable(_ url: URL) async -> Bool {
         let request = HTTPRequest(method: .get, url: url)
-        return (try? await URLSessionTransport().send(request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
+        return (try? await platformDefaultTransport().send(request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
     }
 }

@@ -15,7 +15,7 @@ public struct TokenEndpoint: Sendable {
     /// The largest token answer read (a bigger one is an error, not unbounded memory).
     static let maxBodyBytes = 1024 * 1024
 
-    public init(server: AuthorizationServer, clientID: String, transport: any Transport = URLSessionTransport(), clock: any SpotifyClock = SystemClock()) {
+    public init(server: AuthorizationServer, clientID: String, transport: any Transport = platformDefaultTransport(), clock: any SpotifyClock = SystemClock()) {
         self.server = server
         self.clientID = clientID
         self.transport = transport

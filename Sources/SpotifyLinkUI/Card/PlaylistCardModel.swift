@@ -33,7 +33,7 @@ public final class PlaylistCardModel {
     ///   - refreshAfter: how old saved details may be before opening the card refreshes them.
     public init(
         record: RecordID, links: PlaylistLinks, connection: SpotifyConnectionModel,
-        coverTransport: any Transport = URLSessionTransport(), refreshAfter: Duration = .seconds(6 * 3600)
+        coverTransport: any Transport = platformDefaultTransport(), refreshAfter: Duration = .seconds(6 * 3600)
     ) {
         self.record = record
         self.links = links

@@ -70,7 +70,7 @@ public final class SpotifyClient: Sendable {
     public init(
         configuration: Configuration,
         tokens: any AccessTokenProvider,
-        transport: any Transport = URLSessionTransport(),
+        transport: any Transport = platformDefaultTransport(),
         clock: any SpotifyClock = SystemClock(),
         logger: Logger? = nil,
         ledger: RequestLedger = .inMemory()

@@ -3,8 +3,9 @@ public import HTTPTypes
 
 /// Sends one HTTP request and returns the whole response.
 ///
-/// The client's only door to the network. ``URLSessionTransport`` is the real one; tests use a
-/// scripted transport (`SpotifyTesting`) or real HTTP against the emulator.
+/// The client's only door to the network. ``platformDefault()`` is the real one (async-http-client
+/// on Linux, `URLSession` on Apple platforms); tests use a scripted transport (`SpotifyTesting`) or
+/// real HTTP against the emulator.
 public protocol Transport: Sendable {
     /// Sends `request` to `url` and collects the response body.
     ///
@@ -15,6 +16,16 @@ public protocol Transport: Sendable {
     /// - Throws: ``TransportError``, or `CancellationError`.
     func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws
         -> (HTTPResponse, Data)
+}
+
+/// The real transport of this platform: ``AsyncHTTPClientTransport`` on Linux, whose reads have
+/// backpressure, and ``URLSessionTransport`` where `URLSession` is the system's own.
+public func platformDefaultTransport() -> any Transport {
+    #if canImport(AsyncHTTPClient)
+        AsyncHTTPClientTransport()
+    #else
+        URLSessionTransport()
+    #endif
 }
 
 /// Why an exchange did not produce a response.

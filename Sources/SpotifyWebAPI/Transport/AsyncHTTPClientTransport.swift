@@ -1,0 +1,82 @@
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    public import Foundation
+    public import HTTPTypes
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+
+    /// The transport on Linux: async-http-client on SwiftNIO.
+    ///
+    /// Bodies are read with backpressure and the exchange ends the moment the size cap is passed,
+    /// so a hostile or broken server can neither make the client hold an unbounded body nor keep it
+    /// reading one. (FoundationNetworking's `URLSession` on Linux reads ahead into memory without
+    /// backpressure: a 1 GiB answer took the process to 1.2 GB even though the cap was 1 MiB.)
+    /// Redirects are not followed: a redirect would carry the bearer token elsewhere.
+    public final class AsyncHTTPClientTransport: Transport {
+        /// One client for the process, as async-http-client recommends; it lives until exit, so it
+        /// is never shut down.
+        private static let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: HTTPClient.Configuration(
+                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled))
+
+        /// A transport on the process-wide client.
+        public init() {}
+
+        public func send(
+            _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
+        ) async throws -> (HTTPResponse, Data) {
+            guard let url = request.url else { throw TransportError.invalidURL }
+            var outgoing = HTTPClientRequest(url: url.absoluteString)
+            outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+            for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
+            if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let deadline = NIODeadline.now() + .nanoseconds(max(1, timeout.nanoseconds))
+            do {
+                let response = try await Self.client.execute(outgoing, deadline: deadline)
+                if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced > maxBodyBytes {
+                    throw TransportError.bodyTooLarge(limit: maxBodyBytes)
+                }
+                var data = Data()
+                for try await chunk in response.body {
+                    guard data.count + chunk.readableBytes <= maxBodyBytes else { throw TransportError.bodyTooLarge(limit: maxBodyBytes) }
+                    data.append(contentsOf: chunk.readableBytesView)
+                }
+                var fields = HTTPFields()
+                for header in response.headers {
+                    if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+                }
+                return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), data)
+            } catch let error as TransportError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw Self.transportError(error)
+            }
+        }
+
+        private static func transportError(_ error: any Error) -> any Error {
+            if let error = error as? HTTPClientError {
+                switch error {
+                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return TransportError.timedOut
+                case .cancelled: return CancellationError()
+                case .remoteConnectionClosed, .bodyLengthMismatch:
+                    return TransportError.connectionLost(String(describing: error))
+                default: return TransportError.other(String(describing: error))
+                }
+            }
+            if error is NIOConnectionError || error is ChannelError {
+                return TransportError.cannotConnect(String(describing: error))
+            }
+            return TransportError.other(String(describing: error))
+        }
+    }
+
+    extension Duration {
+        fileprivate var nanoseconds: Int64 {
+            components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        }
+    }
+#endif

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import SpotifyTesting
+import Testing
+
+@testable import SpotifyWebAPI
+
+@Suite("Rate limits and retries, counted exactly (rows 29, 30)")
+struct RetryProofTests {
+    static let emptyPage = #"{"items":[],"limit":1,"offset":0,"total":0,"next":null}"#
+
+    /// Once one 429 has been seen, nothing else is sent until its `Retry-After` has passed: one
+    /// request learns the cooldown, forty-nine later ones wait without a request, then all fifty
+    /// go once. A client whose requests each had to meet their own 429 sends 99.
+    @Test func aCooldownLearnedOnceHoldsEveryLaterRequestWithoutSendingIt() async throws {
+        let clock = TestClock(mode: .manual)
+        let reopens = clock.now.addingTimeInterval(5)
+        let transport = ScriptedTransport { _, _ in
+            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(Self.emptyPage)
+        }
+        let client = makeClient(transport, clock: clock)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await client.myPlaylists(limit: 1, offset: 0) }
+            try await clock.waitForSleepers(1)
+            #expect(transport.requests.count == 1)
+            for offset in 1..<50 { group.addTask { _ = try await client.myPlaylists(limit: 1, offset: offset) } }
+            try await clock.waitForSleepers(50)
+            #expect(transport.requests.count == 1, "requests went out during the cooldown")
+            clock.advance(by: .seconds(5))
+            try await group.waitForAll()
+        }
+        #expect(transport.requests.count == 51)
+    }
+
+    @Test func afterMaxRateLimitRetriesWaitsTheCallFailsTyped() async throws {
+        let transport = ScriptedTransport { _, _ in .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "2"]) }
+        let clock = TestClock(mode: .automatic)
+        let client = makeClient(transport, clock: clock) { $0.maxRateLimitRetries = 2 }
+        await #expect {
+            try await client.currentUser()
+        } throws: { error in
+            (error as? SpotifyAPIError)?.code == .rateLimited
+        }
+        #expect(transport.requests.count == 3)
+        #expect(clock.totalSlept == .seconds(4))
+    }
+
+    /// Row 30's other half: a request that is not idempotent is sent once, whatever the 5xx.
+    @Test(arguments: [HTTPRequest.Method.post, .put, .delete])
+    func aNonIdempotentRequestIsNotRetriedOnA5xx(method: HTTPRequest.Method) async throws {
+        let transport = ScriptedTransport { _, _ in .json("<html>502 Bad Gateway</html>", status: 502) }
+        let clock = TestClock(mode: .automatic)
+        let client = makeClient(transport, clock: clock)
+        await #expect {
+            try await client.send(Endpoint(method: method, path: "/me/tracks"), as: EmptyAnswer.self)
+        } throws: { error in
+            (error as? SpotifyAPIError)?.code == .server
+        }
+        #expect(transport.requests.count == 1)
+        #expect(clock.sleepCount == 0)
+    }
+}
+
+private struct EmptyAnswer: Decodable, Sendable {}
