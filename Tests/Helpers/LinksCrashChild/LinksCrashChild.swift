@@ -3,34 +3,47 @@ import Foundation
 import PlaylistLinks
 import SpotifyWebAPI
 
-/// Test helper for checklist row 40: links records and writes refresh metadata in a loop,
-/// printing `saved N` after each committed link, until it is killed.
+/// Test helper for checklist row 40: for each record in turn it links a playlist, stores the
+/// playlist's details, stores its cover and unlinks every third record, printing a line after each
+/// committed step (`linked N`, `described N`, `covered N`, `unlinked N`), until it is killed.
 ///
-/// Usage: `LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_MS`: the process sends itself SIGKILL
-/// that many milliseconds after its first commit, wherever it is in its work.
+/// Usage: `LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_US`: the process sends itself SIGKILL
+/// that many microseconds after it has opened the database, wherever it is in its work.
 @main
 struct LinksCrashChild {
+    /// The playlist record `index` links to.
+    static func playlist(_ index: Int) throws -> SpotifyID { try SpotifyID(String(format: "%022d", index)) }
+
+    /// The cover stored for record `index`: a size and a fill that say which record wrote it.
+    static func cover(_ index: Int) -> Data { Data(repeating: UInt8(index % 251), count: 4096 + index % 512) }
+
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 5, let first = Int(arguments[2]), let count = Int(arguments[3]), let killAfter = Int(arguments[4])
         else {
-            FileHandle.standardError.write(Data("usage: LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_MS\n".utf8))
+            FileHandle.standardError.write(Data("usage: LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_US\n".utf8))
             exit(2)
         }
         let links = try PlaylistLinks(location: .file(URL(fileURLWithPath: arguments[1])))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) { kill(getpid(), SIGKILL) }
+        func report(_ step: String, _ index: Int) { FileHandle.standardOutput.write(Data("\(step) \(index)\n".utf8)) }
         for index in first..<(first + count) {
-            let id = try SpotifyID(String(format: "%022d", index % 97).replacingOccurrences(of: " ", with: "0"))
-            try links.link(RecordID(namespace: "crash", id: "\(index)"), to: id)
-            FileHandle.standardOutput.write(Data("saved \(index)\n".utf8))
-            if index == first {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(killAfter)) { kill(getpid(), SIGKILL) }
-            }
+            let record = RecordID(namespace: "crash", id: "\(index)")
+            let id = try playlist(index)
+            try links.link(record, to: id)
+            report("linked", index)
             var metadata = PlaylistMetadata(id: id, availability: .available)
             metadata.name = "Playlist \(index)"
             metadata.trackCount = index
             metadata.totalDuration = .seconds(index)
             try links.store(metadata)
-            try links.storeCover(Data(repeating: UInt8(index % 256), count: 4096), for: id)
+            report("described", index)
+            try links.storeCover(cover(index), for: id)
+            report("covered", index)
+            if index.isMultiple(of: 3) {
+                _ = try links.unlink(record)
+                report("unlinked", index)
+            }
         }
     }
 }
