@@ -424,19 +424,38 @@ struct SpotLinkBinaryTests {
         var outputs: [String] = []
         let login = try await cli.login(common)
         outputs += [login.stdout, login.stderr]
-        for arguments in [["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"]] {
+        let playlist = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(playlist)"])
+        let export = cli.home.appendingPathComponent("export.json").path
+        let commands: [[String]] = [
+            ["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"],
+            ["session", "new", "Focus", "--minutes", "1"], ["session", "attach", "1", "spotify:playlist:\(playlist)"],
+            ["session", "show", "1"], ["session", "list"], ["open", "1"], ["refresh"], ["routine", "1", "--minutes", "0.02"],
+            ["export", export], ["import", export], ["playlist", "show", playlist],
+        ]
+        for arguments in commands {
             let result = try await cli.run(arguments + common)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
             outputs += [result.stdout, result.stderr]
         }
+        // A refresh at --verbose: the access token is expired on the service, so the next call refreshes.
+        await emulator.control("tokens/expire")
+        let refreshed = try await cli.run(["playlists"] + common)
+        outputs += [refreshed.stdout, refreshed.stderr]
+        #expect(refreshed.stderr.contains("spotify token refresh") || refreshed.stdout.contains("Deep Work"))
         let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter { $0.hasSuffix(".json") && $0.contains("tokens") }
         let file = try #require(tokenFiles.first)
         let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file))) as? [String: Any])
         let secrets = [stored["accessToken"] as? String, stored["refreshToken"] as? String].compactMap { $0 }
         #expect(secrets.count == 2)
         #expect(outputs.joined().contains("spotify request"))
-        for output in outputs {
+        let logout = try await cli.run(["logout"] + common)
+        outputs += [logout.stdout, logout.stderr]
+        let exported = try String(contentsOfFile: export, encoding: .utf8)
+        for output in outputs + [exported] {
             for secret in secrets { #expect(!output.contains(secret)) }
-            #expect(!output.contains("EMU_CODE_"))
+            // Every code, access token and refresh token the emulator ever issued has one of these.
+            for prefix in ["EMU_CODE_", "EMU_AT_", "EMU_RT_"] { #expect(!output.contains(prefix), "\(prefix) in: \(output.prefix(200))") }
         }
         await emulator.stop()
     }

@@ -186,9 +186,17 @@ struct LoopbackTests {
             let session = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: store, clock: clock,
                 logger: logger)
-            let tokens = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session, clock: clock) { url in
-                _ = try? await ConsentBrowser().visit(url)
+            let random = RecordingRandomSource()
+            let code = Mutex<String?>(nil)
+            let tokens = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(
+                session: session, random: random, clock: clock
+            ) { url in
+                let visit = try? await ConsentBrowser().visit(url)
+                code.withLock { $0 = visit?.redirect?.queryValue("code") }
             }
+            // The verifier is the base64url of the 48 random bytes drawn for it.
+            let verifier = try #require(random.draws.first { $0.count == 48 }.map { PKCE.base64URL($0) })
+            let issuedCode = try #require(code.withLock { $0 })
             clock.advance(by: .seconds(3600))
             // Backoff sleeps on its own clock that moves by itself; expiry follows the shared one.
             let client = SpotifyClient(
@@ -198,7 +206,11 @@ struct LoopbackTests {
             await emulator.control("faults", ["kind": "502-html", "count": "5"])
             let failure = await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
             let current = try #require(try store.load(session.key))
-            let secrets = [tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue, current.accessToken.unredactedValue]
+            let secrets = [
+                tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue, current.accessToken.unredactedValue,
+                issuedCode, verifier,
+            ]
+            #expect(current.accessToken != tokens.accessToken, "the sweep must cover a refresh")
             var texts = lines.lines
             var dumped = ""
             dump(current, to: &dumped)
@@ -231,5 +243,17 @@ struct CapturingHandler: LogHandler {
 
     func log(event: LogEvent) {
         lines.append("\(event.message) \(event.metadata ?? [:])")
+    }
+}
+
+/// The system's random source, keeping what it handed out so a test knows the verifier it made.
+final class RecordingRandomSource: RandomSource {
+    private let recorded = Mutex<[[UInt8]]>([])
+    var draws: [[UInt8]] { recorded.withLock { $0 } }
+
+    func bytes(_ count: Int) throws -> [UInt8] {
+        let bytes = try SystemRandomSource().bytes(count)
+        recorded.withLock { $0.append(bytes) }
+        return bytes
     }
 }
