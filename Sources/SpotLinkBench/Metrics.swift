@@ -7,6 +7,7 @@ import SpotifyAuthLoopback
 import SpotifyEmulator
 import SpotifyTesting
 import SpotifyWebAPI
+import Synchronization
 
 enum Metrics {
     static func client(_ emulator: EmulatorServer, clock: any SpotifyClock = SystemClock(), concurrency: Int = 4, pacing: Int? = nil) async -> SpotifyClient {
@@ -131,7 +132,13 @@ enum Metrics {
         return box.data
     }
 
-    final class DataBox: @unchecked Sendable { var data = Data() }
+    final class DataBox: Sendable {
+        private let bytes = Mutex(Data())
+        var data: Data {
+            get { bytes.withLock { $0 } }
+            set { bytes.withLock { $0 = newValue } }
+        }
+    }
 
     /// 4: 1,000 concurrent calls with an expired token: token endpoint calls (target exactly 1).
     static func refreshSingleFlight(_ report: Report) async throws {

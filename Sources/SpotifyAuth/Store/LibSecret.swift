@@ -14,7 +14,9 @@
     ///
     /// Only the non-variadic `…v_sync` entry points are used: Swift cannot call C variadic
     /// functions through a pointer.
-    final class LibSecret: @unchecked Sendable {  // immutable after init; libsecret is thread-safe
+    // @unchecked: every stored property is a `let` set in `init` (C function pointers, the
+    // library handle and the schema), and libsecret's synchronous calls may be made from any thread.
+    final class LibSecret: @unchecked Sendable {
         /// The fix a user without libsecret or a keyring daemon should apply.
         static let installHint =
             "install libsecret and a keyring (Debian/Ubuntu: apt-get install libsecret-1-0 gnome-keyring) and run in a desktop session, or choose the file store explicitly"

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Identifies one sign-in in a store: tokens of one issuer never reach another, nor another app's.
 public struct TokenStoreKey: Hashable, Sendable {
@@ -89,16 +90,15 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.
 public final class MemoryTokenStore: TokenStore {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var entries: [TokenStoreKey: StoredTokens] = [:]
+    private let entries = Mutex<[TokenStoreKey: StoredTokens]>([:])
 
     public init() {}
 
     public var kind: TokenStoreKind { .memory }
 
-    public func load(_ key: TokenStoreKey) throws -> StoredTokens? { lock.withLock { entries[key] } }
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws { lock.withLock { entries[key] = tokens } }
-    public func remove(_ key: TokenStoreKey) throws { _ = lock.withLock { entries.removeValue(forKey: key) } }
+    public func load(_ key: TokenStoreKey) throws -> StoredTokens? { entries.withLock { $0[key] } }
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws { entries.withLock { $0[key] = tokens } }
+    public func remove(_ key: TokenStoreKey) throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
     public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
 }
 
