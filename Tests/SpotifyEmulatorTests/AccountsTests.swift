@@ -12,6 +12,8 @@ struct AccountsTests {
             let redirect = try await emulator.consent(emulator.authorizeURL())
             #expect(redirect.host == "127.0.0.1" && redirect.port == 4321)
             #expect(redirect.queryValue("state") == "st-1")
+            // RFC 9207: the emulator names itself, so a client can refuse a mix-up.
+            #expect(redirect.queryValue("iss") == emulator.baseURL.absoluteString)
             let code = try #require(redirect.queryValue("code"))
             let result = try await emulator.exchange(code: code)
             #expect(result.status == 200)
@@ -32,6 +34,7 @@ struct AccountsTests {
             let redirect = try await emulator.consent(emulator.authorizeURL(), decision: "cancel")
             #expect(redirect.queryValue("error") == "access_denied")
             #expect(redirect.queryValue("state") == "st-1")
+            #expect(redirect.queryValue("iss") == emulator.baseURL.absoluteString)
             #expect(redirect.queryValue("code") == nil)
         }
     }
@@ -248,5 +251,26 @@ extension EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
         configuration.autoApprove = true
         return configuration
+    }
+}
+
+@Suite("The emulator's control API")
+struct ControlAPITests {
+    @Test func itNeedsTheControlTokenAndRefusesBrowserPagesButCoversArePublic() async throws {
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let expire = emulator.url("emulator/tokens/expire")
+            #expect(try await http.send(.post, expire).status == 401)
+            #expect(try await http.send(.post, expire, headers: ["Authorization": "Bearer wrong"]).status == 401)
+            // A page on another site can send a form POST with no custom header; it carries Origin.
+            let crossSite = try await http.send(
+                .post, expire, headers: ["Authorization": "Bearer \(emulator.controlToken)", "Origin": "https://evil.example"])
+            #expect(crossSite.status == 403)
+            #expect(try await http.send(.post, expire, headers: ["Authorization": "Bearer \(emulator.controlToken)"]).status == 200)
+            var statuses: [Int] = []
+            for playlist in await emulator.playlists().prefix(4) {
+                statuses.append(try await http.send(.get, emulator.url("emulator/images/\(playlist.id)/300.png")).status)
+            }
+            #expect(statuses.contains(200) && !statuses.contains(401), "\(statuses)")
+        }
     }
 }
