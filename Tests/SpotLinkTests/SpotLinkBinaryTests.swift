@@ -512,6 +512,56 @@ struct SecretStoreChoiceTests {
         #expect(await emulator.requestCount("POST /api/token") == 0)
     }
 
+    static let keyringTools =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-keyring-daemon")
+
+    /// Row 33's locked keyring, for real: a private D-Bus session whose GNOME Keyring is created,
+    /// unlocked, then locked over D-Bus, with no display for a password prompt. Reading finds
+    /// nothing there (no error), so login probes with a write and stops before the browser.
+    @Test(
+        .enabled(
+            if: keyringTools || ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] == "1",
+            "needs dbus-run-session and gnome-keyring-daemon (apt-get install dbus-x11 gnome-keyring)"))
+    func aLockedKeyringStopsLoginBeforeTheBrowserAndSaysWhy() async throws {
+        let cli = try SpotLinkBinary()
+        let emulator = try await EmulatorServer.start()
+        let keyring = cli.home.appendingPathComponent("keyring")
+        let script = """
+            export HOME='\(keyring.path)' XDG_DATA_HOME='\(keyring.path)/data'
+            printf unlock-me | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+            dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
+              org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
+            export HOME='\(cli.home.path)' XDG_DATA_HOME='\(cli.home.path)/data' XDG_CONFIG_HOME='\(cli.home.path)/config'
+            status=0
+            '\(builtExecutable(named: "spotlink").path)' login --store secret-service --no-browser \\
+              --emulator '\(emulator.baseURL.absoluteString)' --client-id spotlink-demo 2>'\(cli.home.path)/stderr.txt' || status=$?
+            # The keyring daemon this session started (by D-Bus activation too) ends with it.
+            for pid in $(pgrep -x gnome-keyring-d); do
+              grep -qz "$DBUS_SESSION_BUS_ADDRESS" /proc/$pid/environ 2>/dev/null && kill $pid
+            done
+            exit $status
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
+        process.arguments = ["--", "/bin/sh", "-c", script]
+        process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        // Files, not pipes: the keyring daemon outlives the command and would hold a pipe open.
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let stderr = (try? String(contentsOf: cli.home.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+        await emulator.stop()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("Secret Service store cannot be used") && stderr.contains("locked"), "\(stderr)")
+        #expect(stderr.contains("--store file"))
+        #expect(!stderr.contains("Open this URL"), "the browser step began on a keyring that cannot keep the tokens")
+        #expect(await emulator.requestCount("POST /api/token") == 0)
+    }
+
     @Test(
         .enabled(
             if: sessionBus != nil || ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] == "1",

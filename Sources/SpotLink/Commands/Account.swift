@@ -59,6 +59,10 @@ struct Login: AsyncParsableCommand {
     static func checkUsable(_ store: any TokenStore, _ context: Context) throws {
         do {
             _ = try store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            #if os(Linux)
+                // Reading works on a locked keyring (nothing is found); writing is what fails.
+                try (store as? SecretServiceTokenStore)?.checkWritable()
+            #endif
         } catch let error as TokenStoreError where error.code == .unavailable || error.code == .insecure {
             throw CLIFailure("\(error.message) To keep the tokens in a 0600 file instead, pass --store file.", exitCode: 1)
         } catch let error as TokenStoreError where error.code == .corrupt {

@@ -37,6 +37,16 @@
             _ = try run { try $0.lookup(["issuer": "availability check", "client_id": ""], timeout: timeout) }
         }
 
+        /// Checks that a secret can be written: stores and removes a probe item (no token). A keyring
+        /// that is locked, with nobody to type its password, fails here, before a sign-in whose
+        /// tokens it could not keep.
+        /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
+        public func checkWritable() throws {
+            let probe = ["issuer": "SpotifyLink availability check", "client_id": "probe"]
+            try run { try $0.store("probe", label: "SpotifyLink availability check", attributes: probe, timeout: timeout) }
+            _ = try run { try $0.clear(probe, timeout: timeout) }
+        }
+
         public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
             guard let text = try run({ try $0.lookup(attributes(key), timeout: timeout) }) else { return nil }
             return try StoredTokens.decodeSecretItem(Data(text.utf8), in: "the keyring") { try remove(key) }
