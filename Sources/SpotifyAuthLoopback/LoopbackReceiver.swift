@@ -70,7 +70,7 @@ public final class LoopbackReceiver: Sendable {
     /// or dribbling a byte at a time) is closed; request heads are bounded.
     private static func channelConfiguration(idleTimeout: Duration) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000),
+            idleTimeout: TimeAmount(idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
     }
 

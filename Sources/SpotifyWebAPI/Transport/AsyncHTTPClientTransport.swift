@@ -32,7 +32,7 @@
             outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
             for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-            let deadline = NIODeadline.now() + .nanoseconds(max(1, timeout.nanoseconds))
+            let deadline = NIODeadline.now() + max(.nanoseconds(1), TimeAmount(timeout))
             do {
                 let response = try await Self.client.execute(outgoing, deadline: deadline)
                 if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced > maxBodyBytes {
@@ -74,9 +74,4 @@
         }
     }
 
-    extension Duration {
-        fileprivate var nanoseconds: Int64 {
-            components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-        }
-    }
 #endif
