@@ -130,8 +130,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkUI", "SpotifyEmulator",
-                "EmulatorCommandLine", "SpotifyTesting",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "EmulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -173,7 +173,13 @@ struct Context {
 
     var databaseURL: URL { dataDirectory.appendingPathComponent("spotlink.sqlite") }
 
-    func links(clock: any SpotifyClock = SystemClock()) throws -> PlaylistLinks {
-        try PlaylistLinks(location: .file(databaseURL), clock: clock, hostMigrations: Journal.migrations)
+    /// The links of this data folder; the journal keeps its sessions in the same file.
+    func links(clock: any SpotifyClock = SystemClock()) throws -> SQLitePlaylistLinkStore {
+        try SQLitePlaylistLinkStore(location: .file(databaseURL), clock: clock)
+    }
+
+    /// The session journal of this data folder.
+    func journal() throws -> Journal {
+        try Journal(url: databaseURL, links: links())
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import PlaylistLinks
 
-/// The CLI's own records: a small session journal, in the same database as the links.
+/// The CLI's own records: a small session journal, kept in the links' SQLite file through its own
+/// connection and migrations, as any app can keep its tables beside the store's.
 struct Journal {
     struct Entry: Equatable {
         var id: Int64
@@ -12,30 +13,46 @@ struct Journal {
         var record: RecordID { RecordID(namespace: "session", id: String(id)) }
     }
 
-    static let migrations: [(String, @Sendable (Database) throws -> Void)] = [
-        ("v1 sessions", { db in
-            try db.create(table: "session") { t in
+    /// The journal's migrations. The identifier keeps the "host: " prefix under which the store
+    /// once applied it, so databases written before the store and the journal parted open as they were.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("host: v1 sessions") { db in
+            try db.create(table: "session", ifNotExists: true) { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("title", .text).notNull()
                 t.column("minutes", .integer)
                 t.column("createdAt", .double).notNull()
             }
-        }),
-    ]
+        }
+        return migrator
+    }
 
-    let links: PlaylistLinks
+    let links: SQLitePlaylistLinkStore
+    private let database: DatabasePool
 
-    /// The context, the database and one session: what every per-session command starts with.
+    /// Opens the journal in the file at `url`, which `links` keeps its tables in too.
+    init(url: URL, links: SQLitePlaylistLinkStore) throws {
+        self.links = links
+        do {
+            database = try DatabasePool(path: url.path)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw CLIFailure("The session journal at \(url.path) could not be opened: \(error)", exitCode: 1)
+        }
+    }
+
+    /// The context, the links and one session: what every per-session command starts with.
     static func open(_ options: GlobalOptions, session id: String, requireClientID: Bool = false) throws
-        -> (Context, PlaylistLinks, Entry)
+        -> (Context, SQLitePlaylistLinkStore, Entry)
     {
         let context = try Context(options, requireClientID: requireClientID)
-        let links = try context.links()
-        return (context, links, try Journal(links: links).find(id))
+        let journal = try context.journal()
+        return (context, journal.links, try journal.find(id))
     }
 
     func create(title: String, minutes: Int?, at date: Date) throws -> Entry {
-        try links.write { db in
+        try database.write { db in
             try db.execute(
                 sql: "INSERT INTO session (title, minutes, createdAt) VALUES (?, ?, ?)",
                 arguments: [title, minutes, date.timeIntervalSince1970])
@@ -44,20 +61,21 @@ struct Journal {
     }
 
     func all() throws -> [Entry] {
-        try links.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY id").map(Self.entry) }
+        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY id").map(Self.entry) }
     }
 
     func find(_ id: String) throws -> Entry {
         guard let number = Int64(id),
-            let entry = try links.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [number]) })
+            let entry = try database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [number]) })
                 .map(Self.entry)
         else { throw CLIFailure("There is no session \(id). List them with 'spotlink session list'.", exitCode: 1) }
         return entry
     }
 
+    /// Deletes the session and its link.
     func delete(_ entry: Entry) throws {
-        try links.unlink(entry.record)
-        try links.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [entry.id]) }
+        _ = try links.removeLink(for: entry.record)
+        try database.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [entry.id]) }
     }
 
     private static func entry(_ row: Row) -> Entry {

@@ -22,11 +22,11 @@ extension Metrics {
         configuration.time = .external { clock.now }
         configuration.accessTokenTTL = .seconds(86_400 * 7)
         let emulator = try await EmulatorServer.start(configuration)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         for (index, playlist) in await emulator.playlists().enumerated() {
-            try links.link(RecordID(namespace: "routine", id: "\(index)"), to: try SpotifyID(playlist.id))
+            try await links.link(RecordID(namespace: "routine", id: "\(index)"), to: try SpotifyID(playlist.id))
         }
-        let refresher = MetadataRefresher(links: links, client: await client(emulator, clock: clock))
+        let refresher = MetadataRefresher(store: links, client: await client(emulator, clock: clock))
         _ = try await refresher.refreshStale(olderThan: .zero)
         try await clock.sleep(for: .seconds(86_400))
         let before = await webRequests(emulator)
@@ -106,17 +106,17 @@ extension Metrics {
 
         // Journal: 47 playlists linked and read yesterday; today 3 more are linked, 20 cards opened,
         // and the daily refresh of all 50 finds 2 changed.
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
-        let background = MetadataRefresher(links: links, client: api)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
+        let background = MetadataRefresher(store: links, client: api)
         for (index, id) in ids.enumerated().dropFirst(3) {
-            try links.link(RecordID(namespace: "session", id: "\(index)"), to: id)
+            try await links.link(RecordID(namespace: "session", id: "\(index)"), to: id)
         }
         _ = try await background.refreshStale(olderThan: .zero)
         var mark = await webRequests(emulator)
-        let asked = MetadataRefresher(links: links, client: api, priority: .userInitiated)
+        let asked = MetadataRefresher(store: links, client: api, priority: .userInitiated)
         for index in 0..<3 {
             let record = RecordID(namespace: "session", id: "\(index)")
-            try links.link(record, to: ids[index])
+            try await links.link(record, to: ids[index])
             _ = try await asked.refresh(record: record)
         }
         for index in 0..<20 { _ = try links.card(for: RecordID(namespace: "session", id: "\(index)")) }

@@ -257,14 +257,19 @@ enum Metrics {
     static func offlineCards(_ report: Report, links count: Int, reads: Int) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let links = try PlaylistLinks(location: .file(folder.appendingPathComponent("links.sqlite")))
-        try links.write { db in
-            for index in 0..<count {
-                let id = String(format: "%022d", index)
-                try db.execute(sql: "INSERT INTO playlist (id, name, trackCount, durationMs, availability) VALUES (?, ?, ?, ?, 'available')", arguments: [id, "Playlist \(index)", 40, 9_000_000])
-                try db.execute(sql: "INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES ('session', ?, ?, 0)", arguments: ["\(index)", id])
-            }
+        let links = try SQLitePlaylistLinkStore(location: .file(folder.appendingPathComponent("links.sqlite")))
+        var metadata: [PlaylistMetadata] = []
+        var saved: [PlaylistLink] = []
+        for index in 0..<count {
+            let id = SpotifyID(unchecked: String(format: "%022d", index))
+            var playlist = PlaylistMetadata(id: id, availability: .available)
+            playlist.name = "Playlist \(index)"
+            playlist.trackCount = 40
+            playlist.totalDuration = .seconds(9_000)
+            metadata.append(playlist)
+            saved.append(PlaylistLink(record: RecordID(namespace: "session", id: "\(index)"), playlist: id, linkedAt: Date(timeIntervalSince1970: 0)))
         }
+        try links.restore(links: saved, metadata: metadata)
         var generator = SystemRandomNumberGenerator()
         var samples: [Double] = []
         samples.reserveCapacity(reads)

@@ -69,9 +69,9 @@ struct CrashSafetyTests {
     }
 
     func expectSound(_ database: URL, _ reported: Reported, after kills: Int, only touched: Set<Int>?) throws {
-        let links = try PlaylistLinks(location: .file(database))
+        let links = try SQLitePlaylistLinkStore(location: .file(database))
         #expect(try links.integrityCheck() == ["ok"], "after kill \(kills)")
-        let stored = Set(try links.allLinks().compactMap { Int($0.record.id) })
+        let stored = Set(try links.links().compactMap { Int($0.record.id) })
         // A record killed after its unlink committed but before it said so may go either way.
         let maybeUnlinked = Set(reported.covered.filter { $0.isMultiple(of: 3) }).subtracting(reported.unlinked)
         let kept = reported.linked.subtracting(reported.unlinked).subtracting(maybeUnlinked)

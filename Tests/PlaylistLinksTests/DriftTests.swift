@@ -10,11 +10,11 @@ import Testing
 struct LinksDriftTests {
     @Test func spotifysOwnPlaylistIsKeptWithAReasonAndNotAskedForAgain() async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Today's Top Hits")
-            try links.link(session42, to: hits)
-            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator, clock: clock))
+            try await links.link(session42, to: hits)
+            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
             #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
             let card = try #require(try links.card(for: session42))
             #expect(card.metadata.availability == .spotifyOwned)
@@ -30,13 +30,13 @@ struct LinksDriftTests {
     @Test(arguments: ["403-not-registered", "403-premium"])
     func aRefusalOfTheAccountStopsTheBackgroundRefresh(kind: String) async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
-                try links.link(RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.link(RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             await emulator.control("faults", ["kind": kind, "count": "100"])
-            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator, clock: clock))
+            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
             await #expect {
                 try await refresher.refreshStale(olderThan: .zero, concurrency: 1)
             } throws: { error in
@@ -45,7 +45,7 @@ struct LinksDriftTests {
             // The first refusal ends the run: one request, not one per playlist.
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 1)
             // Nothing saved is lost or marked as gone.
-            #expect(try links.allLinks().count == 3)
+            #expect(try links.links().count == 3)
             #expect(try links.metadata(for: try await playlistID(emulator, "Deep Work"))?.availability == .unknown)
         }
     }

@@ -24,29 +24,29 @@ func playlistID(_ emulator: EmulatorServer, _ name: String) async throws -> Spot
 @Suite("PlaylistLinks against the emulator")
 struct PlaylistLinksTests {
     @Test func linkRelinkUnlinkAndOfflineCard() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         let first = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
-        try links.link(session42, to: first)
+        try await links.link(session42, to: first)
         var card = try #require(try links.card(for: session42))
         #expect(card.metadata.availability == .unknown && card.metadata.name == nil)
         #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
         #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M")
         let second = try SpotifyID("4iV5W9uYEdYUVa79Axb7Rh")
-        try links.link(session42, to: second)
+        try await links.link(session42, to: second)
         card = try #require(try links.card(for: session42))
         #expect(card.metadata.id == second)
-        #expect(try links.unlink(session42))
+        await #expect(try links.unlink(session42))
         #expect(try links.card(for: session42) == nil)
         #expect(try links.metadata(for: second) != nil)
-        #expect(try !links.unlink(session42))
+        await #expect(try !links.unlink(session42))
     }
 
     @Test func refreshFillsTheCardThenItReadsOfflineAfterTheEmulatorStops() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let calm = try await playlistID(emulator, "Calm Evening")
-            try links.link(session42, to: calm)
-            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator))
+            try await links.link(session42, to: calm)
+            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
             // The cached cover is the 300 px image, byte for byte as the emulator serves it.
             let coverURL = try #require(try links.card(for: session42)?.metadata.coverURL)
@@ -65,11 +65,11 @@ struct PlaylistLinksTests {
     }
 
     @Test func renamedDeletedAndForbiddenKeepTheCachedData() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let deep = try await playlistID(emulator, "Deep Work")
-            try links.link(session42, to: deep)
-            let refresher = MetadataRefresher(links: links, client: await emulatorClient(emulator))
+            try await links.link(session42, to: deep)
+            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             _ = try await refresher.refresh(record: session42)
             await emulator.control("playlists/\(deep.rawValue)/rename", ["name": "Deeper Work"])
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
@@ -92,11 +92,11 @@ struct PlaylistLinksTests {
     }
 
     @Test func bigPlaylistsAreReadPageByPageWithProgress() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            try links.link(session42, to: try await playlistID(emulator, "Running Mix"))
+            try await links.link(session42, to: try await playlistID(emulator, "Running Mix"))
             let seen = Mutex<[Int]>([])
-            let outcome = try await MetadataRefresher(links: links, client: await emulatorClient(emulator))
+            let outcome = try await MetadataRefresher(store: links, client: await emulatorClient(emulator))
                 .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
             #expect(outcome == .refreshed(entriesFetched: true))
             #expect(seen.withLock { $0.last } == 500)
@@ -107,12 +107,12 @@ struct PlaylistLinksTests {
     }
 
     @Test func notOwnedPlaylistsHaveUnknownDurationNeverZero() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Lo-Fi Focus Beats")
             let mine = try await emulatorClient(emulator).allMyPlaylists().items
-            try links.link(session42, to: try #require(mine.first { $0.id == hits }))
-            _ = try await MetadataRefresher(links: links, client: await emulatorClient(emulator)).refresh(record: session42)
+            try await links.link(session42, to: try #require(mine.first { $0.id == hits }))
+            _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(record: session42)
             let card = try #require(try links.card(for: session42))
             #expect(card.metadata.trackCount == 80)
             #expect(card.metadata.totalDuration == nil)
@@ -121,13 +121,13 @@ struct PlaylistLinksTests {
 
     @Test func refreshStaleRefreshesOnlyOldLinks() async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
-                try links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
-            let refresher = MetadataRefresher(links: links, client: client)
+            let refresher = MetadataRefresher(store: links, client: client)
             #expect(try await refresher.refreshStale(olderThan: .seconds(3600), concurrency: 2).count == 3)
             #expect(try await refresher.refreshStale(olderThan: .seconds(3600)).isEmpty)
             try await clock.sleep(for: .seconds(3601))
@@ -136,17 +136,17 @@ struct PlaylistLinksTests {
     }
 
     @Test func pickerFiltersLocallyAndMergesSearch() async throws {
-        let links = try PlaylistLinks(location: .inMemory)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator)
-            try links.cacheLibrary(try await client.allMyPlaylists().items)
-            #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
-            #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
-            #expect(try links.filterLibrary("").count == 11)
-            let local = try links.filterLibrary("focus")
+            try await links.cacheLibrary(try await client.allMyPlaylists().items)
+            await #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
+            await #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
+            await #expect(try links.filterLibrary("").count == 11)
+            let local = try await links.filterLibrary("focus")
             let page1 = try await client.searchPlaylists("focus", limit: 3)
             let page2 = try await client.searchPlaylists("focus", limit: 3, offset: 3)
-            let merged = PlaylistLinks.merge(local: local, search: page1.items + page2.items)
+            let merged = LibraryPlaylist.merge(local: local, search: page1.items + page2.items)
             #expect(Set(merged.map(\.id)).count == merged.count)
             #expect(merged.prefix(local.count).map(\.id) == local.map(\.id))
             #expect(merged.contains { $0.name == "Focus Piano" })
@@ -157,25 +157,26 @@ struct PlaylistLinksTests {
         ("caf", ["Café Bar", "Le Cafe", "Nocafé"]), ("CAFE", ["Café Bar", "Le Cafe", "Nocafé"]),
         ("bar", ["Bar None", "Café Bar"]), ("zzz", []),
     ])
-    func pickerRanking(query: String, expected: [String]) throws {
-        let links = try PlaylistLinks(location: .inMemory)
+    func pickerRanking(query: String, expected: [String]) async throws {
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
         let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
         let json = "[" + names.enumerated().map { index, name in
             #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
         }.joined(separator: ",") + "]"
-        try links.cacheLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
-        #expect(try links.filterLibrary(query).map(\.name) == expected)
+        try await links.cacheLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
+        #expect(try await links.filterLibrary(query).map(\.name) == expected)
     }
 
-    @Test func coverCacheEvictsLeastRecentlyUsedBeyondTheLimit() throws {
+    @Test func coverCacheEvictsTheCoversStoredLongestAgoBeyondTheLimit() async throws {
         let clock = TestClock()
-        let links = try PlaylistLinks(location: .inMemory, clock: clock, coverCacheLimit: 350)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock, coverCacheLimit: 350)
         let ids = try (0..<4).map { try SpotifyID(String(repeating: "B", count: 21) + "\($0)") }
         for (index, id) in ids.enumerated() {
-            try links.link(RecordID(namespace: "s", id: "\(index)"), to: id)
-            try links.storeCover(Data(repeating: UInt8(index), count: 100), for: id)
+            try await links.link(RecordID(namespace: "s", id: "\(index)"), to: id)
+            try links.saveCover(Data(repeating: UInt8(index), count: 100), for: id)
             clock.advance(by: .seconds(1))
-            if index == 1 { try links.touchCover(ids[0]) }
+            // Cover 0 is stored again (a refresh found it changed): it is now newer than cover 1.
+            if index == 1 { try links.saveCover(Data(repeating: 0, count: 100), for: ids[0]) }
         }
         #expect(try links.coverCacheSize() <= 350)
         #expect(try links.cover(for: ids[0]) != nil)
@@ -183,21 +184,21 @@ struct PlaylistLinksTests {
         #expect(try links.cover(for: ids[3]) == Data(repeating: 3, count: 100))
     }
 
-    @Test func exportAndImportRoundTrip() throws {
-        let source = try PlaylistLinks(location: .inMemory)
+    @Test func exportAndImportRoundTrip() async throws {
+        let source = try SQLitePlaylistLinkStore(location: .inMemory)
         let id = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
         var metadata = PlaylistMetadata(id: id, availability: .available)
         metadata.name = "Focus"
         metadata.trackCount = 12
         metadata.totalDuration = .seconds(2400)
-        try source.store(metadata)
-        try source.link(session42, to: id)
-        let data = try source.exportJSON()
+        try source.saveMetadata(metadata)
+        try await source.link(session42, to: id)
+        let data = try await source.exportJSON()
         #expect(!String(decoding: data, as: UTF8.self).contains("token"))
-        let target = try PlaylistLinks(location: .inMemory)
-        #expect(try target.importJSON(data) == 1)
+        let target = try SQLitePlaylistLinkStore(location: .inMemory)
+        #expect(try await target.importJSON(data) == 1)
         #expect(try target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
-        #expect(throws: PlaylistLinksError.self) { try target.importJSON(Data("{}".utf8)) }
+        await #expect(throws: PlaylistLinksError.self) { try await target.importJSON(Data("{}".utf8)) }
     }
 
     @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {
@@ -215,22 +216,22 @@ struct PlaylistLinksTests {
             #expect(count == 1, "from \(name) (\(index))")
             #expect(try queue.read { db in try Schema.migrator.appliedMigrations(db) } == names)
         }
-        let fresh = try PlaylistLinks(location: .inMemory)
+        let fresh = try SQLitePlaylistLinkStore(location: .inMemory)
         #expect(try fresh.appliedMigrations() == names)
         #expect(try fresh.integrityCheck() == ["ok"])
     }
 
-    @Test func aFileDatabaseSurvivesReopening() throws {
+    @Test func aFileDatabaseSurvivesReopening() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)/links.sqlite")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        try PlaylistLinks(location: .file(url)).link(session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
-        #expect(try PlaylistLinks(location: .file(url)).linkedPlaylist(session42)?.rawValue == "37i9dQZF1DXcBWIGoYBM5M")
+        try await SQLitePlaylistLinkStore(location: .file(url)).link(session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(try await SQLitePlaylistLinkStore(location: .file(url)).linkedPlaylist(session42)?.rawValue == "37i9dQZF1DXcBWIGoYBM5M")
     }
 
-    @Test func badRecordsAreRejected() throws {
-        let links = try PlaylistLinks(location: .inMemory)
-        #expect(throws: PlaylistLinksError.self) {
-            try links.link(RecordID(namespace: "", id: "1"), to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+    @Test func badRecordsAreRejected() async throws {
+        let links = try SQLitePlaylistLinkStore(location: .inMemory)
+        await #expect(throws: PlaylistLinksError.self) {
+            try await links.link(RecordID(namespace: "", id: "1"), to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         }
     }
 }

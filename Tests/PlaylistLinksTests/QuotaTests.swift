@@ -77,17 +77,17 @@ struct RevalidationTests {
 
     @Test func aHundredUnchangedLibraryPlaylistsCostTwoRequestsAndTwoChangedOnesAreReadAgain() async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         var configuration = EmulatorConfiguration()
         configuration.catalogFile = try CatalogFile.library(playlists: 100)
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let collections = try await emulator.playlists().map { try SpotifyID($0.id) }
             #expect(collections.count == 100)
             for (index, id) in collections.enumerated() {
-                try links.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
+                try await links.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
             }
             let client = await emulatorClient(emulator, clock: clock)
-            let refresher = MetadataRefresher(links: links, client: client)
+            let refresher = MetadataRefresher(store: links, client: client)
             let first = try await refresher.refreshStale(olderThan: .zero)
             #expect(first.values.allSatisfy { $0 == .refreshed(entriesFetched: true) })
             await emulator.resetStatistics()
@@ -120,14 +120,14 @@ struct RevalidationTests {
 
     @Test func aFewPlaylistsOutsideTheLibraryAreAskedForOneByOne() async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator(configuration(extra: 200)) { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
             // Two playlists of the user's library and one outside it: reading 5 library pages would cost more.
             for (index, name) in ["Deep Work", "Morning Focus", "Focus Flow"].enumerated() {
-                try links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
-            let refresher = MetadataRefresher(links: links, client: client)
+            let refresher = MetadataRefresher(store: links, client: client)
             _ = try await refresher.refreshStale(olderThan: .zero)
             await emulator.resetStatistics()
             try await clock.sleep(for: .seconds(7200))
@@ -141,14 +141,14 @@ struct RevalidationTests {
 
     @Test func pastTheDailyBudgetTheRefresherStopsWithoutSending() async throws {
         let clock = TestClock(mode: .automatic)
-        let links = try PlaylistLinks(location: .inMemory, clock: clock)
+        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            try links.link(session42, to: try await playlistID(emulator, "Deep Work"))
+            try await links.link(session42, to: try await playlistID(emulator, "Deep Work"))
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
                 ledger: RequestLedger(key: key, dailyBudget: 0))
-            let outcome = try await MetadataRefresher(links: links, client: client).refresh(record: session42)
+            let outcome = try await MetadataRefresher(store: links, client: client).refresh(record: session42)
             guard case .stale(let message) = outcome else {
                 Issue.record("expected stale, got \(String(describing: outcome))")
                 return
@@ -156,7 +156,7 @@ struct RevalidationTests {
             #expect(message.contains("daily budget"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             // A person asking still gets through.
-            let asked = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refresh(
+            let asked = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refresh(
                 record: session42)
             #expect(asked == .refreshed(entriesFetched: true))
         }

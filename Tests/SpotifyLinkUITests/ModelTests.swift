@@ -65,14 +65,14 @@ struct ConnectionModelTests {
         let harness = try await UIHarness.connected()
         let record = RecordID(namespace: "session", id: "1")
         let deep = try await harness.playlistID("Deep Work")
-        try harness.links.link(record, to: deep)
+        try await harness.links.link(record, to: deep)
         #expect(harness.connection.disconnectExplanation.contains("linked playlists"))
         #expect(harness.connection.disconnectExplanation.contains("memory"))
         await harness.connection.disconnect()
         #expect(harness.connection.state == .disconnected)
         #expect(harness.connection.lastDisconnectMessage?.contains("spotify.com") == true)
         #expect(try await harness.session.tokens() == nil)
-        #expect(try harness.links.linkedPlaylist(record) == deep)
+        await #expect(try harness.links.linkedPlaylist(record) == deep)
         await harness.stop()
     }
 
@@ -80,10 +80,10 @@ struct ConnectionModelTests {
         let harness = try await UIHarness.connected()
         // Six months on, the refresh token is refused.
         harness.clock.advance(by: .seconds(184 * 86400))
-        let card = PlaylistCardModel(record: RecordID(namespace: "s", id: "1"), links: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: RecordID(namespace: "s", id: "1"), store: harness.links, connection: harness.connection)
         let deep = try await harness.playlistID("Deep Work")
-        try harness.links.link(card.record, to: deep)
-        card.load()
+        try await harness.links.link(card.record, to: deep)
+        await card.load()
         await card.waitForRefresh()
         guard case .needsSignInAgain(let reason) = harness.connection.state else {
             Issue.record("state \(harness.connection.state)")
@@ -100,7 +100,7 @@ struct ConnectionModelTests {
 @Suite("PlaylistPickerModel against the emulator", .serialized)
 struct PickerModelTests {
     func picker(_ harness: UIHarness) -> PlaylistPickerModel {
-        PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+        PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
     }
 
     @Test func filtersAtOnceThenSearchesAfterTheDebounce() async throws {
@@ -130,7 +130,7 @@ struct PickerModelTests {
 
     @Test func moreResultsOnDemand() async throws {
         let harness = try await UIHarness.connected()
-        let picker = PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
+        let picker = PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
         picker.query = "focus"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(350))
@@ -194,9 +194,9 @@ struct PickerModelTests {
         picker.query = "deep"
         let chosen = try #require(picker.results.first)
         let record = RecordID(namespace: "routine", id: "morning")
-        let card = try #require(try picker.select(chosen, for: record))
+        let card = try await #require(try picker.select(chosen, for: record))
         #expect(card.metadata.id == chosen.id)
-        #expect(try harness.links.linkedPlaylist(record) == chosen.id)
+        await #expect(try harness.links.linkedPlaylist(record) == chosen.id)
         await harness.stop()
     }
 }
@@ -253,8 +253,8 @@ struct CardModelTests {
     @Test func cachedCardAtOnceThenRefreshedAndOpenLinks() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "7")
-        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        card.load()
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
         // At once: the link is there, details not yet.
         #expect(card.card?.metadata.id == deep)
         #expect(card.isRefreshing)
@@ -273,12 +273,12 @@ struct CardModelTests {
     @Test func aDeletedPlaylistKeepsItsSavedCardWithAStatusLine() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "8")
-        let first = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        first.load()
+        let first = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await first.load()
         await first.waitForRefresh()
         await harness.emulator.control("playlists/\(deep.rawValue)/delete")
-        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        card.load()
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
         #expect(card.card?.metadata.name == "Deep Work")
         // Fresh details: opening the card asks nothing; pulling to refresh does.
         #expect(!card.isRefreshing)
@@ -294,19 +294,19 @@ struct CardModelTests {
     @Test func openingAFreshCardTwentyTimesSendsNothingAndAStaleOneRefreshes() async throws {
         let harness = try await UIHarness.connected()
         let (record, _) = try await harness.linkDeepWork(to: "10")
-        let first = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        first.load()
+        let first = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await first.load()
         await first.waitForRefresh()
         let calls = harness.transport.requestCount
         for _ in 0..<20 {
-            let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-            card.load()
+            let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+            await card.load()
             #expect(!card.isRefreshing)
             #expect(card.card?.metadata.trackCount == 50)
         }
         #expect(harness.transport.requestCount == calls)
-        let impatient = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection, refreshAfter: .zero)
-        impatient.load()
+        let impatient = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection, refreshAfter: .zero)
+        await impatient.load()
         #expect(impatient.isRefreshing)
         await impatient.waitForRefresh()
         #expect(harness.transport.requestCount > calls)
@@ -317,8 +317,8 @@ struct CardModelTests {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "9")
         let held = harness.transport.hold { $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)" }
-        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        card.load()
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
         await harness.eventually("the refresh reaches Spotify") { held.hasArrived }
         await harness.connection.disconnect()
         held.open()
@@ -402,13 +402,13 @@ struct NeverConnectedTests {
         await harness.connection.load()
         #expect(harness.connection.state == .disconnected)
         let record = RecordID(namespace: "session", id: "1")
-        try harness.links.link(record, to: SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
-        let picker = PlaylistPickerModel(links: harness.links, connection: harness.connection, clock: harness.clock)
+        try await harness.links.link(record, to: SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        let picker = PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock)
         await picker.appear()
         picker.query = "focus"
         await picker.loadMore()
-        let card = PlaylistCardModel(record: record, links: harness.links, connection: harness.connection)
-        card.load()
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
         await card.waitForRefresh()
         let indicator = NowPlayingIndicatorModel(connection: harness.connection)
         #expect(indicator.start(routine: .playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))) != nil)

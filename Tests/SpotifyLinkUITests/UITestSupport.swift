@@ -49,7 +49,7 @@ final class UIHarness {
     let emulator: EmulatorServer
     let session: SpotifySession
     let client: SpotifyClient
-    let links: PlaylistLinks
+    let links: SQLitePlaylistLinkStore
     let connection: SpotifyConnectionModel
     let signIns = Counter()
 
@@ -64,7 +64,7 @@ final class UIHarness {
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", transport: transport, clock: clock),
             store: MemoryTokenStore(), clock: clock)
         client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
-        links = try PlaylistLinks(location: .inMemory, clock: clock)
+        links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         let transport = transport
         let signIns = signIns
         let visit: @Sendable (URL) async -> Void = browser ?? { url in _ = try? await ConsentBrowser().visit(url) }
@@ -98,7 +98,7 @@ final class UIHarness {
     func linkDeepWork(to id: String) async throws -> (RecordID, SpotifyID) {
         let record = RecordID(namespace: "session", id: id)
         let deep = try await playlistID("Deep Work")
-        try links.link(record, to: deep)
+        try await links.link(record, to: deep)
         return (record, deep)
     }
 

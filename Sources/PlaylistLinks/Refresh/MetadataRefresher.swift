@@ -28,7 +28,9 @@ public struct MetadataRefresher: Sendable {
         case stale(String)
     }
 
-    public let links: PlaylistLinks
+    /// Where the metadata and covers are kept.
+    public let store: any PlaylistLinkStore
+    /// The client the refresher reads through (its gate, ledger and session).
     public let client: SpotifyClient
     let transport: any Transport
     /// Who the refresher's requests are for: background work unless a person asked for them.
@@ -38,10 +40,10 @@ public struct MetadataRefresher: Sendable {
     ///   - transport: fetches cover bytes (image URLs need no token).
     ///   - priority: `.userInitiated` when a person asked for this refresh (a pull to refresh, a command).
     public init(
-        links: PlaylistLinks, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
+        store: any PlaylistLinkStore, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
         priority: RequestPriority = .background
     ) {
-        self.links = links
+        self.store = store
         self.client = client
         self.transport = transport
         self.priority = priority
@@ -50,7 +52,7 @@ public struct MetadataRefresher: Sendable {
     /// Refreshes the playlist linked to `record`.
     @discardableResult
     public func refresh(record: RecordID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome? {
-        guard let id = try links.linkedPlaylist(record) else { return nil }
+        guard let id = try await store.linkedPlaylist(record) else { return nil }
         return try await refresh(playlist: id, progress: progress)
     }
 
@@ -62,8 +64,8 @@ public struct MetadataRefresher: Sendable {
         let now = client.clock.now
         var due: [SpotifyID] = []
         var cached: [SpotifyID: PlaylistMetadata] = [:]
-        for id in Set(try links.allLinks().map(\.playlist)).sorted() {
-            let metadata = try links.metadata(for: id)
+        for id in Set(try await store.links().map(\.playlist)).sorted() {
+            let metadata = try await store.metadata(for: id)
             // Spotify's own playlists stay closed to apps: asking again every day would only spend requests.
             if metadata?.availability == .spotifyOwned { continue }
             if metadata?.fetchedAt.map({ now.timeIntervalSince($0) >= age.seconds }) ?? true {
@@ -127,12 +129,12 @@ public struct MetadataRefresher: Sendable {
 
     /// Stores what the library listing says of an unchanged playlist; count, duration and cover stay.
     private func keepUnchanged(_ playlist: SimplifiedPlaylist) async throws {
-        var metadata = try links.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
+        var metadata = try await store.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
         let cover = metadata.update(from: playlist)
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
-        try links.store(metadata)
-        if let cover, (try? links.cover(for: playlist.id)) == nil { await fetchCover(cover.url, for: playlist.id) }
+        try await store.saveMetadata(metadata)
+        if let cover, (try? await store.cover(for: playlist.id)) == nil { await fetchCover(cover.url, for: playlist.id) }
     }
 
     /// Refreshes one playlist's metadata, entries (when its snapshot changed) and cover.
@@ -141,7 +143,7 @@ public struct MetadataRefresher: Sendable {
     }
 
     private func read(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)?) async throws -> Outcome {
-        var metadata = try links.metadata(for: id) ?? PlaylistMetadata(id: id)
+        var metadata = try await store.metadata(for: id) ?? PlaylistMetadata(id: id)
         let playlist: Playlist
         do {
             playlist = try await client.playlist(id)
@@ -150,15 +152,15 @@ public struct MetadataRefresher: Sendable {
             case .notFound where id.rawValue.hasPrefix("37i9dQZ"):
                 metadata.availability = .spotifyOwned
                 metadata.fetchedAt = client.clock.now
-                try links.store(metadata)
+                try await store.saveMetadata(metadata)
                 return .spotifyOwned
             case .notFound:
                 metadata.availability = .notFound
-                try links.store(metadata)
+                try await store.saveMetadata(metadata)
                 return .notFound
             case .forbidden, .playlistNotOwned:
                 metadata.availability = .forbidden
-                try links.store(metadata)
+                try await store.saveMetadata(metadata)
                 return .forbidden
             default:
                 // Refusals of the whole account (not on the user list, the owner's Premium, a
@@ -205,8 +207,8 @@ public struct MetadataRefresher: Sendable {
             }
             metadata.snapshotID = summary.snapshotID
         }
-        try links.store(metadata)
-        if let cover, (try? links.cover(for: id)) == nil || !unchanged {
+        try await store.saveMetadata(metadata)
+        if let cover, (try? await store.cover(for: id)) == nil || !unchanged {
             await fetchCover(cover.url, for: id)
         }
         return .refreshed(entriesFetched: entriesFetched)
@@ -217,6 +219,6 @@ public struct MetadataRefresher: Sendable {
         guard let (response, data) = try? await transport.send(request, body: nil, timeout: .seconds(20), maxBodyBytes: 4 << 20),
             response.status.code == 200, !data.isEmpty
         else { return }
-        try? links.storeCover(data, for: id)
+        try? await store.saveCover(data, for: id)
     }
 }

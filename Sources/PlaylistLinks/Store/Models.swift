@@ -3,19 +3,24 @@ public import SpotifyWebAPI
 
 /// A record of the host app that a playlist can be attached to: a namespace and an ID, as `session/42`.
 public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind of record, as `session` or `routine`.
     public var namespace: String
+    /// The record's ID within its namespace.
     public var id: String
 
+    /// The record `id` of kind `namespace`.
     public init(namespace: String, id: String) {
         self.namespace = namespace
         self.id = id
     }
 
+    /// `namespace/id`.
     public var description: String { "\(namespace)/\(id)" }
 }
 
 /// Whether Spotify still serves a linked playlist.
 public enum Availability: String, Sendable, Codable, CaseIterable {
+    /// Spotify served it when last asked.
     case available
     /// Spotify answered 404: the playlist was deleted.
     case notFound
@@ -43,9 +48,13 @@ public enum Availability: String, Sendable, Codable, CaseIterable {
 
 /// What is known about a playlist, as cached.
 public struct PlaylistMetadata: Sendable, Codable, Equatable {
+    /// The playlist's ID.
     public var id: SpotifyID
+    /// Its name, once known.
     public var name: String?
+    /// Its description as Spotify sends it (may hold HTML entities).
     public var description: String?
+    /// The owner's display name, or their user ID when they have none.
     public var ownerName: String?
     /// `nil` when Spotify does not say (never a made-up zero).
     public var trackCount: Int?
@@ -53,17 +62,22 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     public var totalDuration: Duration?
     /// Entries whose item is no longer available, skipped in the duration.
     public var unavailableCount: Int?
+    /// Spotify's version of the playlist when last read: unchanged means the entries are too.
     public var snapshotID: String?
+    /// When Spotify was last asked; `nil` when never.
     public var fetchedAt: Date?
+    /// Whether Spotify still serves it.
     public var availability: Availability
     /// The cover URL last seen (they expire within a day; the bytes are cached separately).
     public var coverURL: URL?
 
+    /// What is known of playlist `id` before anything is fetched.
     public init(id: SpotifyID, availability: Availability = .unknown) {
         self.id = id
         self.availability = availability
     }
 
+    /// The playlist as a Spotify reference (URI and universal link).
     public var reference: SpotifyReference { .playlist(id) }
 
     /// Takes what Spotify says of the playlist: name, description, owner, and the cover URL (kept
@@ -83,11 +97,22 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
 
 /// Everything a screen shows for a record's playlist, read from the database alone.
 public struct PlaylistCard: Sendable, Equatable {
+    /// The host app's record.
     public var record: RecordID
+    /// What is cached of its playlist.
     public var metadata: PlaylistMetadata
+    /// When the record was linked.
     public var linkedAt: Date
     /// The cached cover bytes (PNG or JPEG as Spotify served them).
     public var cover: Data?
+
+    /// A card from what a store holds.
+    public init(record: RecordID, metadata: PlaylistMetadata, linkedAt: Date, cover: Data? = nil) {
+        self.record = record
+        self.metadata = metadata
+        self.linkedAt = linkedAt
+        self.cover = cover
+    }
 
     /// The `spotify:` URI, which opens the Spotify app.
     public var uri: String { metadata.reference.uri }
@@ -97,10 +122,29 @@ public struct PlaylistCard: Sendable, Equatable {
 
 /// One of the user's own playlists, cached for the picker.
 public struct LibraryPlaylist: Sendable, Equatable, Codable {
+    /// The playlist's ID.
     public var id: SpotifyID
+    /// Its name.
     public var name: String
+    /// The owner's display name, or their user ID when they have none.
     public var ownerName: String?
+    /// Its number of entries, when Spotify says.
     public var trackCount: Int?
+
+    /// A library entry from what a store holds.
+    public init(id: SpotifyID, name: String, ownerName: String? = nil, trackCount: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.ownerName = ownerName
+        self.trackCount = trackCount
+    }
+
+    /// The library entry of a playlist Spotify listed: the one mapping from Spotify's playlist to it.
+    init(playlist: SimplifiedPlaylist) {
+        self.init(
+            id: playlist.id, name: playlist.name, ownerName: playlist.owner?.displayName ?? playlist.owner?.id,
+            trackCount: playlist.itemCount)
+    }
 }
 
 /// The one error of this module.
@@ -116,10 +160,14 @@ public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
         public var description: String { name }
     }
 
+    /// What went wrong, to match on.
     public var code: Code
+    /// A sentence for people: what happened and what to do.
     public var message: String
+    /// The error of the storage below, when there was one.
     public var underlying: (any Error & Sendable)?
 
+    /// An error with `code` and `message`; store implementations throw these too.
     public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message

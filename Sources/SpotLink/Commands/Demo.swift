@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import HTTPTypes
 import PlaylistLinks
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
-import SpotifyTesting
 import SpotifyWebAPI
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.
@@ -23,9 +23,12 @@ struct Demo: AsyncParsableCommand {
         defer { if dataDir == nil { try? FileManager.default.removeItem(at: directory) } }
         // One virtual clock for the emulator, the tokens and the player, so a 20-minute routine
         // runs in a moment; the sign-in deadline uses the real clock.
-        let clock = TestClock(now: Date())
+        let clock = VirtualClock(now: Date())
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
+        // The demo user has approved the app before, so Spotify (and the emulator) skip the
+        // consent page and redirect at once.
+        configuration.autoApprove = true
         let narrator = Narrator(json: json)
 
         var emulator = try await EmulatorServer.start(configuration)
@@ -37,17 +40,15 @@ struct Demo: AsyncParsableCommand {
         // The journal's and routine's scopes, and the learning app's saved and top tracks.
         let scopes = SpotifyScope.all + [LibraryScope.savedTracks, LibraryScope.topItems]
         let signIn = LoopbackSignIn(clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
-        narrator.step("Signing in with PKCE through a loopback listener; the demo presses Agree on the consent page")
-        let tokens = try await signIn.run(session: session) { url in
-            _ = try? await ConsentBrowser().visit(url)
-        }
+        narrator.step("Signing in with PKCE through a loopback listener; the demo's browser follows the redirect")
+        let tokens = try await signIn.run(session: session) { url in await Self.browse(url) }
         let client = context.client(session, clock: clock)
         let user = try await client.currentUser()
         narrator.step("Signed in", ["user": user.name, "scopes": tokens.scopes.joined(separator: " "), "store": "\(try context.tokenStore().kind)"])
 
         let links = try context.links(clock: clock)
         let library = try await client.allMyPlaylists().items
-        try links.cacheLibrary(library)
+        try await links.cacheLibrary(library)
         narrator.step("Your playlists", ["count": "\(library.count)"])
         for playlist in library { narrator.detail("\(Output.safe(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")") }
 
@@ -61,12 +62,12 @@ struct Demo: AsyncParsableCommand {
             "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
         ])
 
-        let journal = Journal(links: links)
+        let journal = try Journal(url: context.databaseURL, links: links)
         let morning = try journal.create(title: "Morning routine", minutes: 20, at: clock.now)
         narrator.step("Created session \(morning.id) \"Morning routine\" (20 min)")
-        let match = try requireValue(try links.filterLibrary("focus").first, "no playlist matches 'focus'")
-        try links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
-        _ = try await MetadataRefresher(links: links, client: client).refresh(record: morning.record)
+        let match = try requireValue(try await links.filterLibrary("focus").first, "no playlist matches 'focus'")
+        try await links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
+        _ = try await MetadataRefresher(store: links, client: client).refresh(record: morning.record)
         narrator.step("Found \"\(match.name)\" by typing 'focus' and attached it")
         show(morning, links)
 
@@ -104,14 +105,26 @@ struct Demo: AsyncParsableCommand {
         for (index, track) in top.items.enumerated() { narrator.detail("\(index + 1). \(Output.safe(track.name)) · \(Output.safe(track.artistLine))") }
     }
 
-    private func show(_ entry: Journal.Entry, _ links: PlaylistLinks) {
+    /// The demo's browser: opens `url` and follows the redirects (to the loopback listener).
+    private static func browse(_ url: URL) async {
+        let transport = platformDefaultTransport()
+        var next: URL? = url
+        for _ in 0..<3 {
+            guard let current = next,
+                let (response, _) = try? await transport.send(HTTPRequest(method: .get, url: current), body: nil, timeout: .seconds(10), maxBodyBytes: 1 << 20)
+            else { return }
+            next = response.headerFields[.location].flatMap { URL(string: $0, relativeTo: current)?.absoluteURL }
+        }
+    }
+
+    private func show(_ entry: Journal.Entry, _ links: SQLitePlaylistLinkStore) {
         CardPrinter.print(entry: entry, card: try? links.card(for: entry.record), json: json)
     }
 
     /// Plays the playlist on the virtual player with a skip and a pause, follows it with the
     /// now-playing monitor, and sums up the 20 minutes in songs.
     private func routine(
-        _ entry: Journal.Entry, _ playlist: SpotifyID, emulator: EmulatorServer, client: SpotifyClient, clock: TestClock,
+        _ entry: Journal.Entry, _ playlist: SpotifyID, emulator: EmulatorServer, client: SpotifyClient, clock: VirtualClock,
         narrator: Narrator
     ) async throws {
         narrator.step("Running the routine on the virtual player at high speed")

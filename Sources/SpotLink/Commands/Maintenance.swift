@@ -4,7 +4,7 @@ import HTTPTypesFoundation
 import Foundation
 import PlaylistLinks
 import SpotifyAuth
-import SpotifyLinkUI
+
 import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {
@@ -52,7 +52,7 @@ struct Refresh: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let links = try context.links()
         let json = global.json
-        let outcomes = try await MetadataRefresher(links: links, client: client, priority: .userInitiated).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
+        let outcomes = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
             if !json { Output.progress("Refreshing", done, total) }
         }
         let counts = Dictionary(grouping: outcomes.values, by: { outcome -> String in
@@ -82,7 +82,7 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
-        let data = try context.links().exportJSON()
+        let data = try await context.links().exportJSON()
         try Context.writePrivately(data, to: URL(fileURLWithPath: file))
         if global.json { Output.json(["file": file, "bytes": data.count]) } else { Output.line("Exported to \(file).") }
     }
@@ -104,7 +104,7 @@ struct Import: AsyncParsableCommand {
             throw CLIFailure("\(file) is \(size / 1_048_576) MiB: too large for a spotlink export (at most 64 MiB).", exitCode: 1)
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("Cannot read \(file).", exitCode: 1) }
-        let count = try context.links().importJSON(data)
+        let count = try await context.links().importJSON(data)
         if global.json { Output.json(["imported": count]) } else { Output.line("Imported \(count) links.") }
     }
 }

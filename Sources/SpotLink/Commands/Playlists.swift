@@ -24,8 +24,8 @@ struct Playlists: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let all = try await client.allMyPlaylists().items
         let links = try context.links()
-        try links.cacheLibrary(all)
-        let shown = try links.filterLibrary(filter ?? "")
+        try await links.cacheLibrary(all)
+        let shown = try await links.filterLibrary(filter ?? "")
         if global.json {
             Output.json(["playlists": shown.map { ["id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any, "owner": $0.ownerName as Any] }])
             return

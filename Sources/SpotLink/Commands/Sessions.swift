@@ -20,7 +20,7 @@ struct SessionCommand: AsyncParsableCommand {
             let context = try Context(global, requireClientID: false)
             guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIFailure("A session needs a title.", exitCode: 2) }
             if let minutes, minutes <= 0 { throw CLIFailure("--minutes must be positive.", exitCode: 2) }
-            let entry = try Journal(links: context.links()).create(title: title, minutes: minutes, at: Date())
+            let entry = try context.journal().create(title: title, minutes: minutes, at: Date())
             if global.json { Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any]) } else {
                 Output.line("Created session \(entry.id): \(entry.title)")
             }
@@ -33,8 +33,9 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try Context(global, requireClientID: false)
-            let links = try context.links()
-            let entries = try Journal(links: links).all()
+            let journal = try context.journal()
+            let links = journal.links
+            let entries = try journal.all()
             let rows = try entries.map { ($0, try links.card(for: $0.record)) }
             if global.json {
                 Output.json(["sessions": rows.map { entry, card in
@@ -79,11 +80,11 @@ struct SessionCommand: AsyncParsableCommand {
                 guard let playlist else { throw CLIFailure("Name a playlist (link, URI or ID), or use --pick.", exitCode: 2) }
                 playlistID = try SpotifyReference(parsing: playlist, expecting: .playlist).id
             }
-            try links.link(entry.record, to: playlistID)
+            try await links.link(entry.record, to: playlistID)
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
             if let session = try? context.session(), (try? await session.tokens()) != nil {
-                let outcome = try? await MetadataRefresher(links: links, client: context.client(session), priority: .userInitiated).refresh(record: entry.record)
+                let outcome = try? await MetadataRefresher(store: links, client: context.client(session), priority: .userInitiated).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }
             if global.json {
@@ -102,7 +103,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (_, links, entry) = try Journal.open(global, session: id)
-            let removed = try links.unlink(entry.record)
+            let removed = try links.removeLink(for: entry.record)
             if global.json { Output.json(["session": entry.id, "detached": removed]) } else {
                 Output.line(removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist.")
             }
@@ -116,7 +117,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try Context(global, requireClientID: false)
-            let journal = Journal(links: try context.links())
+            let journal = try context.journal()
             let entry = try journal.find(id)
             try journal.delete(entry)
             if global.json { Output.json(["deleted": entry.id]) } else { Output.line("Deleted session \(entry.id).") }
@@ -163,10 +164,11 @@ enum CardPrinter {
 
 /// The interactive picker: type to filter the cached playlists, pick by number.
 enum Picker {
-    static func choose(from links: PlaylistLinks) throws -> SpotifyID {
+    static func choose(from links: SQLitePlaylistLinkStore) throws -> SpotifyID {
+        let library = try links.library()
         var filter = ""
         while true {
-            let matches = try links.filterLibrary(filter)
+            let matches = LibraryPlaylist.filter(library, matching: filter)
             guard !matches.isEmpty || !filter.isEmpty else {
                 throw CLIFailure("No cached playlists: run 'spotlink playlists' first (needs sign-in).", exitCode: 1)
             }

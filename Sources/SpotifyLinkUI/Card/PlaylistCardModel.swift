@@ -21,7 +21,7 @@ public final class PlaylistCardModel {
     /// A line under the card: deleted, inaccessible, not fetched yet, or couldn't refresh.
     public private(set) var statusLine: String?
 
-    private let links: PlaylistLinks
+    private let store: any PlaylistLinkStore
     private let connection: SpotifyConnectionModel
     private let coverTransport: any Transport
     private var refreshTask: Task<Void, Never>?
@@ -32,11 +32,11 @@ public final class PlaylistCardModel {
     ///   - coverTransport: fetches cover images (their URLs need no token).
     ///   - refreshAfter: how old saved details may be before opening the card refreshes them.
     public init(
-        record: RecordID, links: PlaylistLinks, connection: SpotifyConnectionModel,
+        record: RecordID, store: any PlaylistLinkStore, connection: SpotifyConnectionModel,
         coverTransport: any Transport = platformDefaultTransport(), refreshAfter: Duration = .seconds(6 * 3600)
     ) {
         self.record = record
-        self.links = links
+        self.store = store
         self.connection = connection
         self.coverTransport = coverTransport
         self.refreshAfter = refreshAfter
@@ -62,8 +62,8 @@ public final class PlaylistCardModel {
 
     /// Shows the saved card, then refreshes it in the background when connected and its details
     /// are missing or older than ``refreshAfter``.
-    public func load() {
-        readCard()
+    public func load() async {
+        await readCard()
         guard let metadata = card?.metadata else { return }
         let age = metadata.fetchedAt.map { connection.client.clock.now.timeIntervalSince($0) }
         if age.map({ $0 >= refreshAfter.seconds }) ?? true { startRefresh(.background) }
@@ -77,7 +77,7 @@ public final class PlaylistCardModel {
     private func startRefresh(_ priority: RequestPriority) {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
-        let refresher = MetadataRefresher(links: links, client: connection.client, transport: coverTransport, priority: priority)
+        let refresher = MetadataRefresher(store: store, client: connection.client, transport: coverTransport, priority: priority)
         refreshTask = Task {
             defer {
                 isRefreshing = false
@@ -85,11 +85,11 @@ public final class PlaylistCardModel {
             }
             do {
                 let outcome = try await refresher.refresh(playlist: id)
-                readCard()
+                await readCard()
                 if case .stale = outcome { statusLine = "Couldn't refresh from Spotify; showing saved details." }
             } catch {
                 let message = await connection.report(error)
-                readCard()
+                await readCard()
                 statusLine = statusLine ?? message
             }
         }
@@ -100,9 +100,9 @@ public final class PlaylistCardModel {
         await refreshTask?.value
     }
 
-    private func readCard() {
+    private func readCard() async {
         do {
-            card = try links.card(for: record)
+            card = try await store.card(for: record)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
             statusLine = card?.metadata.availability.statusLine
         } catch {

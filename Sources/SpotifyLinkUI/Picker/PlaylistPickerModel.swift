@@ -35,7 +35,9 @@ public final class PlaylistPickerModel {
     /// Searches sent and not yet answered, stale ones included.
     public private(set) var searchesInFlight = 0
 
-    private let links: PlaylistLinks
+    private let store: any PlaylistLinkStore
+    /// The saved library, filtered in memory as the user types.
+    private var library: [LibraryPlaylist] = []
     private let connection: SpotifyConnectionModel
     private let clock: any SpotifyClock
     private let debounce: Duration
@@ -49,10 +51,10 @@ public final class PlaylistPickerModel {
     ///   - debounce: the pause in typing before Spotify is searched.
     ///   - pageSize: search results per request (Spotify allows at most 10).
     public init(
-        links: PlaylistLinks, connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
+        store: any PlaylistLinkStore, connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
         debounce: Duration = .milliseconds(350), pageSize: Int = 10
     ) {
-        self.links = links
+        self.store = store
         self.connection = connection
         self.clock = clock
         self.debounce = debounce
@@ -61,12 +63,18 @@ public final class PlaylistPickerModel {
 
     /// Shows the saved playlists, and when connected refreshes them from Spotify.
     public func appear() async {
+        do {
+            library = try await store.library()
+        } catch {
+            phase = .failed("The saved playlists could not be read: \(error)")
+            return
+        }
         showLocal()
         guard connection.isConnected else { return }
         let current = generation
         do {
-            let library = try await connection.client.allMyPlaylists().items
-            try links.cacheLibrary(library)
+            try await store.cacheLibrary(try await connection.client.allMyPlaylists().items)
+            library = try await store.library()
             if current == generation { showLocal() }
         } catch {
             await show(error, for: current)
@@ -81,13 +89,13 @@ public final class PlaylistPickerModel {
 
     /// Links `playlist` to `record` (replacing any earlier link) and returns its card.
     @discardableResult
-    public func select(_ playlist: LibraryPlaylist, for record: RecordID) throws -> PlaylistCard? {
+    public func select(_ playlist: LibraryPlaylist, for record: RecordID) async throws -> PlaylistCard? {
         if let found = searchResults.first(where: { $0.id == playlist.id }) {
-            try links.link(record, to: found)
+            try await store.link(record, to: found)
         } else {
-            try links.link(record, to: playlist.id)
+            try await store.link(record, to: playlist.id)
         }
-        return try links.card(for: record)
+        return try await store.card(for: record)
     }
 
     private func queryChanged() {
@@ -125,13 +133,9 @@ public final class PlaylistPickerModel {
     }
 
     private func showLocal() {
-        do {
-            let local = try links.filterLibrary(query)
-            results = PlaylistLinks.merge(local: local, search: searchResults)
-            phase = results.isEmpty ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
-        } catch {
-            phase = .failed("The saved playlists could not be read: \(error)")
-        }
+        let local = LibraryPlaylist.filter(library, matching: query)
+        results = LibraryPlaylist.merge(local: local, search: searchResults)
+        phase = results.isEmpty ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
     }
 
     private func show(_ error: any Error, for current: Int) async {

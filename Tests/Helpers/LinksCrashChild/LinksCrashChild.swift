@@ -3,7 +3,7 @@ import Foundation
 import PlaylistLinks
 import SpotifyWebAPI
 
-/// Test helper for checklist row 40: for each record in turn it links a playlist, stores the
+/// Test helper for the crash-safety tests: for each record in turn it links a playlist, stores the
 /// playlist's details, stores its cover and unlinks every third record, printing a line after each
 /// committed step (`linked N`, `described N`, `covered N`, `unlinked N`), until it is killed.
 ///
@@ -17,31 +17,31 @@ struct LinksCrashChild {
     /// The cover stored for record `index`: a size and a fill that say which record wrote it.
     static func cover(_ index: Int) -> Data { Data(repeating: UInt8(index % 251), count: 4096 + index % 512) }
 
-    static func main() throws {
+    static func main() async throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 5, let first = Int(arguments[2]), let count = Int(arguments[3]), let killAfter = Int(arguments[4])
         else {
             FileHandle.standardError.write(Data("usage: LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_US\n".utf8))
             exit(2)
         }
-        let links = try PlaylistLinks(location: .file(URL(fileURLWithPath: arguments[1])))
+        let links = try SQLitePlaylistLinkStore(location: .file(URL(fileURLWithPath: arguments[1])))
         DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) { kill(getpid(), SIGKILL) }
         func report(_ step: String, _ index: Int) { FileHandle.standardOutput.write(Data("\(step) \(index)\n".utf8)) }
         for index in first..<(first + count) {
             let record = RecordID(namespace: "crash", id: "\(index)")
             let id = try playlist(index)
-            try links.link(record, to: id)
+            try await links.link(record, to: id)
             report("linked", index)
             var metadata = PlaylistMetadata(id: id, availability: .available)
             metadata.name = "Playlist \(index)"
             metadata.trackCount = index
             metadata.totalDuration = .seconds(index)
-            try links.store(metadata)
+            try links.saveMetadata(metadata)
             report("described", index)
-            try links.storeCover(cover(index), for: id)
+            try links.saveCover(cover(index), for: id)
             report("covered", index)
             if index.isMultiple(of: 3) {
-                _ = try links.unlink(record)
+                _ = try links.removeLink(for: record)
                 report("unlinked", index)
             }
         }

@@ -1,5 +1,5 @@
 import Foundation
-public import SpotifyAuth
+
 
 /// The privacy screen: the scopes in plain words, what is stored where, what is never collected,
 /// and how to revoke access. Its statements match the `PrivacyInfo.xcprivacy` manifests of the

@@ -1,33 +1,41 @@
 public import Foundation
-public import GRDB
+import GRDB
 public import SpotifyWebAPI
 
-/// Links between the host app's records and Spotify playlists, with cached metadata and covers,
-/// readable offline.
+/// The ``PlaylistLinkStore`` apps use: links, cached metadata, covers and the picker's library in
+/// one SQLite file on the device (GRDB, WAL mode), readable offline.
 ///
 /// Linking works at once and offline: the link is saved with whatever is known and a
 /// ``MetadataRefresher`` fills in the rest later. Reads come from SQLite alone. Nothing here
-/// stores a token or any other secret.
-public final class PlaylistLinks: Sendable {
+/// stores a token or any other secret. Its methods are synchronous (SQLite answers in
+/// microseconds); through the protocol they are called with `await`.
+///
+/// ```swift
+/// let store = try SQLitePlaylistLinkStore(location: .file(appSupport.appendingPathComponent("links.sqlite")))
+/// try await store.link(RecordID(namespace: "session", id: "42"), to: playlist)
+/// let card = try store.card(for: RecordID(namespace: "session", id: "42"))
+/// ```
+///
+/// The file is the app's to keep its own tables in too, opened with its own connection and
+/// migrations: this store only touches the tables `playlist`, `link`, `cover`, `libraryPlaylist`
+/// and the rows of GRDB's `grdb_migrations` whose names it registered.
+public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// Where the database lives.
     public enum Location: Sendable {
+        /// A file, created (0600, in a 0700 folder) when missing.
         case file(URL)
+        /// Memory alone, gone with the store (tests, previews).
         case inMemory
     }
 
     let writer: any DatabaseWriter
     let clock: any SpotifyClock
-    /// The most bytes of cover art kept; least recently used covers go first.
+    /// The most bytes of cover art kept; the covers stored longest ago go first.
     public let coverCacheLimit: Int
 
     /// Opens (and migrates) the database.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
-    /// - Parameter hostMigrations: the host app's own tables in the same database, as named
-    ///   migrations applied after this module's.
-    public init(
-        location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024,
-        hostMigrations: [(String, @Sendable (Database) throws -> Void)] = []
-    ) throws {
+    public init(location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024) throws {
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
         do {
@@ -40,44 +48,31 @@ public final class PlaylistLinks: Sendable {
                 try PrivateFile.prepare(url)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             }
-            var migrator = Schema.migrator
-            for (name, migration) in hostMigrations { migrator.registerMigration("host: " + name, migrate: migration) }
-            try migrator.migrate(writer)
+            try Schema.migrator.migrate(writer)
         } catch {
             throw PlaylistLinksError(code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
         }
     }
 
-    /// The migrations applied, in order (for diagnostics).
+    /// The names of this store's migrations applied to the file, in order (for diagnostics).
     public func appliedMigrations() throws -> [String] {
-        try perform { db in try Schema.migrator.appliedMigrations(db) }
+        try read { db in try Schema.migrator.appliedMigrations(db) }
     }
 
-    // MARK: - Linking
-
-    /// Links `record` to a playlist chosen in the picker, keeping what the picker knew.
-    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist) throws {
-        var metadata = (try? metadata(for: playlist.id)) ?? PlaylistMetadata(id: playlist.id)
-        metadata.update(from: playlist)
-        metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-        try link(record, metadata: metadata, replacingKnown: true)
+    /// Runs SQLite's integrity check; `["ok"]` when the database is sound.
+    public func integrityCheck() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
-    /// Links `record` to a playlist known only by its ID (a pasted link or URI).
-    public func link(_ record: RecordID, to id: SpotifyID) throws {
-        try link(record, metadata: PlaylistMetadata(id: id), replacingKnown: false)
-    }
+    // MARK: - Links
 
-    private func link(_ record: RecordID, metadata: PlaylistMetadata, replacingKnown: Bool) throws {
-        guard !record.namespace.isEmpty, !record.id.isEmpty else {
-            throw PlaylistLinksError(code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
-        }
+    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) throws {
         let now = clock.now.timeIntervalSince1970
-        try perform { db in
-            if replacingKnown {
+        try write { db in
+            if replacingMetadata {
                 try Self.upsert(metadata, db)
             } else {
-                try db.execute(sql: "INSERT OR IGNORE INTO playlist (id, availability) VALUES (?, 'unknown')", arguments: [metadata.id.rawValue])
+                try Self.insertIfMissing(metadata, db)
             }
             try db.execute(
                 sql: """
@@ -88,37 +83,39 @@ public final class PlaylistLinks: Sendable {
         }
     }
 
-    /// Removes the link of `record`; the cached playlist stays for other records and the picker.
-    /// - Returns: whether there was a link.
-    @discardableResult
-    public func unlink(_ record: RecordID) throws -> Bool {
-        try perform { db in
+    public func removeLink(for record: RecordID) throws -> Bool {
+        try write { db in
             try db.execute(sql: "DELETE FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
             return db.changesCount > 0
         }
     }
 
-    /// The playlist linked to `record`, if any.
-    public func linkedPlaylist(_ record: RecordID) throws -> SpotifyID? {
+    public func link(for record: RecordID) throws -> PlaylistLink? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT playlistID FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
-                .map(SpotifyID.init(unchecked:))
+            try Row.fetchOne(
+                db, sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
+                arguments: [record.namespace, record.id]
+            ).map(Self.link)
         }
     }
 
-    /// Every link, by record.
-    public func allLinks() throws -> [(record: RecordID, playlist: SpotifyID, linkedAt: Date)] {
+    public func links() throws -> [PlaylistLink] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt").map { row in
-                (RecordID(namespace: row["namespace"], id: row["recordID"]), SpotifyID(unchecked: row["playlistID"]),
-                 Date(timeIntervalSince1970: row["linkedAt"]))
-            }
+            try Row.fetchAll(db, sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID")
+                .map(Self.link)
         }
+    }
+
+    private static func link(_ row: Row) -> PlaylistLink {
+        PlaylistLink(
+            record: RecordID(namespace: row["namespace"], id: row["recordID"]), playlist: SpotifyID(unchecked: row["playlistID"]),
+            linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
     }
 
     // MARK: - Offline reads
 
-    /// The card of `record`: everything a screen shows, from SQLite alone, never the network.
+    /// The card of `record`: everything a screen shows, from SQLite alone, never the network (one
+    /// query).
     public func card(for record: RecordID) throws -> PlaylistCard? {
         try read { db in
             guard
@@ -145,21 +142,44 @@ public final class PlaylistLinks: Sendable {
         }
     }
 
-    /// Stores fetched metadata (used by the refresher).
-    public func store(_ metadata: PlaylistMetadata) throws {
-        try perform { db in try Self.upsert(metadata, db) }
+    public func allMetadata() throws -> [PlaylistMetadata] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map(Self.metadata) }
     }
 
-    static func upsert(_ metadata: PlaylistMetadata, _ db: Database) throws {
+    public func saveMetadata(_ metadata: PlaylistMetadata) throws {
+        try write { db in try Self.upsert(metadata, db) }
+    }
+
+    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) throws {
+        try write { db in
+            for playlist in metadata { try Self.upsert(playlist, db) }
+            for link in links {
+                try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
+                    arguments: [link.record.namespace, link.record.id, link.playlist.rawValue, link.linkedAt.timeIntervalSince1970])
+            }
+        }
+    }
+
+    static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database) throws {
+        try upsert(metadata, db, replacing: false)
+    }
+
+    /// Saves `metadata`: over the cached row when `replacing`, otherwise only where there is none.
+    static func upsert(_ metadata: PlaylistMetadata, _ db: Database, replacing: Bool = true) throws {
+        let conflict = replacing ? """
+            DO UPDATE SET name = excluded.name, description = excluded.description,
+                ownerName = excluded.ownerName, trackCount = excluded.trackCount, durationMs = excluded.durationMs,
+                unavailableCount = excluded.unavailableCount, snapshotID = excluded.snapshotID,
+                fetchedAt = excluded.fetchedAt, availability = excluded.availability, coverURL = excluded.coverURL
+            """ : "DO NOTHING"
         try db.execute(
             sql: """
                 INSERT INTO playlist (id, name, description, ownerName, trackCount, durationMs, unavailableCount,
                                       snapshotID, fetchedAt, availability, coverURL)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
-                    ownerName = excluded.ownerName, trackCount = excluded.trackCount, durationMs = excluded.durationMs,
-                    unavailableCount = excluded.unavailableCount, snapshotID = excluded.snapshotID,
-                    fetchedAt = excluded.fetchedAt, availability = excluded.availability, coverURL = excluded.coverURL
+                ON CONFLICT(id) \(conflict)
                 """,
             arguments: [
                 metadata.id.rawValue, metadata.name, metadata.description, metadata.ownerName, metadata.trackCount,
@@ -186,17 +206,13 @@ public final class PlaylistLinks: Sendable {
 
     // MARK: - Plumbing
 
-    /// Runs `body` in a write transaction, for the host app's own tables.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T { try perform(body) }
-
-    /// Runs `body` with read access, for the host app's own tables.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as PlaylistLinksError { throw error } catch {
             throw PlaylistLinksError(code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
         }
     }
 
-    func perform<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.write(body) } catch let error as PlaylistLinksError { throw error } catch {
             throw PlaylistLinksError(code: .database, message: "The playlist database could not be written: \(error)", underlying: error)
         }

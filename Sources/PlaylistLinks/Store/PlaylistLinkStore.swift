@@ -1,0 +1,175 @@
+public import Foundation
+public import SpotifyWebAPI
+
+/// Where the links between the host app's records and Spotify playlists are kept, with the cached
+/// playlist metadata, covers and the picker's copy of the user's library: plain Swift values in
+/// and out, nothing of the database behind.
+///
+/// ``SQLitePlaylistLinkStore`` is the implementation apps use: one SQLite file on the device,
+/// readable offline. A server keeping links for many users can put its own database behind this
+/// protocol (PostgreSQL through an async driver, say): the requirements are `async`, take and
+/// return only the value types of this module, and name the few operations that must be atomic.
+/// Everything above the store (``MetadataRefresher``, the linking, library and backup operations
+/// in the extensions below, the view models of `SpotifyLinkUI`) works with any conforming type.
+///
+/// A conforming type:
+/// - keeps at most one link per ``RecordID``; saving a link for a record replaces its old one;
+/// - keeps a playlist's metadata while any link, or the library cache, names it, and keeps it when
+///   the last link goes (the picker and other records may show it again);
+/// - throws ``PlaylistLinksError`` (code `.database` when the storage fails), never loses saved
+///   data on a failed write, and holds no token or other secret.
+public protocol PlaylistLinkStore: Sendable {
+    /// Links `record` to the playlist `metadata` describes, replacing the record's previous link and
+    /// stamping it with the store's clock, and saves the metadata in the same transaction:
+    /// replacing what is cached when `replacingMetadata`, otherwise only when nothing is cached
+    /// for that playlist yet.
+    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws
+
+    /// Removes the link of `record`; the playlist's metadata and cover stay.
+    /// - Returns: whether there was a link.
+    func removeLink(for record: RecordID) async throws -> Bool
+
+    /// The link of `record`, if any.
+    func link(for record: RecordID) async throws -> PlaylistLink?
+
+    /// Every link, oldest first.
+    func links() async throws -> [PlaylistLink]
+
+    /// The cached metadata of one playlist.
+    func metadata(for id: SpotifyID) async throws -> PlaylistMetadata?
+
+    /// The cached metadata of every playlist, by ID.
+    func allMetadata() async throws -> [PlaylistMetadata]
+
+    /// Saves `metadata`, replacing what was cached for that playlist.
+    func saveMetadata(_ metadata: PlaylistMetadata) async throws
+
+    /// The card of `record`: its link, the playlist's metadata and cover, from the store alone.
+    func card(for record: RecordID) async throws -> PlaylistCard?
+
+    /// Saves cover bytes for a playlist whose metadata is cached. The store may evict other
+    /// covers to stay within its budget, never the one just saved.
+    func saveCover(_ bytes: Data, for id: SpotifyID) async throws
+
+    /// The cached cover bytes of a playlist.
+    func cover(for id: SpotifyID) async throws -> Data?
+
+    /// Replaces the cached copy of the user's own playlists, in the order given.
+    func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws
+
+    /// The cached copy of the user's own playlists, in the order saved.
+    func library() async throws -> [LibraryPlaylist]
+
+    /// Saves `metadata`, then `links` (each replacing its record's link), in one transaction: all
+    /// or nothing. A link whose playlist has no metadata in the store gets an empty entry.
+    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws
+}
+
+/// A record's link to a playlist.
+public struct PlaylistLink: Sendable, Equatable, Hashable, Codable {
+    /// The host app's record.
+    public var record: RecordID
+    /// The playlist linked to it.
+    public var playlist: SpotifyID
+    /// When the link was made.
+    public var linkedAt: Date
+
+    /// A link of `record` to `playlist`, made at `linkedAt`.
+    public init(record: RecordID, playlist: SpotifyID, linkedAt: Date) {
+        self.record = record
+        self.playlist = playlist
+        self.linkedAt = linkedAt
+    }
+}
+
+// MARK: - Linking, for any store
+
+extension PlaylistLinkStore {
+    /// Links `record` to a playlist chosen in the picker, keeping what the picker knew of it.
+    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist) async throws {
+        try Self.check(record)
+        var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
+        metadata.update(from: playlist)
+        metadata.trackCount = playlist.itemCount ?? metadata.trackCount
+        try await saveLink(record, to: metadata, replacingMetadata: true)
+    }
+
+    /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is cached of
+    /// that playlist stays.
+    public func link(_ record: RecordID, to id: SpotifyID) async throws {
+        try Self.check(record)
+        try await saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
+    }
+
+    /// Removes the link of `record`; the cached playlist stays for other records and the picker.
+    /// - Returns: whether there was a link.
+    @discardableResult
+    public func unlink(_ record: RecordID) async throws -> Bool {
+        try await removeLink(for: record)
+    }
+
+    /// The playlist linked to `record`, if any.
+    public func linkedPlaylist(_ record: RecordID) async throws -> SpotifyID? {
+        try await link(for: record)?.playlist
+    }
+
+    private static func check(_ record: RecordID) throws {
+        guard !record.namespace.isEmpty, !record.id.isEmpty else {
+            throw PlaylistLinksError(code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
+        }
+    }
+}
+
+// MARK: - The picker's library, for any store
+
+extension PlaylistLinkStore {
+    /// Replaces the cached list of the user's own playlists (for the picker).
+    public func cacheLibrary(_ playlists: [SimplifiedPlaylist]) async throws {
+        try await replaceLibrary(playlists.map(LibraryPlaylist.init(playlist:)))
+    }
+
+    /// The cached playlists whose name matches `text`, case-, diacritic- and width-insensitively:
+    /// names that start with it first, then names with a word that starts with it, then any other
+    /// match, each group in library order.
+    public func filterLibrary(_ text: String) async throws -> [LibraryPlaylist] {
+        LibraryPlaylist.filter(try await library(), matching: text)
+    }
+}
+
+extension LibraryPlaylist {
+    /// `playlists` whose name matches `text`, ranked as ``PlaylistLinkStore/filterLibrary(_:)`` says.
+    public static func filter(_ playlists: [LibraryPlaylist], matching text: String) -> [LibraryPlaylist] {
+        let needle = fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let ranked = playlists.enumerated().compactMap { position, playlist -> (Int, Int, LibraryPlaylist)? in
+            let folded = fold(playlist.name)
+            let rank: Int
+            if needle.isEmpty || folded.hasPrefix(needle) {
+                rank = 0
+            } else if folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains(where: { $0.hasPrefix(needle) }) {
+                rank = 1
+            } else if folded.contains(needle) {
+                rank = 2
+            } else {
+                return nil
+            }
+            return (rank, position, playlist)
+        }
+        return ranked.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+    }
+
+    /// Merges local matches with Spotify search results: local first, then search results whose
+    /// ID is not already listed.
+    public static func merge(local: [LibraryPlaylist], search: [SimplifiedPlaylist]) -> [LibraryPlaylist] {
+        var seen = Set(local.map(\.id))
+        var merged = local
+        for playlist in search where seen.insert(playlist.id).inserted {
+            merged.append(LibraryPlaylist(playlist: playlist))
+        }
+        return merged
+    }
+
+    /// The form names are compared in.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+}

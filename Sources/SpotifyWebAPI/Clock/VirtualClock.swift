@@ -1,0 +1,191 @@
+public import Foundation
+import Synchronization
+
+/// A clock whose time moves only when its owner says so: for tests, demos and previews that play
+/// minutes or days of Spotify use in a moment and the same way every run.
+///
+/// Pass it wherever a ``SpotifyClock`` is taken (the client, the session, the monitors, the
+/// emulator's `time: .external { clock.now }`), so every part sees the same virtual time.
+///
+/// In ``Mode/manual`` a sleeper waits until ``advance(by:)`` passes its deadline, so concurrent
+/// code can be stepped deterministically (``waitForSleepers(_:)`` tells when all are parked).
+/// In ``Mode/automatic`` each sleep moves time forward by its own duration and returns at once,
+/// which suits sequential code such as retry loops.
+public final class VirtualClock: SpotifyClock {
+    /// How time moves.
+    public enum Mode: Sendable {
+        /// Only ``VirtualClock/advance(by:)`` moves time; sleepers wait for it.
+        case manual
+        /// Each sleep moves time by its own duration and returns at once.
+        case automatic
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Date
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Date
+        var sleepers: [Sleeper] = []
+        var nextID = 0
+        var totalSlept: Duration = .zero
+        var sleepCount = 0
+    }
+
+    private let state: Mutex<State>
+    /// How time moves on this clock.
+    public let mode: Mode
+
+    /// - Parameter now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
+    public init(now: Date = Date(timeIntervalSince1970: 1_790_000_000), mode: Mode = .manual) {
+        self.state = Mutex(State(now: now))
+        self.mode = mode
+    }
+
+    /// The virtual time now.
+    public var now: Date { state.withLock { $0.now } }
+
+    /// Every duration callers asked to sleep, added up.
+    public var totalSlept: Duration { state.withLock { $0.totalSlept } }
+    /// How many times callers slept.
+    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    /// The earliest deadline a sleeper waits for, if any.
+    public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+
+    /// Sleepers waiting now (manual mode).
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Sleeps until ``advance(by:)`` passes `duration` from now (manual mode), or moves time by
+    /// `duration` and returns (automatic mode).
+    /// - Throws: `CancellationError` when the task is cancelled while it sleeps.
+    public func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        if mode == .automatic {
+            state.withLock {
+                $0.now = $0.now.addingTimeInterval(max(duration.seconds, 0))
+                $0.totalSlept += duration
+                $0.sleepCount += 1
+            }
+            await Task.yield()
+            return
+        }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.totalSlept += duration
+            state.sleepCount += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    let deadline = state.now.addingTimeInterval(max(duration.seconds, 0))
+                    if duration <= .zero { return true }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.addingTimeInterval(duration.seconds)
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves time to the earliest sleeper's deadline and wakes it (and any due at the same time).
+    /// Returns `false` when nobody sleeps.
+    @discardableResult
+    public func advanceToNextDeadline() -> Bool {
+        guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return false }
+        advance(by: .clampedSeconds(next.timeIntervalSince(now)))
+        return true
+    }
+
+    /// Waits (on the real scheduler, not on time) until at least `count` tasks sleep on this clock.
+    ///
+    /// - Throws: ``WaitGaveUp`` after `maxYields` turns of the scheduler (about a minute of real
+    ///   time at most), so a test that waits for a sleeper that never comes fails and says so.
+    public func waitForSleepers(_ count: Int, maxYields: Int = 1_000_000) async throws(WaitGaveUp) {
+        var yields = 0
+        while sleeperCount < count {
+            guard yields < maxYields else {
+                throw WaitGaveUp("VirtualClock.waitForSleepers(\(count)) gave up with \(sleeperCount) task(s) asleep")
+            }
+            yields += 1
+            if yields % 64 == 0 {
+                try? await Task.sleep(nanoseconds: 100_000)
+            } else {
+                await Task.yield()
+            }
+        }
+    }
+}
+
+extension VirtualClock {
+    /// One scripted action of ``play(for:steps:isolation:)``, at an offset from its start.
+    public struct Step {
+        /// When the step runs, from the start of the play.
+        public var at: Duration
+        /// What it does.
+        public var action: () async -> Void
+
+        /// A step that runs `action` at `at`.
+        public init(at: Duration, _ action: @escaping () async -> Void) {
+            self.at = at
+            self.action = action
+        }
+    }
+
+    /// Moves time for up to `duration` from one sleeper's deadline to the next, running each step
+    /// at its time (steps at zero run first), so a polling task and a scripted world take turns
+    /// deterministically.
+    ///
+    /// Something must sleep on the clock for time to move: it stops when nobody does, or when the
+    /// next deadline lies beyond `duration`.
+    public func play(for duration: Duration, steps: [Step] = [], isolation: isolated (any Actor)? = #isolation) async {
+        let start = now
+        let end = start.addingTimeInterval(duration.seconds)
+        var pending = steps.sorted { $0.at < $1.at }
+        while let step = pending.first, step.at <= .zero {
+            await step.action()
+            pending.removeFirst()
+        }
+        while now < end {
+            try? await waitForSleepers(1)  // nobody asleep: the guard below ends the play
+            guard let deadline = nextDeadline, deadline <= end else { return }
+            if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
+                advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(now)))
+                await step.action()
+                pending.removeFirst()
+            } else {
+                advanceToNextDeadline()
+            }
+        }
+    }
+}
+
+extension VirtualClock {
+    /// ``VirtualClock/waitForSleepers(_:maxYields:)`` waited for sleepers that never came.
+    public struct WaitGaveUp: Error, CustomStringConvertible {
+        /// What was waited for, and what was seen.
+        public var description: String
+        /// An error saying `description`.
+        public init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import PlaylistLinks
+import SpotifyTesting
+import SpotifyWebAPI
+import Synchronization
+import Testing
+
+/// A second ``PlaylistLinkStore``, in dictionaries behind an actor, as a server's own database
+/// would sit behind the protocol: it shows that the protocol alone carries everything the layers
+/// above need, and the suite below holds both stores to the same contract.
+actor DictionaryLinkStore: PlaylistLinkStore {
+    private let clock: any SpotifyClock
+    private var linksByRecord: [RecordID: PlaylistLink] = [:]
+    private var metadataByID: [SpotifyID: PlaylistMetadata] = [:]
+    private var covers: [SpotifyID: Data] = [:]
+    private var savedLibrary: [LibraryPlaylist] = []
+
+    init(clock: any SpotifyClock) { self.clock = clock }
+
+    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) {
+        if replacingMetadata || metadataByID[metadata.id] == nil { metadataByID[metadata.id] = metadata }
+        linksByRecord[record] = PlaylistLink(record: record, playlist: metadata.id, linkedAt: clock.now)
+    }
+
+    func removeLink(for record: RecordID) -> Bool { linksByRecord.removeValue(forKey: record) != nil }
+    func link(for record: RecordID) -> PlaylistLink? { linksByRecord[record] }
+    func links() -> [PlaylistLink] {
+        linksByRecord.values.sorted { ($0.linkedAt, $0.record.description) < ($1.linkedAt, $1.record.description) }
+    }
+    func metadata(for id: SpotifyID) -> PlaylistMetadata? { metadataByID[id] }
+    func allMetadata() -> [PlaylistMetadata] { metadataByID.values.sorted { $0.id.rawValue < $1.id.rawValue } }
+    func saveMetadata(_ metadata: PlaylistMetadata) { metadataByID[metadata.id] = metadata }
+
+    func card(for record: RecordID) -> PlaylistCard? {
+        guard let link = linksByRecord[record], let metadata = metadataByID[link.playlist] else { return nil }
+        return PlaylistCard(record: record, metadata: metadata, linkedAt: link.linkedAt, cover: covers[link.playlist])
+    }
+
+    func saveCover(_ bytes: Data, for id: SpotifyID) { covers[id] = bytes }
+    func cover(for id: SpotifyID) -> Data? { covers[id] }
+    func replaceLibrary(_ playlists: [LibraryPlaylist]) { savedLibrary = playlists }
+    func library() -> [LibraryPlaylist] { savedLibrary }
+
+    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+        for playlist in metadata { metadataByID[playlist.id] = playlist }
+        for link in links {
+            if metadataByID[link.playlist] == nil { metadataByID[link.playlist] = PlaylistMetadata(id: link.playlist) }
+            linksByRecord[link.record] = link
+        }
+    }
+}
+
+/// The stores the contract is checked on.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqliteInMemory, sqliteFile, dictionary
+
+    var testDescription: String { rawValue }
+
+    func make(clock: TestClock) throws -> any PlaylistLinkStore {
+        switch self {
+        case .sqliteInMemory: try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
+        case .sqliteFile:
+            try SQLitePlaylistLinkStore(
+                location: .file(FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)/links.sqlite")),
+                clock: clock)
+        case .dictionary: DictionaryLinkStore(clock: clock)
+        }
+    }
+}
+
+private let focus = SpotifyID(unchecked: "37i9dQZF1DXcBWIGoYBM5M")
+private let deepWork = SpotifyID(unchecked: "4rOoJ6Egrf8K2IrywzwOMk")
+
+private func described(_ id: SpotifyID, _ name: String) -> PlaylistMetadata {
+    var metadata = PlaylistMetadata(id: id, availability: .available)
+    metadata.name = name
+    metadata.trackCount = 12
+    metadata.totalDuration = .seconds(2400)
+    metadata.snapshotID = "snap-\(name)"
+    return metadata
+}
+
+@Suite("The PlaylistLinkStore contract, on every store")
+struct StoreConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aRecordHasOneLinkAndRelinkingReplacesIt(_ kind: StoreKind) async throws {
+        let clock = TestClock()
+        let store = try kind.make(clock: clock)
+        let record = RecordID(namespace: "session", id: "1")
+        try await store.link(record, to: focus)
+        clock.advance(by: .seconds(60))
+        try await store.link(record, to: deepWork)
+        let link = try #require(try await store.link(for: record))
+        #expect(link.playlist == deepWork)
+        #expect(link.linkedAt == clock.now)
+        #expect(try await store.links().count == 1)
+        // The first playlist's entry stays for the picker and other records.
+        #expect(try await store.metadata(for: focus) != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func linkingByIDKeepsWhatIsCachedAndLinkingFromThePickerReplacesIt(_ kind: StoreKind) async throws {
+        let store = try kind.make(clock: TestClock())
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
+        #expect(try await store.metadata(for: focus) == described(focus, "Focus"))
+        try await store.saveLink(RecordID(namespace: "session", id: "2"), to: PlaylistMetadata(id: focus), replacingMetadata: true)
+        #expect(try await store.metadata(for: focus) == PlaylistMetadata(id: focus))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unlinkingSaysWhetherThereWasALinkAndKeepsTheMetadata(_ kind: StoreKind) async throws {
+        let store = try kind.make(clock: TestClock())
+        let record = RecordID(namespace: "routine", id: "morning")
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.link(record, to: focus)
+        #expect(try await store.unlink(record))
+        #expect(try await !store.unlink(record))
+        #expect(try await store.linkedPlaylist(record) == nil)
+        #expect(try await store.card(for: record) == nil)
+        #expect(try await store.metadata(for: focus)?.name == "Focus")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func linksComeOldestFirst(_ kind: StoreKind) async throws {
+        let clock = TestClock()
+        let store = try kind.make(clock: clock)
+        for id in ["3", "1", "2"] {
+            try await store.link(RecordID(namespace: "session", id: id), to: focus)
+            clock.advance(by: .seconds(1))
+        }
+        #expect(try await store.links().map(\.record.id) == ["3", "1", "2"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCardJoinsTheLinkTheMetadataAndTheCover(_ kind: StoreKind) async throws {
+        let clock = TestClock()
+        let store = try kind.make(clock: clock)
+        let record = RecordID(namespace: "session", id: "7")
+        try await store.link(record, to: focus)
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.saveCover(Data([0x89, 0x50, 0x4E, 0x47]), for: focus)
+        let card = try #require(try await store.card(for: record))
+        #expect(card == PlaylistCard(record: record, metadata: described(focus, "Focus"), linkedAt: clock.now, cover: Data([0x89, 0x50, 0x4E, 0x47])))
+        #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theLibraryKeepsItsOrderAndFiltersTheSameOnEveryStore(_ kind: StoreKind) async throws {
+        let store = try kind.make(clock: TestClock())
+        let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
+        let library = names.enumerated().map { index, name in
+            LibraryPlaylist(id: SpotifyID(unchecked: String(repeating: "A", count: 21) + "\(index)"), name: name, ownerName: "me")
+        }
+        try await store.replaceLibrary(library)
+        #expect(try await store.library() == library)
+        #expect(try await store.filterLibrary("caf").map(\.name) == ["Café Bar", "Le Cafe", "Nocafé"])
+        try await store.replaceLibrary(Array(library.prefix(1)))
+        #expect(try await store.library().map(\.name) == ["Nocafé"])
+    }
+
+    /// A move between stores: what one exports, any other imports, links and metadata alike.
+    @Test(arguments: StoreKind.allCases, StoreKind.allCases)
+    func anExportOfOneStoreRestoresIntoAnother(_ from: StoreKind, _ to: StoreKind) async throws {
+        let clock = TestClock()
+        let source = try from.make(clock: clock)
+        try await source.saveMetadata(described(focus, "Focus"))
+        try await source.link(RecordID(namespace: "session", id: "1"), to: focus)
+        clock.advance(by: .seconds(5))
+        try await source.link(RecordID(namespace: "routine", id: "evening"), to: deepWork)
+        let target = try to.make(clock: TestClock())
+        try await target.link(RecordID(namespace: "session", id: "1"), to: deepWork)
+        try await target.link(RecordID(namespace: "session", id: "9"), to: deepWork)
+
+        #expect(try await target.importJSON(try await source.exportJSON()) == 2)
+        #expect(try await target.links().filter { $0.record.id != "9" } == source.links())
+        #expect(try await target.linkedPlaylist(RecordID(namespace: "session", id: "9")) == deepWork)
+        #expect(try await target.metadata(for: focus) == described(focus, "Focus"))
+        #expect(try await target.metadata(for: deepWork) != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBadImportChangesNothing(_ kind: StoreKind) async throws {
+        let store = try kind.make(clock: TestClock())
+        try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
+        let before = try await store.exportJSON()
+        let badID = #"{"format":"spotifylink-links","version":1,"playlists":[],"links":[{"record":{"namespace":"s","id":"2"},"playlist":"../../x","linkedAt":"2026-01-01T00:00:00Z"}]}"#
+        for data in [Data("{}".utf8), Data(badID.utf8), Data(#"{"format":"spotifylink-links","version":2,"links":[],"playlists":[]}"#.utf8)] {
+            await #expect(throws: PlaylistLinksError.self) { try await store.importJSON(data) }
+        }
+        #expect(try await store.exportJSON() == before)
+    }
+}
