@@ -611,6 +611,29 @@ struct TwoProcessTests {
 
 @Suite("spotlink commands, the rest", .serialized)
 struct MoreCommandTests {
+    /// The journal and the links of a data folder written by the version before the storage moved
+    /// behind `PlaylistLinkStore` (Tests/Fixtures/README.md): every session and card is still there.
+    @Test func aDataFolderOfTheEarlierVersionOpensWithEverySessionAndCard() async throws {
+        let cli = try SpotLinkBinary()
+        let data = cli.home.appendingPathComponent("earlier")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: data.appendingPathComponent("spotlink.sqlite"))
+        let common = ["--data-dir", data.path]
+
+        let list = try await cli.run(["session", "list"] + common)
+        #expect(list.status == 0, "\(list.stderr)")
+        for line in ["1  Morning routine  20 min  ♫ Morning Focus", "2  Evening wind-down  15 min  ♫ 37i9dQZF1DXcBWIGoYBM5M", "3  Unlinked"] {
+            #expect(list.stdout.contains(line), "missing: \(line)\n\(list.stdout)")
+        }
+        let show = try await cli.run(["session", "show", "1"] + common)
+        #expect(show.stdout.contains("49 tracks · 2 h 49 min") && show.stdout.contains("cover: 11786 bytes cached"), "\(show.stdout)")
+        #expect(try await cli.run(["session", "new", "After the move"] + common).stdout.contains("Created session 4"))
+        // The doctor finds the file sound (it also reports no client ID and no network here).
+        #expect(try await cli.run(["doctor"] + common).stdout.contains("✓ database: integrity ok"))
+    }
+
     @Test func openRefreshDetachDeleteDoctorAndNowPlaying() async throws {
         let cli = try SpotLinkBinary()
         let emulator = try await EmulatorServer.start()

@@ -1,0 +1,47 @@
+import Foundation
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+@testable import PlaylistLinks
+
+/// A copy of a database written by an earlier version (`Tests/Fixtures/README.md` says how), in a
+/// temporary folder of its own.
+func copyOfEarlierDatabase(_ name: String = "spotlink-fe0207e.sqlite") throws -> URL {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/\(name)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("earlier-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let copy = folder.appendingPathComponent("spotlink.sqlite")
+    try FileManager.default.copyItem(at: fixture, to: copy)
+    return copy
+}
+
+@Suite("A database written by the version before PlaylistLinkStore")
+struct EarlierDatabaseTests {
+    @Test func opensWithEverySavedLinkCardCoverAndLibraryEntry() async throws {
+        let url = try copyOfEarlierDatabase()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try SQLitePlaylistLinkStore(location: .file(url))
+        #expect(try store.appliedMigrations() == ["v1 links and playlists", "v2 cover cache", "v3 library cache"])
+        #expect(try store.integrityCheck() == ["ok"])
+
+        let links = try store.links()
+        #expect(links.map(\.record.description) == ["session/1", "session/2"])
+        let morning = try #require(try store.card(for: RecordID(namespace: "session", id: "1")))
+        #expect(morning.metadata.name == "Morning Focus")
+        #expect(morning.metadata.trackCount == 49)
+        #expect(morning.metadata.totalDuration == .milliseconds(10_184_000))
+        #expect(morning.metadata.availability == .available)
+        #expect(morning.cover?.count == 11_786)
+        let pasted = try #require(try store.card(for: RecordID(namespace: "session", id: "2")))
+        #expect(pasted.metadata == PlaylistMetadata(id: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
+        #expect(try store.library().count == 11)
+        #expect(try await store.filterLibrary("focus").first?.name == "Morning Focus")
+
+        // Writing through the new store keeps what was there.
+        try await store.link(RecordID(namespace: "session", id: "3"), to: links[0].playlist)
+        #expect(try store.links().count == 3)
+        #expect(try store.card(for: RecordID(namespace: "session", id: "1"))?.cover?.count == 11_786)
+    }
+}
