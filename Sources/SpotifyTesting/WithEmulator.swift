@@ -61,7 +61,7 @@ public struct TestHTTP: Sendable {
 
 extension URL {
     /// The value of a query parameter.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         URLComponents(url: self, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 }

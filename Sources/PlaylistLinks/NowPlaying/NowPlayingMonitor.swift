@@ -31,9 +31,9 @@ public final class NowPlayingMonitor: Sendable {
     }
 
     /// Calls made to Spotify so far.
-    public var callCount: Int { control.withLock { $0.calls } }
+    package var callCount: Int { control.withLock { $0.calls } }
     /// States emitted so far.
-    public var emittedCount: Int { control.withLock { $0.emitted } }
+    package var emittedCount: Int { control.withLock { $0.emitted } }
 
     /// Pauses polling while the app is in the background; resumes with a poll when it returns.
     public func setBackground(_ background: Bool) {

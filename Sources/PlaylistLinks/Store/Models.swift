@@ -176,3 +176,14 @@ public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "PlaylistLinksError.\(code): \(message)" }
 }
+
+extension PlaylistLinksError: Equatable {
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+}
+
+extension PlaylistLinksError.Code {
+    /// Matches a ``PlaylistLinksError`` of this code, so `catch PlaylistLinksError.Code.x { … }` and
+    /// `case PlaylistLinksError.Code.x:` read as the code they handle.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? PlaylistLinksError)?.code == code }
+}

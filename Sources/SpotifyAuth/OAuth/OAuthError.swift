@@ -49,3 +49,14 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         OAuthError(code: .needsSignIn, message: "\(reason) Sign in to Spotify again.")
     }
 }
+
+extension OAuthError: Equatable {
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+}
+
+extension OAuthError.Code {
+    /// Matches a ``OAuthError`` of this code, so `catch OAuthError.Code.x { … }` and
+    /// `case OAuthError.Code.x:` read as the code they handle.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? OAuthError)?.code == code }
+}

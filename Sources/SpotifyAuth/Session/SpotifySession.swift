@@ -28,7 +28,7 @@ public actor SpotifySession: AccessTokenProvider {
     private var inFlight: Task<StoredTokens, any Error>?
     public private(set) var status: Status = .signedOut
     /// Refreshes performed by this session (for diagnostics and benchmarks).
-    public private(set) var refreshCount = 0
+    package private(set) var refreshCount = 0
 
     /// Refresh this long before expiry.
     public static let proactiveMargin: TimeInterval = 60

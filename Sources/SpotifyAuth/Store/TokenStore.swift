@@ -115,3 +115,14 @@ extension StoredTokens {
             message: "The Spotify sign-in in \(place) could not be read and was removed. You are signed out: sign in again.")
     }
 }
+
+extension TokenStoreError: Equatable {
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+}
+
+extension TokenStoreError.Code {
+    /// Matches a ``TokenStoreError`` of this code, so `catch TokenStoreError.Code.x { … }` and
+    /// `case TokenStoreError.Code.x:` read as the code they handle.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? TokenStoreError)?.code == code }
+}

@@ -67,7 +67,7 @@ public final class EmulatorServer: Sendable {
     public func advanceClock(by duration: Duration) async { await state.advanceClock(by: duration.timeInterval) }
 
     /// Request counts as JSON: `{"total": N, "requests": {"GET /v1/me": {"200": 3}}}`.
-    public func statisticsJSON() async -> Data { await state.statistics().data }
+    package func statisticsJSON() async -> Data { await state.statistics().data }
 
     /// Requests counted for a route such as `GET /v1/me/player/currently-playing`.
     public func requestCount(_ route: String, status: Int? = nil) async -> Int { await state.count(route, status: status) }

@@ -96,7 +96,7 @@ public final class PlaylistCardModel {
     }
 
     /// Waits for a refresh in flight (for tests and pull-to-refresh).
-    public func waitForRefresh() async {
+    package func waitForRefresh() async {
         await refreshTask?.value
     }
 

@@ -57,7 +57,7 @@ public final class SpotifyConnectionModel {
     private let signIn: SignIn
     private var connectTask: Task<Void, Never>?
     /// Sign-ins started, for diagnostics (a double tap starts one).
-    public private(set) var signInCount = 0
+    package private(set) var signInCount = 0
 
     public init(session: SpotifySession, client: SpotifyClient, signIn: @escaping SignIn) {
         self.session = session

@@ -101,5 +101,5 @@ public final class NowPlayingIndicatorModel {
     }
 
     /// Calls the monitor made (for diagnostics and tests).
-    public var callCount: Int { monitor?.callCount ?? 0 }
+    package var callCount: Int { monitor?.callCount ?? 0 }
 }

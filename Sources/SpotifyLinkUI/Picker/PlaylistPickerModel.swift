@@ -33,7 +33,7 @@ public final class PlaylistPickerModel {
     /// Whether Spotify has more search results for this text.
     public private(set) var canLoadMore = false
     /// Searches sent and not yet answered, stale ones included.
-    public private(set) var searchesInFlight = 0
+    package private(set) var searchesInFlight = 0
 
     private let store: any PlaylistLinkStore
     /// The saved library, filtered in memory as the user types.

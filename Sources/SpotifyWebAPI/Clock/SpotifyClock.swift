@@ -23,14 +23,14 @@ public struct SystemClock: SpotifyClock {
 
 extension Duration {
     /// The duration as fractional seconds.
-    public var seconds: Double {
+    package var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
     /// A duration from fractional seconds, clamped to `0...1e9` and rounded up to the millisecond,
     /// so that sleeping it never ends short of the moment it was computed from.
-    public static func clampedSeconds(_ value: Double) -> Duration {
+    package static func clampedSeconds(_ value: Double) -> Duration {
         guard value.isFinite, value > 0 else { return .zero }
         return .milliseconds(Int64((min(value, 1e9) * 1000).rounded(.up)))
     }

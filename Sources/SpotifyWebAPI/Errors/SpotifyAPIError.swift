@@ -114,3 +114,14 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         return cleaned
     }
 }
+
+extension SpotifyAPIError: Equatable {
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+}
+
+extension SpotifyAPIError.Code {
+    /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
+    /// `case SpotifyAPIError.Code.x:` read as the code they handle.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? SpotifyAPIError)?.code == code }
+}

@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// Reads a `Retry-After` header: delta seconds or an HTTP date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The wait the header asks for, or `nil` when it is missing, negative or unreadable (the
     /// caller then backs off on its own).
-    public static func parse(_ value: String?, now: Date) -> Duration? {
+    package static func parse(_ value: String?, now: Date) -> Duration? {
         guard let raw = value?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
         if raw.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(raw), seconds.isFinite {
             return .clampedSeconds(seconds)
@@ -16,11 +16,11 @@ public enum RetryAfter {
 
 /// The IMF-fixdate form of HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`), parsed and formatted
 /// without `DateFormatter`, which is slow and not safe to use from many threads on Linux.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
             let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
@@ -36,7 +36,7 @@ public enum HTTPDate {
     }
 
     /// Formats `date` (clamped to the years 1 to 9999).
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let total = Int(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
         let days = Int((Double(total) / 86400).rounded(.down))
         let seconds = total - days * 86400
