@@ -130,7 +130,8 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "EmulatorCommandLine",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
+                "EmulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -142,7 +143,8 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkBench",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
+                "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -174,7 +176,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotLinkTests",
-            dependencies: ["SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -206,7 +210,8 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
-                "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI",
+                "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -218,7 +223,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotifyWebAPITests",
-            dependencies: ["SpotifyWebAPI", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "SpotifyWebAPI", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

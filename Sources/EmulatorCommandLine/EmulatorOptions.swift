@@ -31,7 +31,11 @@ public struct EmulatorOptions: ParsableArguments {
     var quota: Int?
     @Option(help: "The quota's rolling window in seconds.")
     var quotaWindow = 86_400
-    @Option(name: .customLong("developer"), help: "CLIENT_ID=DEVELOPER: the developer account owning a client ID (repeatable); clients of one developer share a quota.")
+    @Option(
+        name: .customLong("developer"),
+        help:
+            "CLIENT_ID=DEVELOPER: the developer account owning a client ID (repeatable); clients of one developer share a quota."
+    )
     var developers: [String] = []
     @Option(help: "Small playlists added to the user's library after the generated ones.")
     var extraPlaylists = 0
@@ -39,7 +43,10 @@ public struct EmulatorOptions: ParsableArguments {
     var catalog: String?
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
     var shape = "2026"
-    @Option(help: "The bearer token the control API (/emulator/...) asks for. Default: a random one, printed on the second line.")
+    @Option(
+        help:
+            "The bearer token the control API (/emulator/...) asks for. Default: a random one, printed on the second line."
+    )
     var controlToken: String?
 
     public init() {}

@@ -62,10 +62,14 @@ struct Context {
                 dataDirectory = support
                 configDirectory = support.appendingPathComponent("config")
             #else
-                dataDirectory = URL(fileURLWithPath: environment["XDG_DATA_HOME"] ?? home.appendingPathComponent(".local/share").path)
-                    .appendingPathComponent("spotlink")
-                configDirectory = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? home.appendingPathComponent(".config").path)
-                    .appendingPathComponent("spotlink")
+                dataDirectory = URL(
+                    fileURLWithPath: environment["XDG_DATA_HOME"] ?? home.appendingPathComponent(".local/share").path
+                )
+                .appendingPathComponent("spotlink")
+                configDirectory = URL(
+                    fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? home.appendingPathComponent(".config").path
+                )
+                .appendingPathComponent("spotlink")
             #endif
         }
         if let emulator = options.emulator {
@@ -76,7 +80,8 @@ struct Context {
         } else {
             server = .live
         }
-        let id = options.clientID ?? environment["SPOTIFY_CLIENT_ID"] ?? (options.emulator != nil ? "spotlink-demo" : nil)
+        let id =
+            options.clientID ?? environment["SPOTIFY_CLIENT_ID"] ?? (options.emulator != nil ? "spotlink-demo" : nil)
         guard let id = id ?? (requireClientID ? nil : ""), !id.isEmpty || !requireClientID else {
             throw CLIFailure(
                 "No Spotify client ID: pass --client-id or set SPOTIFY_CLIENT_ID (create an app in Spotify's developer dashboard).",
@@ -116,7 +121,9 @@ struct Context {
             #if os(Linux) || os(FreeBSD)
                 return SecretServiceTokenStore(lockDirectory: lockDirectory)
             #else
-                throw CLIFailure("The Secret Service store exists on Linux desktops; on this system use --store keychain.", exitCode: 2)
+                throw CLIFailure(
+                    "The Secret Service store exists on Linux desktops; on this system use --store keychain.",
+                    exitCode: 2)
             #endif
         case .keychain:
             #if canImport(Security)
@@ -155,7 +162,8 @@ struct Context {
     func client(_ session: SpotifySession, clock: any SpotifyClock = Context.wallClock) -> SpotifyClient {
         var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
         configuration.rateLimit.maxWait = .seconds(30)
-        return SpotifyClient(configuration: configuration, tokens: session, clock: clock, logger: logger, ledger: openLedger())
+        return SpotifyClient(
+            configuration: configuration, tokens: session, clock: clock, logger: logger, ledger: openLedger())
     }
 
     /// Opens the requests file every spotlink process of this data folder shares: a quota or rate

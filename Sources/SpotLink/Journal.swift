@@ -66,8 +66,10 @@ struct Journal {
 
     func find(_ id: String) throws -> Entry {
         guard let number = Int64(id),
-            let entry = try database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [number]) })
-                .map(Self.entry)
+            let entry = try database.read({ db in
+                try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [number])
+            })
+            .map(Self.entry)
         else { throw CLIFailure("There is no session \(id). List them with 'spotlink session list'.", exitCode: 1) }
         return entry
     }
@@ -79,6 +81,8 @@ struct Journal {
     }
 
     private static func entry(_ row: Row) -> Entry {
-        Entry(id: row["id"], title: row["title"], minutes: row["minutes"], createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+        Entry(
+            id: row["id"], title: row["title"], minutes: row["minutes"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]))
     }
 }

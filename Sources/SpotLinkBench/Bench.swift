@@ -18,7 +18,10 @@ struct SpotLinkBench: AsyncParsableCommand {
     var quick = false
     @Flag(help: "One JSON object per metric and line.")
     var json = false
-    @Option(help: "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors (repeatable).")
+    @Option(
+        help:
+            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors (repeatable)."
+    )
     var only: [String] = []
 
     func run() async throws {
@@ -54,10 +57,15 @@ struct SpotLinkBench: AsyncParsableCommand {
 struct Report: Sendable {
     let json: Bool
 
-    func metric(_ name: String, _ value: Double, _ unit: String, floor: Double?, target: String, extra: [String: Any] = [:]) {
+    func metric(
+        _ name: String, _ value: Double, _ unit: String, floor: Double?, target: String, extra: [String: Any] = [:]
+    ) {
         let ratio = floor.flatMap { $0 > 0 ? value / $0 : nil }
         if json {
-            var object: [String: Any] = ["metric": name, "value": value, "unit": unit, "floor": floor ?? NSNull(), "ratio": ratio ?? NSNull(), "target": target]
+            var object: [String: Any] = [
+                "metric": name, "value": value, "unit": unit, "floor": floor ?? NSNull(), "ratio": ratio ?? NSNull(),
+                "target": target,
+            ]
             object.merge(extra) { first, _ in first }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -65,7 +73,10 @@ struct Report: Sendable {
             let floorText = floor.map { String(format: "floor %.3f", $0) } ?? "no floor"
             let ratioText = ratio.map { String(format: "ratio %.2f", $0) } ?? ""
             let extraText = extra.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            print(String(format: "%-34@ %12.3f %-6@ %@ %@  (target %@) %@", name as NSString, value, unit as NSString, floorText, ratioText, target, extraText))
+            print(
+                String(
+                    format: "%-34@ %12.3f %-6@ %@ %@  (target %@) %@", name as NSString, value, unit as NSString,
+                    floorText, ratioText, target, extraText))
         }
     }
 }

@@ -18,7 +18,9 @@ extension Metrics {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else { return (nil, text.split(separator: "\n").last.map(String.init) ?? "python3 failed") }
+        guard process.terminationStatus == 0 else {
+            return (nil, text.split(separator: "\n").last.map(String.init) ?? "python3 failed")
+        }
         return (text.split(separator: "\n").last.map(String.init), nil)
     }
 
@@ -44,12 +46,17 @@ extension Metrics {
             """
         let (output, reason) = python(["-c", script, file.path, "\(iterations)"])
         guard let output, let theirs = Double(output) else {
-            report.metric("decode_vs_python", 0, "ratio", floor: nil, target: ">= 1.0", extra: ["skipped": reason ?? "no answer", "ours_mb_s": ours.rounded()])
+            report.metric(
+                "decode_vs_python", 0, "ratio", floor: nil, target: ">= 1.0",
+                extra: ["skipped": reason ?? "no answer", "ours_mb_s": ours.rounded()])
             return
         }
         report.metric(
             "decode_vs_python", ours / theirs, "ratio", floor: 1, target: ">= 1.0",
-            extra: ["ours_mb_s": (ours * 10).rounded() / 10, "python_mb_s": (theirs * 10).rounded() / 10, "bytes": page.count])
+            extra: [
+                "ours_mb_s": (ours * 10).rounded() / 10, "python_mb_s": (theirs * 10).rounded() / 10,
+                "bytes": page.count,
+            ])
     }
 
     /// The 10,000-entry playlist at 40 ms latency: ours (adaptive concurrency) against spotipy 2.26
@@ -85,7 +92,8 @@ extension Metrics {
             """
         let (output, reason) = python(["-c", script, emulator.baseURL.absoluteString, token, id])
         guard let output, let theirs = Double(output) else {
-            report.metric("fetch_vs_spotipy", 0, "ratio", floor: nil, target: ">= 6", extra: ["skipped": reason ?? "no answer"])
+            report.metric(
+                "fetch_vs_spotipy", 0, "ratio", floor: nil, target: ">= 6", extra: ["skipped": reason ?? "no answer"])
             return
         }
         report.metric(

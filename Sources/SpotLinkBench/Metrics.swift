@@ -10,13 +10,16 @@ import SpotifyWebAPI
 import Synchronization
 
 enum Metrics {
-    static func client(_ emulator: EmulatorServer, clock: any SpotifyClock = SystemClock(), concurrency: Int = 4, pacing: Int? = nil) async -> SpotifyClient {
+    static func client(
+        _ emulator: EmulatorServer, clock: any SpotifyClock = SystemClock(), concurrency: Int = 4, pacing: Int? = nil
+    ) async -> SpotifyClient {
         var configuration = SpotifyClient.Configuration.emulator(url: emulator.baseURL)
         configuration.pageConcurrency = concurrency
         configuration.rateLimit.pacingLimit = pacing
         configuration.rateLimit.maxWait = .seconds(120)
         return SpotifyClient(
-            configuration: configuration, tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
+            configuration: configuration,
+            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
     }
 
     /// 1–2: the 10,000-entry playlist with 40 ms latency, default concurrency and sequential; peak RSS.
@@ -34,7 +37,8 @@ enum Metrics {
             let floor = Double(1 + Int((Double(pages - 1) / Double(concurrency)).rounded(.up))) * 40
             report.metric(
                 concurrency == 4 ? "playlist_fetch_10k" : "playlist_fetch_10k_sequential", ms, "ms", floor: floor,
-                target: concurrency == 4 ? "ratio <= 1.3" : "contrast", extra: ["pages": pages, "entries": result.items.count + result.nullCount])
+                target: concurrency == 4 ? "ratio <= 1.3" : "contrast",
+                extra: ["pages": pages, "entries": result.items.count + result.nullCount])
             if concurrency == 4, let peak = peakResidentMiB() {
                 report.metric(
                     "playlist_fetch_10k_peak_rss_with_emulator", peak, "MiB", floor: nil, target: "contrast",
@@ -47,9 +51,12 @@ enum Metrics {
     /// The client's own peak memory for the 10,000-entry fetch: the emulator runs as a separate
     /// `spotify-emulator` process, and this runs first, before anything else has grown the process.
     static func clientPeakMemory(_ report: Report) async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotify-emulator")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "spotify-emulator")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            report.metric("playlist_fetch_10k_peak_rss", 0, "MiB", floor: nil, target: "<= 64 MiB", extra: ["skipped": "spotify-emulator not built next to spotlink-bench"])
+            report.metric(
+                "playlist_fetch_10k_peak_rss", 0, "MiB", floor: nil, target: "<= 64 MiB",
+                extra: ["skipped": "spotify-emulator not built next to spotlink-bench"])
             return
         }
         let process = Process()
@@ -68,17 +75,23 @@ enum Metrics {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        guard let range = text.range(of: "listening on "), let url = URL(string: String(text[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            report.metric("playlist_fetch_10k_peak_rss", 0, "MiB", floor: nil, target: "<= 64 MiB", extra: ["skipped": "the emulator did not start"])
+        guard let range = text.range(of: "listening on "),
+            let url = URL(string: String(text[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            report.metric(
+                "playlist_fetch_10k_peak_rss", 0, "MiB", floor: nil, target: "<= 64 MiB",
+                extra: ["skipped": "the emulator did not start"])
             return
         }
         let server = AuthorizationServer.emulator(url: url)
-        let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+        let session = SpotifySession(
+            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
         try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { authorize in
             _ = try? await ConsentBrowser().visit(authorize)
         }
         let (_, _, listing) = try await TestHTTP().send(
-            .get, url.appendingPathComponent("emulator/playlists"), headers: ["Authorization": "Bearer \(controlToken)"])
+            .get, url.appendingPathComponent("emulator/playlists"), headers: ["Authorization": "Bearer \(controlToken)"]
+        )
         let playlists = (try JSONSerialization.jsonObject(with: listing) as? [[String: Any]]) ?? []
         guard let id = playlists.first(where: { $0["entries"] as? Int == 10_000 })?["id"] as? String else { return }
         let api = SpotifyClient(configuration: .emulator(url: url), tokens: session)
@@ -87,7 +100,10 @@ enum Metrics {
         let peak = peakResidentMiB() ?? 0
         report.metric(
             "playlist_fetch_10k_peak_rss", peak, "MiB", floor: nil, target: "<= 64 MiB",
-            extra: ["entries": result.items.count + result.nullCount, "before_fetch_mib": before.rounded(), "note": "client process only"])
+            extra: [
+                "entries": result.items.count + result.nullCount, "before_fetch_mib": before.rounded(),
+                "note": "client process only",
+            ])
     }
 
     /// 3: typed decoding of a 50-entry items page against an untyped JSONSerialization parse.
@@ -105,7 +121,10 @@ enum Metrics {
         let megabytes = Double(page.count * iterations) / 1_048_576
         report.metric(
             "decode_items_page", megabytes / typed, "MB/s", floor: nil, target: "time ratio <= 1.5",
-            extra: ["untyped_mb_s": (megabytes / untyped).rounded(), "time_ratio": (typed / untyped * 100).rounded() / 100, "bytes": page.count])
+            extra: [
+                "untyped_mb_s": (megabytes / untyped).rounded(), "time_ratio": (typed / untyped * 100).rounded() / 100,
+                "bytes": page.count,
+            ])
     }
 
     static func makeDecoder() -> JSONDecoder {
@@ -147,7 +166,9 @@ enum Metrics {
         configuration.time = .external { clock.now }
         let emulator = try await EmulatorServer.start(configuration)
         let server = AuthorizationServer.emulator(url: emulator.baseURL)
-        let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: MemoryTokenStore(), clock: clock)
+        let session = SpotifySession(
+            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: MemoryTokenStore(),
+            clock: clock)
         try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
             _ = try? await ConsentBrowser().visit(url)
         }
@@ -161,7 +182,9 @@ enum Metrics {
         }
         let ms = elapsedMs(start)
         let calls = await emulator.requestCount("POST /api/token") - before
-        report.metric("refresh_single_flight", Double(calls), "calls", floor: 1, target: "exactly 1", extra: ["serve_all_ms": ms.rounded()])
+        report.metric(
+            "refresh_single_flight", Double(calls), "calls", floor: 1, target: "exactly 1",
+            extra: ["serve_all_ms": ms.rounded()])
         await emulator.stop()
     }
 
@@ -183,7 +206,9 @@ enum Metrics {
         let seconds = clock.now.timeIntervalSince(start)
         let limited = await emulator.requestCount("GET /v1/playlists/{id}/items", status: 429)
         let floor = Double((requests + 99) / 100 - 1) * 30
-        report.metric("bulk_under_rate_limit", seconds, "s (virtual)", floor: floor, target: "ratio <= 1.15, 0 429s", extra: ["requests": requests, "429s": limited])
+        report.metric(
+            "bulk_under_rate_limit", seconds, "s (virtual)", floor: floor, target: "ratio <= 1.15, 0 429s",
+            extra: ["requests": requests, "429s": limited])
         await emulator.stop()
     }
 
@@ -199,7 +224,9 @@ enum Metrics {
         let monitor = NowPlayingMonitor(client: api, policy: policy)
         let start = clock.now
         // Two skips and a five-minute pause at 30 minutes.
-        let script: [(TimeInterval, String)] = [(0, "play"), (1500, "next"), (1800, "pause"), (2100, "resume"), (3000, "next")]
+        let script: [(TimeInterval, String)] = [
+            (0, "play"), (1500, "next"), (1800, "pause"), (2100, "resume"), (3000, "next"),
+        ]
         await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"])
         let stream = monitor.states()
         let collector = Task { () -> [NowPlayingState] in
@@ -207,9 +234,11 @@ enum Metrics {
             for await state in stream { seen.append(state) }
             return seen
         }
-        await clock.play(for: .seconds(3600), steps: script.dropFirst().map { offset, action in
-            TestClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
-        })
+        await clock.play(
+            for: .seconds(3600),
+            steps: script.dropFirst().map { offset, action in
+                TestClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
+            })
         try await clock.waitForSleepers(1)
         collector.cancel()
         let states = await collector.value
@@ -246,10 +275,17 @@ enum Metrics {
             }
         }
         let cap = (policy.calmPlayingInterval ?? policy.maxPlayingInterval).seconds
-        report.metric("now_playing_\(name)_calls_per_hour", Double(monitor.callCount), "calls", floor: Double(changes), target: "ratio <= 1.5", extra: ["changes": changes])
-        report.metric("now_playing_\(name)_lag_p50", percentile(playingLags + resumeLags, 0.5), "s", floor: nil, target: "<= 2 s")
-        report.metric("now_playing_\(name)_lag_max_playing", playingLags.max() ?? 0, "s", floor: nil, target: "<= \(Int(cap)) s (playing cap: changes, skips, pauses)")
-        report.metric("now_playing_\(name)_lag_max_resume", resumeLags.max() ?? 0, "s", floor: nil, target: "<= \(Int(policy.maxIdleInterval.seconds)) s (idle cap)")
+        report.metric(
+            "now_playing_\(name)_calls_per_hour", Double(monitor.callCount), "calls", floor: Double(changes),
+            target: "ratio <= 1.5", extra: ["changes": changes])
+        report.metric(
+            "now_playing_\(name)_lag_p50", percentile(playingLags + resumeLags, 0.5), "s", floor: nil, target: "<= 2 s")
+        report.metric(
+            "now_playing_\(name)_lag_max_playing", playingLags.max() ?? 0, "s", floor: nil,
+            target: "<= \(Int(cap)) s (playing cap: changes, skips, pauses)")
+        report.metric(
+            "now_playing_\(name)_lag_max_resume", resumeLags.max() ?? 0, "s", floor: nil,
+            target: "<= \(Int(policy.maxIdleInterval.seconds)) s (idle cap)")
         await emulator.stop()
     }
 
@@ -267,7 +303,10 @@ enum Metrics {
             playlist.trackCount = 40
             playlist.totalDuration = .seconds(9_000)
             metadata.append(playlist)
-            saved.append(PlaylistLink(record: RecordID(namespace: "session", id: "\(index)"), playlist: id, linkedAt: Date(timeIntervalSince1970: 0)))
+            saved.append(
+                PlaylistLink(
+                    record: RecordID(namespace: "session", id: "\(index)"), playlist: id,
+                    linkedAt: Date(timeIntervalSince1970: 0)))
         }
         try links.restore(links: saved, metadata: metadata)
         var generator = SystemRandomNumberGenerator()
@@ -279,15 +318,22 @@ enum Metrics {
             _ = try links.card(for: record)
             samples.append(elapsedMs(start))
         }
-        report.metric("offline_card_read_p50", percentile(samples, 0.5), "ms", floor: nil, target: "well under 1 ms", extra: ["links": count])
-        report.metric("offline_card_read_p99", percentile(samples, 0.99), "ms", floor: nil, target: "<= 1 ms", extra: ["links": count])
+        report.metric(
+            "offline_card_read_p50", percentile(samples, 0.5), "ms", floor: nil, target: "well under 1 ms",
+            extra: ["links": count])
+        report.metric(
+            "offline_card_read_p99", percentile(samples, 0.99), "ms", floor: nil, target: "<= 1 ms",
+            extra: ["links": count])
     }
 
     /// 8: the `spotlink session show` process against `spotlink --version`.
     static func coldStart(_ report: Report, runs: Int) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlink")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "spotlink")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            report.metric("cold_start_session_show", 0, "ratio", floor: nil, target: "n/a", extra: ["skipped": "spotlink binary not found next to spotlink-bench"])
+            report.metric(
+                "cold_start_session_show", 0, "ratio", floor: nil, target: "n/a",
+                extra: ["skipped": "spotlink binary not found next to spotlink-bench"])
             return
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
@@ -313,6 +359,8 @@ enum Metrics {
         }
         let showMedian = percentile(show, 0.5)
         let versionMedian = percentile(version, 0.5)
-        report.metric("cold_start_session_show", showMedian, "ms", floor: versionMedian, target: "ratio as low as possible", extra: ["version_ms": versionMedian.rounded()])
+        report.metric(
+            "cold_start_session_show", showMedian, "ms", floor: versionMedian, target: "ratio as low as possible",
+            extra: ["version_ms": versionMedian.rounded()])
     }
 }

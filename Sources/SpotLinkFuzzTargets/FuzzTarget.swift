@@ -49,7 +49,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             precondition(!pairs.contains { $0.0.contains("\u{0}") || $0.1.contains("\u{0}") }, "a NUL byte got through")
         }
         let server = AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!)
-        guard var flow = try? AuthorizationFlow(.init(clientID: "fuzz", redirectURI: "http://127.0.0.1:2/callback", server: server))
+        guard
+            var flow = try? AuthorizationFlow(
+                .init(clientID: "fuzz", redirectURI: "http://127.0.0.1:2/callback", server: server))
         else { preconditionFailure("a valid flow could not start") }
         // The state is fresh and random: no input can carry it, so nothing may be exchanged.
         switch flow.handleCallback(query: query) {
@@ -58,13 +60,16 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         }
         // With the right state spliced in, the verdict still never crashes and stays one line.
         var known = flow
-        if case .fail(let error) = known.handleCallback(query: "state=\(flow.state)&" + query) { checkOneLine(error.message) }
+        if case .fail(let error) = known.handleCallback(query: "state=\(flow.state)&" + query) {
+            checkOneLine(error.message)
+        }
     }
 
     private static func reference(_ data: Data) {
         guard let reference = try? SpotifyReference(parsing: text(data)) else { return }
         precondition(reference.id.rawValue.count == 22, "an ID that is not 22 characters")
-        precondition(reference.id.rawValue.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "an ID outside base62")
+        precondition(
+            reference.id.rawValue.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "an ID outside base62")
         // What it formats, it reads back.
         precondition((try? SpotifyReference(parsing: reference.uri))?.id == reference.id, "the URI does not round-trip")
         let link = try? SpotifyReference(parsing: reference.webURL.absoluteString)
@@ -90,7 +95,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
                 precondition(status == 200, "a token was read from an error status")
                 precondition(!parsed.accessToken.unredactedValue.isEmpty, "an empty access token")
                 if let expiry = parsed.expiresAt {
-                    precondition(expiry >= now && expiry <= now.addingTimeInterval(TokenResponseParser.maxLifetime), "an expiry out of bounds")
+                    precondition(
+                        expiry >= now && expiry <= now.addingTimeInterval(TokenResponseParser.maxLifetime),
+                        "an expiry out of bounds")
                 }
             } catch let error as OAuthError {
                 checkOneLine(error.message)

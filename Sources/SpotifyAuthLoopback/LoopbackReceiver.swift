@@ -58,10 +58,12 @@ public final class LoopbackReceiver: Sendable {
         guard
             let server = await LocalHTTPServer.start(
                 responder: CallbackResponder(path: path, handler: handler), host: host, port: port,
-                server: .http1(configuration: Self.channelConfiguration(idleTimeout: idleTimeout)), serverName: "spotifylink", logLevel: .critical),
+                server: .http1(configuration: Self.channelConfiguration(idleTimeout: idleTimeout)),
+                serverName: "spotifylink", logLevel: .critical),
             server.host == host
         else {
-            throw LoopbackError(message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
+            throw LoopbackError(
+                message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
         }
         return LoopbackReceiver(server: server)
     }
@@ -71,7 +73,8 @@ public final class LoopbackReceiver: Sendable {
     private static func channelConfiguration(idleTimeout: Duration) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
             idleTimeout: TimeAmount(idleTimeout),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
     }
 
     /// Closes the port and waits until the server has stopped.
@@ -96,10 +99,13 @@ struct CallbackResponder: HTTPResponder {
         let requestPath = String(target.prefix { $0 != "?" })
         let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } ?? ""
         guard requestPath == path else {
-            return Self.render(.init(status: 404, title: "Not found", message: "This address only receives the Spotify sign-in."))
+            return Self.render(
+                .init(status: 404, title: "Not found", message: "This address only receives the Spotify sign-in."))
         }
         guard request.method == .get else {
-            return Self.render(.init(status: 405, title: "Method not allowed", message: "Only the browser's redirect is accepted here."))
+            return Self.render(
+                .init(
+                    status: 405, title: "Method not allowed", message: "Only the browser's redirect is accepted here."))
         }
         return Self.render(await handler(query))
     }
@@ -121,6 +127,7 @@ struct CallbackResponder: HTTPResponder {
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: .init(code: page.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: .init(code: page.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

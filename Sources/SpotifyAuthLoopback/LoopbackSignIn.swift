@@ -42,11 +42,14 @@ public struct LoopbackSignIn: Sendable {
     ///   port is closed in every case.
     @discardableResult
     public func run(
-        session: SpotifySession, transport: any Transport = platformDefaultTransport(), random: any RandomSource = SystemRandomSource(),
+        session: SpotifySession, transport: any Transport = platformDefaultTransport(),
+        random: any RandomSource = SystemRandomSource(),
         clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
     ) async throws -> StoredTokens {
         guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {
-            throw OAuthError(code: .configuration, message: "Command-line sign-in needs a loopback redirect URI such as http://127.0.0.1/callback.")
+            throw OAuthError(
+                code: .configuration,
+                message: "Command-line sign-in needs a loopback redirect URI such as http://127.0.0.1/callback.")
         }
         let coordinator = CallbackCoordinator()
         let receiver = try await LoopbackReceiver.start(host: host, port: port ?? 0, path: path) { query in
@@ -56,7 +59,9 @@ public struct LoopbackSignIn: Sendable {
             let hostPart = host == "::1" ? "[::1]" : host
             let actualRedirect = "http://\(hostPart):\(receiver.port)\(path)"
             let flow = try AuthorizationFlow(
-                .init(clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server, showDialog: showDialog),
+                .init(
+                    clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server,
+                    showDialog: showDialog),
                 random: random)
             let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
             await coordinator.begin(flow: flow, endpoint: endpoint, session: session)
@@ -88,13 +93,19 @@ actor CallbackCoordinator {
 
     func receive(_ query: String) async -> LoopbackReceiver.Page {
         guard var flow, let endpoint, outcome == nil else {
-            return .init(status: 400, title: "No sign-in pending", message: "There is no Spotify sign-in waiting here. You can close this tab.")
+            return .init(
+                status: 400, title: "No sign-in pending",
+                message: "There is no Spotify sign-in waiting here. You can close this tab.")
         }
         let decision = flow.handleCallback(query: query)
         self.flow = flow
         switch decision {
         case .ignore:
-            return .init(status: 400, title: "Sign-in request not recognised", message: "This link does not belong to the sign-in in progress. Go back to the app and start again if needed.")
+            return .init(
+                status: 400, title: "Sign-in request not recognised",
+                message:
+                    "This link does not belong to the sign-in in progress. Go back to the app and start again if needed."
+            )
         case .fail(let error):
             finish(.failure(error))
             return .init(status: 400, title: "Spotify was not connected", message: error.message)
@@ -104,13 +115,19 @@ actor CallbackCoordinator {
                 // "Connected" only once the tokens are kept: a store that fails says so here too.
                 try await session?.signedIn(tokens)
                 finish(.success(tokens))
-                return .init(status: 200, title: "Spotify is connected", message: "You can close this tab and go back to the app.")
+                return .init(
+                    status: 200, title: "Spotify is connected",
+                    message: "You can close this tab and go back to the app.")
             } catch let error as TokenStoreError {
                 finish(.failure(error))
-                return .init(status: 500, title: "Spotify was not connected", message: "The sign-in could not be saved: \(error.message)")
+                return .init(
+                    status: 500, title: "Spotify was not connected",
+                    message: "The sign-in could not be saved: \(error.message)")
             } catch {
                 finish(.failure(error))
-                return .init(status: 502, title: "Spotify was not connected", message: (error as? OAuthError)?.message ?? "The sign-in could not be completed.")
+                return .init(
+                    status: 502, title: "Spotify was not connected",
+                    message: (error as? OAuthError)?.message ?? "The sign-in could not be completed.")
             }
         }
     }
@@ -144,7 +161,9 @@ actor CallbackCoordinator {
 
     private func expire() {
         flow?.abandon()
-        finish(.failure(OAuthError(code: .timedOut, message: "The sign-in was not finished in time. Run it again when ready.")))
+        finish(
+            .failure(
+                OAuthError(code: .timedOut, message: "The sign-in was not finished in time. Run it again when ready.")))
     }
 
     private func cancel() {

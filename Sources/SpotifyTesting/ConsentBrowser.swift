@@ -1,5 +1,5 @@
-import HTTPTypes
 public import Foundation
+import HTTPTypes
 
 /// Acts as the user's browser in front of the emulator: opens the authorize URL, presses Agree or
 /// Cancel on the consent page, and follows the redirect to the app (the loopback listener).
@@ -30,12 +30,14 @@ public struct ConsentBrowser: Sendable {
             }
             let id = String(html[marker.upperBound...].prefix { $0 != "\"" })
             let decisionURL = URL(string: "/authorize/decision", relativeTo: authorizeURL)!.absoluteURL
-            (status, headers, body) = try await http.send(.post, decisionURL, form: [("request", id), ("decision", decision)])
+            (status, headers, body) = try await http.send(
+                .post, decisionURL, form: [("request", id), ("decision", decision)])
         }
         guard (300..<400).contains(status), let location = headers[.location].flatMap(URL.init(string:)) else {
             return Visit(redirect: nil, finalStatus: status, finalPage: String(decoding: body, as: UTF8.self))
         }
         let final = try await http.send(.get, location)
-        return Visit(redirect: location, finalStatus: final.status, finalPage: String(decoding: final.body, as: UTF8.self))
+        return Visit(
+            redirect: location, finalStatus: final.status, finalPage: String(decoding: final.body, as: UTF8.self))
     }
 }

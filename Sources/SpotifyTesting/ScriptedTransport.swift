@@ -41,7 +41,8 @@ public final class ScriptedTransport: Transport {
         self.init { request, index in
             guard index < replies.count else {
                 throw TransportError.other(
-                    "ScriptedTransport: no reply left for request \(index + 1): \(request.method) \(request.path ?? "")")
+                    "ScriptedTransport: no reply left for request \(index + 1): \(request.method) \(request.path ?? "")"
+                )
             }
             return replies[index]
         }

@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// Hold a scripted or real answer with it to make answers arrive late or out of order.
 public final class TestGate: Sendable {
-    private let state = Mutex<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+    private let state = Mutex<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+        (false, false, []))
 
     /// A closed gate.
     public init() {}

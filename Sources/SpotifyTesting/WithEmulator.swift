@@ -34,7 +34,8 @@ public struct TestHTTP: Sendable {
 
     /// One exchange; `form` fields become an `application/x-www-form-urlencoded` body.
     public func send(
-        _ method: HTTPRequest.Method = .get, _ url: URL, headers: [String: String] = [:], form: [(String, String)]? = nil
+        _ method: HTTPRequest.Method = .get, _ url: URL, headers: [String: String] = [:],
+        form: [(String, String)]? = nil
     ) async throws -> (status: Int, headers: HTTPFields, body: Data) {
         var request = HTTPRequest(method: method, url: url)
         for (name, value) in headers { if let field = HTTPField.Name(name) { request.headerFields[field] = value } }
@@ -43,13 +44,15 @@ public struct TestHTTP: Sendable {
             request.headerFields[.contentType] = "application/x-www-form-urlencoded"
             body = Data(Self.formEncode(form).utf8)
         }
-        let (response, data) = try await transport.send(request, body: body, timeout: .seconds(30), maxBodyBytes: 64 << 20)
+        let (response, data) = try await transport.send(
+            request, body: body, timeout: .seconds(30), maxBodyBytes: 64 << 20)
         return (response.status.code, response.headerFields, data)
     }
 
     /// JSON of an exchange, as a dictionary.
     public func json(_ url: URL, token: String? = nil) async throws -> (status: Int, object: [String: Any]) {
-        let (status, _, data) = try await send(.get, url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        let (status, _, data) = try await send(
+            .get, url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         return (status, object ?? [:])
     }

@@ -59,7 +59,8 @@ struct CrashSafetyTests {
             reported.read(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
             if reported.linked.count > before { next = reported.linked.max()! + 1 }
             // The records this run touched (and the one it was on when killed), then all at the end.
-            try expectSound(database, reported, after: kills, only: Set((next - 2 - (reported.linked.count - before))...next))
+            try expectSound(
+                database, reported, after: kills, only: Set((next - 2 - (reported.linked.count - before))...next))
         }
         try expectSound(database, reported, after: kills, only: nil)
         // The children must get work done between kills (how much depends on the machine: about 400
@@ -75,15 +76,20 @@ struct CrashSafetyTests {
         // A record killed after its unlink committed but before it said so may go either way.
         let maybeUnlinked = Set(reported.covered.filter { $0.isMultiple(of: 3) }).subtracting(reported.unlinked)
         let kept = reported.linked.subtracting(reported.unlinked).subtracting(maybeUnlinked)
-        #expect(kept.isSubset(of: stored), "links lost after kill \(kills): \(kept.subtracting(stored).sorted().prefix(5))")
+        #expect(
+            kept.isSubset(of: stored), "links lost after kill \(kills): \(kept.subtracting(stored).sorted().prefix(5))")
         #expect(stored.isDisjoint(with: reported.unlinked), "unlinks undone after kill \(kills)")
         func checked(_ indices: Set<Int>) -> Set<Int> { touched.map { indices.intersection($0) } ?? indices }
         for index in checked(reported.described.intersection(kept)) {
             let card = try #require(try links.card(for: RecordID(namespace: "crash", id: "\(index)")))
-            #expect(card.metadata.name == "Playlist \(index)" && card.metadata.trackCount == index, "details of \(index) after kill \(kills)")
+            #expect(
+                card.metadata.name == "Playlist \(index)" && card.metadata.trackCount == index,
+                "details of \(index) after kill \(kills)")
         }
         for index in checked(reported.covered) {
-            #expect(try links.cover(for: Self.playlist(index)) == Self.cover(index), "cover of \(index) after kill \(kills)")
+            #expect(
+                try links.cover(for: Self.playlist(index)) == Self.cover(index), "cover of \(index) after kill \(kills)"
+            )
         }
         // Covers the child did not get to report must be whole too, or absent.
         for index in checked(stored.subtracting(reported.covered)) {

@@ -11,7 +11,8 @@ func copyOfEarlierDatabase(_ name: String = "spotlink-fe0207e.sqlite") throws ->
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/\(name)")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("earlier-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let copy = folder.appendingPathComponent("spotlink.sqlite")
     try FileManager.default.copyItem(at: fixture, to: copy)
     return copy

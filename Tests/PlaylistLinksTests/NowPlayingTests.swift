@@ -30,7 +30,8 @@ final class MonitorHarness: Sendable {
         _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil, policy: PollSchedule.Policy = .responsive,
         until end: Duration, steps: [Step] = []
     ) async throws -> NowPlayingMonitor {
-        let provider: any AccessTokenProvider = if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
+        let provider: any AccessTokenProvider =
+            if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
         let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider, clock: clock)
         let monitor = NowPlayingMonitor(client: client, policy: policy)
         // The world is set up before the first poll.
@@ -58,10 +59,16 @@ struct NowPlayingTests {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-            let monitor = try await harness.run(emulator, until: .seconds(600), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
-            ])
-            let tracks = harness.emitted.compactMap { state -> String? in if case .playing(let item) = state { item.uri } else { nil } }
+            let monitor = try await harness.run(
+                emulator, until: .seconds(600),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+                    }
+                ])
+            let tracks = harness.emitted.compactMap { state -> String? in
+                if case .playing(let item) = state { item.uri } else { nil }
+            }
             // Ten minutes of 150–260 s tracks: at least three distinct tracks, each announced once.
             #expect(tracks.count >= 3)
             #expect(Set(tracks).count == tracks.count)
@@ -75,11 +82,17 @@ struct NowPlayingTests {
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
             let start = harness.clock.now
-            let monitor = try await harness.run(emulator, policy: .economical, until: .seconds(1800), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
-                .init(at: .seconds(1500)) { await emulator.control("player/next") },
-            ])
-            let seen = harness.emitted.compactMap { state -> NowPlayingItem? in if case .playing(let item) = state { item } else { nil } }
+            let monitor = try await harness.run(
+                emulator, policy: .economical, until: .seconds(1800),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+                    },
+                    .init(at: .seconds(1500)) { await emulator.control("player/next") },
+                ])
+            let seen = harness.emitted.compactMap { state -> NowPlayingItem? in
+                if case .playing(let item) = state { item } else { nil }
+            }
             // Floor: one call per change. Calm tracks cost their end poll plus at most a few capped ones.
             #expect(monitor.callCount <= seen.count * 3 / 2 + 2, "\(monitor.callCount) calls for \(seen.count) changes")
             // Every natural change is seen within the margin; the skip at 1500 s within the calm cap.
@@ -101,14 +114,18 @@ struct NowPlayingTests {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let calm = try #require(await emulator.playlists().first { $0.name == "Calm Evening" }).id
-            _ = try await harness.run(emulator, until: .seconds(600), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)"]) },
-                .init(at: .seconds(60)) { await emulator.control("player/pause") },
-                .init(at: .seconds(120)) { await emulator.control("player/resume") },
-                .init(at: .seconds(200)) { await emulator.control("player/next") },
-                .init(at: .seconds(260)) { await emulator.control("player/ad", ["seconds": "30"]) },
-                .init(at: .seconds(400)) { await emulator.control("player/stop") },
-            ])
+            _ = try await harness.run(
+                emulator, until: .seconds(600),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)"])
+                    },
+                    .init(at: .seconds(60)) { await emulator.control("player/pause") },
+                    .init(at: .seconds(120)) { await emulator.control("player/resume") },
+                    .init(at: .seconds(200)) { await emulator.control("player/next") },
+                    .init(at: .seconds(260)) { await emulator.control("player/ad", ["seconds": "30"]) },
+                    .init(at: .seconds(400)) { await emulator.control("player/stop") },
+                ])
             let kinds = harness.emitted.map { state -> String in
                 switch state {
                 case .playing: "playing"
@@ -130,9 +147,14 @@ struct NowPlayingTests {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let calm = try #require(await emulator.playlists().first { $0.name == "Calm Evening" }).id
-            _ = try await harness.run(emulator, until: .seconds(10), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"]) },
-            ])
+            _ = try await harness.run(
+                emulator, until: .seconds(10),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control(
+                            "player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"])
+                    }
+                ])
             guard case .playing(let item) = harness.emitted.first else { Issue.record("expected playing"); return }
             #expect(item.kind == .episode)
         }
@@ -161,7 +183,9 @@ struct NowPlayingTests {
     @Test func routineSummaryInSongs() {
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         func item(_ uri: String, _ seconds: Int, at offset: TimeInterval) -> NowPlayingItem {
-            NowPlayingItem(kind: .track, uri: uri, name: uri, subtitle: nil, duration: .seconds(seconds), contextURI: nil, progress: .zero, observedAt: start.addingTimeInterval(offset))
+            NowPlayingItem(
+                kind: .track, uri: uri, name: uri, subtitle: nil, duration: .seconds(seconds), contextURI: nil,
+                progress: .zero, observedAt: start.addingTimeInterval(offset))
         }
         var routine = RoutineListening(playlist: .playlist(try! SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
         #expect(routine.summary(at: start).sentence == "No music was playing during this routine.")
@@ -179,7 +203,9 @@ struct NowPlayingTests {
     @Test func scheduleIsAPureStateMachine() {
         var schedule = PollSchedule(policy: .responsive)
         let now = Date(timeIntervalSince1970: 1_790_000_000)
-        let item = NowPlayingItem(kind: .track, uri: "u", name: "n", subtitle: nil, duration: .seconds(200), contextURI: nil, progress: .zero, observedAt: Date())
+        let item = NowPlayingItem(
+            kind: .track, uri: "u", name: "n", subtitle: nil, duration: .seconds(200), contextURI: nil, progress: .zero,
+            observedAt: Date())
         #expect(schedule.delay(after: .playing(item), remaining: .seconds(10), now: now) == .milliseconds(11500))
         #expect(schedule.delay(after: .playing(item), remaining: .seconds(100), now: now) == .seconds(30))
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(15))
@@ -187,21 +213,26 @@ struct NowPlayingTests {
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(60))
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(120))
         #expect(schedule.delay(after: .nothingPlaying, remaining: nil, now: now) == .seconds(120))
-        #expect(schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil, now: now) == .seconds(300))
+        #expect(
+            schedule.delay(after: .unavailable(.rateLimited(retryAfter: .seconds(300))), remaining: nil, now: now)
+                == .seconds(300))
     }
 
     @Test func economicalCapGrowsWhileCalmAndShrinksOnAUserAction() {
         var schedule = PollSchedule(policy: .economical)
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         func item(_ uri: String) -> NowPlayingItem {
-            NowPlayingItem(kind: .track, uri: uri, name: "n", subtitle: nil, duration: .seconds(600), contextURI: nil, progress: .zero, observedAt: Date())
+            NowPlayingItem(
+                kind: .track, uri: uri, name: "n", subtitle: nil, duration: .seconds(600), contextURI: nil,
+                progress: .zero, observedAt: Date())
         }
         // A long track: 30 s, then the cap doubles on every poll that finds it still playing.
         #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(590), now: now) == .seconds(30))
         #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(560), now: now) == .seconds(60))
         #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(500), now: now) == .seconds(120))
         #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(380), now: now) == .seconds(240))
-        #expect(schedule.delay(after: .playing(item("a")), remaining: .seconds(140), now: now) == .milliseconds(141_500))
+        #expect(
+            schedule.delay(after: .playing(item("a")), remaining: .seconds(140), now: now) == .milliseconds(141_500))
         // The next track found by the track-end poll is as predicted: the cap keeps growing.
         #expect(schedule.delay(after: .playing(item("b")), remaining: .seconds(600), now: now) == .seconds(480))
         // A different track found by a capped poll is a skip: back to 30 s.
@@ -228,9 +259,13 @@ struct NowPlayingTokenTests {
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
             let tokens = RefreshingProvider(emulator: emulator)
-            let monitor = try await harness.run(emulator, tokens: tokens, until: .seconds(5400), steps: [
-                .init(at: .zero) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"]) },
-            ])
+            let monitor = try await harness.run(
+                emulator, tokens: tokens, until: .seconds(5400),
+                steps: [
+                    .init(at: .zero) {
+                        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+                    }
+                ])
             #expect(!harness.emitted.contains { if case .unavailable = $0 { true } else { false } })
             #expect(tokens.refreshes == 1)
             #expect(monitor.callCount > 10)

@@ -1,6 +1,6 @@
-import HTTPTypes
 import Foundation
 import GRDB
+import HTTPTypes
 import SpotifyEmulator
 import SpotifyTesting
 import SpotifyWebAPI
@@ -11,10 +11,13 @@ import Testing
 
 let session42 = RecordID(namespace: "session", id: "42")
 
-func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = TestClock(mode: .automatic)) async -> SpotifyClient {
+func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = TestClock(mode: .automatic)) async
+    -> SpotifyClient
+{
     SpotifyClient(
         configuration: .emulator(url: emulator.baseURL),
-        tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))), clock: clock)
+        tokens: StaticAccessTokenProvider(
+            AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))), clock: clock)
 }
 
 func playlistID(_ emulator: EmulatorServer, _ name: String) async throws -> SpotifyID {
@@ -78,7 +81,9 @@ struct PlaylistLinksTests {
             await emulator.control("playlists/\(deep.rawValue)/forbid")
             #expect(try await refresher.refresh(record: session42) == .forbidden)
             var card = try #require(try links.card(for: session42))
-            #expect(card.metadata.availability == .forbidden && card.metadata.name == "Deeper Work" && card.metadata.trackCount == 50)
+            #expect(
+                card.metadata.availability == .forbidden && card.metadata.name == "Deeper Work"
+                    && card.metadata.trackCount == 50)
             #expect(card.metadata.availability.statusLine != nil)
             await emulator.control("playlists/\(deep.rawValue)/restore")
             await emulator.control("playlists/\(deep.rawValue)/delete")
@@ -112,7 +117,8 @@ struct PlaylistLinksTests {
             let hits = try await playlistID(emulator, "Lo-Fi Focus Beats")
             let mine = try await emulatorClient(emulator).allMyPlaylists().items
             try await links.link(session42, to: try #require(mine.first { $0.id == hits }))
-            _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(record: session42)
+            _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(
+                record: session42)
             let card = try #require(try links.card(for: session42))
             #expect(card.metadata.trackCount == 80)
             #expect(card.metadata.totalDuration == nil)
@@ -125,7 +131,8 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
-                try await links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.link(
+                    RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             let refresher = MetadataRefresher(store: links, client: client)
             #expect(try await refresher.refreshStale(olderThan: .seconds(3600), concurrency: 2).count == 3)
@@ -160,9 +167,11 @@ struct PlaylistLinksTests {
     func pickerRanking(query: String, expected: [String]) async throws {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
-        let json = "[" + names.enumerated().map { index, name in
-            #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
-        }.joined(separator: ",") + "]"
+        let json =
+            "["
+            + names.enumerated().map { index, name in
+                #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
+            }.joined(separator: ",") + "]"
         try await links.cacheLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
         #expect(try await links.filterLibrary(query).map(\.name) == expected)
     }
@@ -208,8 +217,14 @@ struct PlaylistLinksTests {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue, upTo: name)
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO playlist (id, name, availability) VALUES ('37i9dQZF1DXcBWIGoYBM5M', 'Old', 'available')")
-                try db.execute(sql: "INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES ('session', '42', '37i9dQZF1DXcBWIGoYBM5M', 1)")
+                try db.execute(
+                    sql:
+                        "INSERT INTO playlist (id, name, availability) VALUES ('37i9dQZF1DXcBWIGoYBM5M', 'Old', 'available')"
+                )
+                try db.execute(
+                    sql:
+                        "INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES ('session', '42', '37i9dQZF1DXcBWIGoYBM5M', 1)"
+                )
             }
             try Schema.migrator.migrate(queue)
             let count = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link") }
@@ -222,10 +237,14 @@ struct PlaylistLinksTests {
     }
 
     @Test func aFileDatabaseSurvivesReopening() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)/links.sqlite")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "links-\(UUID().uuidString)/links.sqlite")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        try await SQLitePlaylistLinkStore(location: .file(url)).link(session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
-        #expect(try await SQLitePlaylistLinkStore(location: .file(url)).linkedPlaylist(session42)?.rawValue == "37i9dQZF1DXcBWIGoYBM5M")
+        try await SQLitePlaylistLinkStore(location: .file(url)).link(
+            session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(
+            try await SQLitePlaylistLinkStore(location: .file(url)).linkedPlaylist(session42)?.rawValue
+                == "37i9dQZF1DXcBWIGoYBM5M")
     }
 
     @Test func badRecordsAreRejected() async throws {
@@ -247,7 +266,9 @@ struct SongTimeTests {
     }
 
     @Test func twentyMinuteRoutineAcrossTracksOfVariousLengths() {
-        let tracks: [Duration] = [.seconds(180), .seconds(240), .seconds(200), .seconds(300), .seconds(150), .seconds(400)]
+        let tracks: [Duration] = [
+            .seconds(180), .seconds(240), .seconds(200), .seconds(300), .seconds(150), .seconds(400),
+        ]
         let fill = SongTime.fill(.seconds(1200), with: tracks)
         // 180 + 240 + 200 + 300 + 150 = 1070 s, then 130 s of a 400 s track.
         #expect(fill.trackCount == 6)

@@ -125,7 +125,8 @@ struct RevalidationTests {
             let client = await emulatorClient(emulator, clock: clock)
             // Two playlists of the user's library and one outside it: reading 5 library pages would cost more.
             for (index, name) in ["Deep Work", "Morning Focus", "Focus Flow"].enumerated() {
-                try await links.link(RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.link(
+                    RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             let refresher = MetadataRefresher(store: links, client: client)
             _ = try await refresher.refreshStale(olderThan: .zero)

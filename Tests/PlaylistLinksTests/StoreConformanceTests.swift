@@ -61,7 +61,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqliteInMemory: try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         case .sqliteFile:
             try SQLitePlaylistLinkStore(
-                location: .file(FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)/links.sqlite")),
+                location: .file(
+                    FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "conformance-\(UUID().uuidString)/links.sqlite")),
                 clock: clock)
         case .dictionary: DictionaryLinkStore(clock: clock)
         }
@@ -104,7 +106,8 @@ struct StoreConformanceTests {
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
         #expect(try await store.metadata(for: focus) == described(focus, "Focus"))
-        try await store.saveLink(RecordID(namespace: "session", id: "2"), to: PlaylistMetadata(id: focus), replacingMetadata: true)
+        try await store.saveLink(
+            RecordID(namespace: "session", id: "2"), to: PlaylistMetadata(id: focus), replacingMetadata: true)
         #expect(try await store.metadata(for: focus) == PlaylistMetadata(id: focus))
     }
 
@@ -141,7 +144,11 @@ struct StoreConformanceTests {
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.saveCover(Data([0x89, 0x50, 0x4E, 0x47]), for: focus)
         let card = try #require(try await store.card(for: record))
-        #expect(card == PlaylistCard(record: record, metadata: described(focus, "Focus"), linkedAt: clock.now, cover: Data([0x89, 0x50, 0x4E, 0x47])))
+        #expect(
+            card
+                == PlaylistCard(
+                    record: record, metadata: described(focus, "Focus"), linkedAt: clock.now,
+                    cover: Data([0x89, 0x50, 0x4E, 0x47])))
         #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
     }
 
@@ -150,7 +157,8 @@ struct StoreConformanceTests {
         let store = try kind.make(clock: TestClock())
         let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
         let library = names.enumerated().map { index, name in
-            LibraryPlaylist(id: SpotifyID(unchecked: String(repeating: "A", count: 21) + "\(index)"), name: name, ownerName: "me")
+            LibraryPlaylist(
+                id: SpotifyID(unchecked: String(repeating: "A", count: 21) + "\(index)"), name: name, ownerName: "me")
         }
         try await store.replaceLibrary(library)
         #expect(try await store.library() == library)
@@ -184,8 +192,12 @@ struct StoreConformanceTests {
         let store = try kind.make(clock: TestClock())
         try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
         let before = try await store.exportJSON()
-        let badID = #"{"format":"spotifylink-links","version":1,"playlists":[],"links":[{"record":{"namespace":"s","id":"2"},"playlist":"../../x","linkedAt":"2026-01-01T00:00:00Z"}]}"#
-        for data in [Data("{}".utf8), Data(badID.utf8), Data(#"{"format":"spotifylink-links","version":2,"links":[],"playlists":[]}"#.utf8)] {
+        let badID =
+            #"{"format":"spotifylink-links","version":1,"playlists":[],"links":[{"record":{"namespace":"s","id":"2"},"playlist":"../../x","linkedAt":"2026-01-01T00:00:00Z"}]}"#
+        for data in [
+            Data("{}".utf8), Data(badID.utf8),
+            Data(#"{"format":"spotifylink-links","version":2,"links":[],"playlists":[]}"#.utf8),
+        ] {
             await #expect(throws: PlaylistLinksError.self) { try await store.importJSON(data) }
         }
         #expect(try await store.exportJSON() == before)

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import SpotifyEmulator
 import SpotifyTesting
 import Synchronization
@@ -43,11 +43,14 @@ struct SpotLinkBinary {
     }
 
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
-    func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil) async throws -> Result {
+    func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil)
+        async throws -> Result
+    {
         let process = Process()
         if let umask {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(umask); exec \"$0\" \"$@\"", builtExecutable(named: "spotlink").path] + arguments
+            process.arguments =
+                ["-c", "umask \(umask); exec \"$0\" \"$@\"", builtExecutable(named: "spotlink").path] + arguments
         } else {
             process.executableURL = builtExecutable(named: "spotlink")
             process.arguments = arguments
@@ -87,7 +90,9 @@ struct SpotLinkBinary {
         let restOut = out.fileHandleForReading.readDataToEndOfFile()
         let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stdout = outData.withLock { $0 } + restOut
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: errText.withLock { $0 } + rest)
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: errText.withLock { $0 } + rest)
     }
 }
 
@@ -96,7 +101,10 @@ struct SpotLinkBinaryTests {
     @Test func demoRunsTheWholeProduct() async throws {
         let result = try await SpotLinkBinary().run(["demo"])
         #expect(result.status == 0, "\(result.stderr)")
-        for step in ["Signed in", "Read every entry of Everything Archive", "Morning routine", "Stopped the emulator", "You got through", "Disconnected", "Done"] {
+        for step in [
+            "Signed in", "Read every entry of Everything Archive", "Morning routine", "Stopped the emulator",
+            "You got through", "Disconnected", "Done",
+        ] {
             #expect(result.stdout.contains(step), "missing step: \(step)")
         }
     }
@@ -106,7 +114,9 @@ struct SpotLinkBinaryTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count > 10)
-        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)") }
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
     }
 
     @Test func loginThenEveryCommandAgainstAnEmulatorAndOffline() async throws {
@@ -121,7 +131,8 @@ struct SpotLinkBinaryTests {
 
         let status = try await cli.run(["status", "--json"] + common)
         #expect(status.status == 0)
-        let statusObject = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let statusObject = try #require(
+            try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect(statusObject["user"] as? String == "emu-user")
 
         let playlists = try await cli.run(["playlists", "--filter", "FOCUS", "--json"] + common)
@@ -132,7 +143,8 @@ struct SpotLinkBinaryTests {
         #expect(try await cli.run(["search", "focus", "--limit", "11"] + common).status == 2)
 
         let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-        let show = try await cli.run(["playlist", "show", "https://open.spotify.com/intl-de/playlist/\(deep)?si=x", "--json"] + common)
+        let show = try await cli.run(
+            ["playlist", "show", "https://open.spotify.com/intl-de/playlist/\(deep)?si=x", "--json"] + common)
         #expect(show.status == 0)
         #expect(show.stdout.contains("\"tracks\":50"))
 
@@ -188,10 +200,14 @@ struct SpotLinkBinaryTests {
             await emulator.control("faults", ["kind": "429-quota", "retry_after": "43200"])
             let first = try await cli.run(["playlists"] + common)
             #expect(first.status == 4)
-            #expect(first.stderr.contains("daily request quota") && first.stderr.contains("about 12 h, around "), "\(first.stderr)")
+            #expect(
+                first.stderr.contains("daily request quota") && first.stderr.contains("about 12 h, around "),
+                "\(first.stderr)")
             #expect(first.stderr.contains("readable offline"))
             await emulator.resetStatistics()
-            for arguments in [["playlists"], ["search", "focus"], ["playlist", "show", deep], ["now-playing"], ["refresh"]] {
+            for arguments in [
+                ["playlists"], ["search", "focus"], ["playlist", "show", deep], ["now-playing"], ["refresh"],
+            ] {
                 let result = try await cli.run(arguments + common)
                 #expect(result.status == 4, "\(arguments): \(result.stderr)")
             }
@@ -251,7 +267,8 @@ struct SpotLinkBinaryTests {
             let scopes = try #require(object["scopes"] as? [String])
             #expect(scopes.contains("user-top-read") && scopes.contains("user-read-currently-playing"))
             let status = try await cli.run(["status", "--json"] + common)
-            let statusObject = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            let statusObject = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
             #expect(statusObject["account_id"] as? String == "acct-emu-user")
         }
     }
@@ -263,7 +280,9 @@ struct SpotLinkBinaryTests {
             #expect(try await cli.login(common).status == 0)
             // Saved and top tracks need scopes the default sign-in does not ask for.
             let unscoped = try await cli.run(["library", "tracks"] + common)
-            #expect(unscoped.status == 3 && unscoped.stderr.contains("spotlink login --scope user-library-read"), "\(unscoped.stderr)")
+            #expect(
+                unscoped.status == 3 && unscoped.stderr.contains("spotlink login --scope user-library-read"),
+                "\(unscoped.stderr)")
             #expect(await emulator.totalRequests(prefix: "GET /v1/me/tracks") == 0)
             let login = try await cli.login(["--scope", "user-library-read", "--scope", "user-top-read"] + common)
             #expect(login.status == 0, "\(login.stderr)")
@@ -272,44 +291,56 @@ struct SpotLinkBinaryTests {
             #expect(search.status == 0, "\(search.stderr)")
             // Links are printed as links: no escaped slashes.
             #expect(search.stdout.contains("https://open.spotify.com/track/") && !search.stdout.contains("\\/"))
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
             let first = try #require((object["tracks"] as? [[String: Any]])?.first)
             #expect(first["name"] as? String == "さくら色の朝")
             #expect(first["preview_url"] is NSNull)
             let uri = try #require(first["uri"] as? String)
             let text = try await cli.run(["search", "ハルカゼ", "--type", "track"] + common)
-            #expect(text.status == 0 && text.stdout.contains("ハルカゼ") && text.stdout.contains("ひかり · 3:07"), "\(text.stdout)")
+            #expect(
+                text.status == 0 && text.stdout.contains("ハルカゼ") && text.stdout.contains("ひかり · 3:07"), "\(text.stdout)"
+            )
 
             let show = try await cli.run(["track", "show", uri] + common)
-            #expect(show.status == 0 && show.stdout.contains("さくら色の朝") && show.stdout.contains("Open in Spotify: https://open.spotify.com/track/"))
-            #expect(try await cli.run(["track", "show", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"] + common).status == 2)
+            #expect(
+                show.status == 0 && show.stdout.contains("さくら色の朝")
+                    && show.stdout.contains("Open in Spotify: https://open.spotify.com/track/"))
+            #expect(
+                try await cli.run(["track", "show", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"] + common).status == 2)
 
             let me = try await cli.run(["me", "--json"] + common)
             #expect(me.status == 0 && me.stdout.contains("\"account_id\":\"acct-emu-user\""), "\(me.stdout)")
             let saved = try await cli.run(["library", "tracks", "--limit", "5", "--json"] + common)
             #expect(saved.status == 0 && saved.stdout.contains("\"total\":25"), "\(saved.stdout) \(saved.stderr)")
             let top = try await cli.run(["top", "tracks", "--range", "short", "--limit", "3"] + common)
-            #expect(top.status == 0 && top.stdout.split(separator: "\n").first?.contains("夜明けのうた") == true, "\(top.stdout)")
+            #expect(
+                top.status == 0 && top.stdout.split(separator: "\n").first?.contains("夜明けのうた") == true, "\(top.stdout)")
             let artists = try await cli.run(["top", "artists", "--json"] + common)
             #expect(artists.status == 0 && artists.stdout.contains("j-pop"))
 
             let open = try await cli.run(["open", "track", uri, "--uri"] + common)
             #expect(open.status == 0 && open.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == uri)
-            let openPlaylist = try await cli.run(["open", "playlist", "https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n?si=x"])
+            let openPlaylist = try await cli.run([
+                "open", "playlist", "https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n?si=x",
+            ])
             #expect(openPlaylist.stdout.contains("https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n"))
             #expect(try await cli.run(["open", "track"] + common).status == 2)
 
             // Complete JSON: every one of 10,000 entries.
             let archive = try #require(await emulator.playlists().first { $0.name == "Everything Archive" }).id
             let big = try await cli.run(["playlist", "show", archive, "--json"] + common)
-            let bigObject = try #require(try JSONSerialization.jsonObject(with: Data(big.stdout.utf8)) as? [String: Any])
+            let bigObject = try #require(
+                try JSONSerialization.jsonObject(with: Data(big.stdout.utf8)) as? [String: Any])
             #expect((bigObject["entries"] as? [Any])?.count == 10_000)
         }
     }
 
     @Test func appOnlySearchUsesTheClientSecretFromTheEnvironment() async throws {
         var configuration = EmulatorConfiguration()
-        configuration.clients = [.init(id: "learning-tool", redirectURIs: ["http://127.0.0.1/callback"], secret: "SENTINEL_SECRET_x:y")]
+        configuration.clients = [
+            .init(id: "learning-tool", redirectURIs: ["http://127.0.0.1/callback"], secret: "SENTINEL_SECRET_x:y")
+        ]
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             var cli = try SpotLinkBinary()
             let common = ["--emulator", emulator.baseURL.absoluteString, "--client-id", "learning-tool", "--verbose"]
@@ -333,7 +364,9 @@ struct SpotLinkBinaryTests {
             await emulator.control("playlists/\(deep)/rename", ["name": hostile])
             #expect(try await cli.run(["session", "new", "S"] + common).status == 0)
             var outputs: [String] = []
-            for arguments in [["playlists"], ["playlist", "show", deep], ["session", "attach", "1", deep], ["session", "show", "1"]] {
+            for arguments in [
+                ["playlists"], ["playlist", "show", deep], ["session", "attach", "1", deep], ["session", "show", "1"],
+            ] {
                 let result = try await cli.run(arguments + common)
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 outputs += [result.stdout, result.stderr]
@@ -359,7 +392,8 @@ struct SpotLinkBinaryTests {
                 data.appendingPathComponent("spotlink.sqlite"), data.appendingPathComponent("spotify-requests.sqlite"),
                 cli.home.appendingPathComponent("config/spotlink/settings.json"), export,
             ] {
-                let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+                let mode = try #require(
+                    try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
                 #expect(mode == 0o600, "\(file.lastPathComponent): \(String(mode, radix: 8))")
             }
             let folderMode = try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? Int
@@ -386,7 +420,9 @@ struct SpotLinkBinaryTests {
             #expect(logout.status == 0)
             #expect(logout.stdout.contains("removed from the file"), "\(logout.stdout)")
             #expect(logout.stdout.contains("up to an hour"))
-            let tokens = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter { $0.contains("tokens-") && $0.hasSuffix(".json") }
+            let tokens = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
+                $0.contains("tokens-") && $0.hasSuffix(".json")
+            }
             #expect(tokens.isEmpty, "\(tokens)")
             #expect(try await cli.run(["status"] + common).status == 3)
             let again = try await cli.run(["logout", "--json"] + common)
@@ -396,16 +432,21 @@ struct SpotLinkBinaryTests {
 
     /// The case the old logout got wrong: tokens in the keyring, settings gone, and a logout that
     /// looked in the file store only. Needs the keyring daemon CI runs (`.ci/with-keyring`).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "needs a D-Bus session with a keyring"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil,
+            "needs a D-Bus session with a keyring"))
     func logoutEmptiesTheKeyringEvenWhenTheSettingsAreGone() async throws {
         var cli = try SpotLinkBinary()
-        cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+        cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] =
+            ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let common = ["--emulator", emulator.baseURL.absoluteString]
             let login = try await cli.login(["--store", "secret-service"] + common)
             guard login.status == 0 else {
                 // Without a usable keyring daemon there is nothing to test; CI has one and requires it.
-                #expect(ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] != "1", "\(login.stderr)")
+                #expect(
+                    ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] != "1", "\(login.stderr)")
                 return
             }
             try FileManager.default.removeItem(at: cli.home.appendingPathComponent("config/spotlink/settings.json"))
@@ -430,7 +471,8 @@ struct SpotLinkBinaryTests {
         let commands: [[String]] = [
             ["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"],
             ["session", "new", "Focus", "--minutes", "1"], ["session", "attach", "1", "spotify:playlist:\(playlist)"],
-            ["session", "show", "1"], ["session", "list"], ["open", "1"], ["refresh"], ["routine", "1", "--minutes", "0.02"],
+            ["session", "show", "1"], ["session", "list"], ["open", "1"], ["refresh"],
+            ["routine", "1", "--minutes", "0.02"],
             ["export", export], ["import", export], ["playlist", "show", playlist],
         ]
         for arguments in commands {
@@ -443,9 +485,13 @@ struct SpotLinkBinaryTests {
         let refreshed = try await cli.run(["playlists"] + common)
         outputs += [refreshed.stdout, refreshed.stderr]
         #expect(refreshed.stderr.contains("spotify token refresh") || refreshed.stdout.contains("Deep Work"))
-        let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter { $0.hasSuffix(".json") && $0.contains("tokens") }
+        let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
+            $0.hasSuffix(".json") && $0.contains("tokens")
+        }
         let file = try #require(tokenFiles.first)
-        let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file))) as? [String: Any])
+        let stored = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file)))
+                as? [String: Any])
         let secrets = [stored["accessToken"] as? String, stored["refreshToken"] as? String].compactMap { $0 }
         #expect(secrets.count == 2)
         #expect(outputs.joined().contains("spotify request"))
@@ -455,7 +501,9 @@ struct SpotLinkBinaryTests {
         for output in outputs + [exported] {
             for secret in secrets { #expect(!output.contains(secret)) }
             // Every code, access token and refresh token the emulator ever issued has one of these.
-            for prefix in ["EMU_CODE_", "EMU_AT_", "EMU_RT_"] { #expect(!output.contains(prefix), "\(prefix) in: \(output.prefix(200))") }
+            for prefix in ["EMU_CODE_", "EMU_AT_", "EMU_RT_"] {
+                #expect(!output.contains(prefix), "\(prefix) in: \(output.prefix(200))")
+            }
         }
         await emulator.stop()
     }
@@ -466,7 +514,10 @@ struct SpotLinkBinaryTests {
         (["frobnicate"], 2, "Unexpected argument"),
         (["session", "new", "X", "--minutes=-3"], 2, "positive"),
         (["playlists"], 2, "client ID"),
-        (["login", "--redirect-uri", "http://localhost:8888/callback", "--emulator", "http://127.0.0.1:9"], 2, "127.0.0.1"),
+        (
+            ["login", "--redirect-uri", "http://localhost:8888/callback", "--emulator", "http://127.0.0.1:9"], 2,
+            "127.0.0.1"
+        ),
         (["status", "--emulator", "http://127.0.0.1:9"], 3, "spotlink login"),
     ])
     func failureModes(arguments: [String], status: Int32, message: String) async throws {
@@ -616,7 +667,8 @@ struct MoreCommandTests {
     @Test func aDataFolderOfTheEarlierVersionOpensWithEverySessionAndCard() async throws {
         let cli = try SpotLinkBinary()
         let data = cli.home.appendingPathComponent("earlier")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
         try FileManager.default.copyItem(at: fixture, to: data.appendingPathComponent("spotlink.sqlite"))
@@ -624,11 +676,16 @@ struct MoreCommandTests {
 
         let list = try await cli.run(["session", "list"] + common)
         #expect(list.status == 0, "\(list.stderr)")
-        for line in ["1  Morning routine  20 min  ♫ Morning Focus", "2  Evening wind-down  15 min  ♫ 37i9dQZF1DXcBWIGoYBM5M", "3  Unlinked"] {
+        for line in [
+            "1  Morning routine  20 min  ♫ Morning Focus", "2  Evening wind-down  15 min  ♫ 37i9dQZF1DXcBWIGoYBM5M",
+            "3  Unlinked",
+        ] {
             #expect(list.stdout.contains(line), "missing: \(line)\n\(list.stdout)")
         }
         let show = try await cli.run(["session", "show", "1"] + common)
-        #expect(show.stdout.contains("49 tracks · 2 h 49 min") && show.stdout.contains("cover: 11786 bytes cached"), "\(show.stdout)")
+        #expect(
+            show.stdout.contains("49 tracks · 2 h 49 min") && show.stdout.contains("cover: 11786 bytes cached"),
+            "\(show.stdout)")
         #expect(try await cli.run(["session", "new", "After the move"] + common).stdout.contains("Created session 4"))
         // The doctor finds the file sound (it also reports no client ID and no network here).
         #expect(try await cli.run(["doctor"] + common).stdout.contains("✓ database: integrity ok"))

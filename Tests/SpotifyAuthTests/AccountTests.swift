@@ -16,7 +16,8 @@ struct AccountTests {
         let folder = temporaryDirectory()
         let store = FileTokenStore(directory: folder)
         let key = TokenStoreKey(issuer: "https://accounts.spotify.com", clientID: "spotlink-demo")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = folder.appendingPathComponent(key.fileName("json"))
         try Data(Self.writtenByTheLastVersion.utf8).write(to: file)
         chmod(file.path, 0o600)

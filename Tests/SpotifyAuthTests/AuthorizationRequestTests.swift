@@ -16,14 +16,18 @@ struct CountingRandom: RandomSource {
 
 let emulatorServer = AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:9")!)
 
-func makeFlow(redirect: String = "http://127.0.0.1:4321/callback", server: AuthorizationServer = emulatorServer) throws -> AuthorizationFlow {
+func makeFlow(redirect: String = "http://127.0.0.1:4321/callback", server: AuthorizationServer = emulatorServer) throws
+    -> AuthorizationFlow
+{
     try AuthorizationFlow(.init(clientID: "spotlink-demo", redirectURI: redirect, server: server))
 }
 
 @Suite("Authorization request (checklist rows 1–4)")
 struct AuthorizationRequestTests {
     @Test func row1_rfc7636AppendixB() {
-        #expect(PKCE.challenge(for: CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(
+            PKCE.challenge(for: CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+                == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     }
 
     @Test func row2_verifiersAndStatesAreLongDistinctAndUnreserved() throws {
@@ -44,7 +48,8 @@ struct AuthorizationRequestTests {
     @Test func row2_aFailingRandomSourceThrows() {
         #expect(throws: (any Error).self) { try PKCE.makeVerifier(using: FailingRandom()) }
         #expect(throws: (any Error).self) {
-            try AuthorizationFlow(.init(clientID: "c", redirectURI: "http://127.0.0.1/callback", server: .live), random: FailingRandom())
+            try AuthorizationFlow(
+                .init(clientID: "c", redirectURI: "http://127.0.0.1/callback", server: .live), random: FailingRandom())
         }
     }
 
@@ -53,7 +58,11 @@ struct AuthorizationRequestTests {
         let items = try #require(URLComponents(url: flow.authorizeURL, resolvingAgainstBaseURL: false)?.queryItems)
         let names = items.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(Set(names) == ["client_id", "response_type", "redirect_uri", "state", "scope", "code_challenge_method", "code_challenge"])
+        #expect(
+            Set(names) == [
+                "client_id", "response_type", "redirect_uri", "state", "scope", "code_challenge_method",
+                "code_challenge",
+            ])
         #expect(items.first { $0.name == "code_challenge_method" }?.value == "S256")
         #expect(items.first { $0.name == "code_challenge" }?.value == PKCE.challenge(for: flow.verifier))
         #expect(!flow.authorizeURL.absoluteString.contains(flow.verifier.unredactedValue))
@@ -93,7 +102,8 @@ struct AuthorizationRequestTests {
 struct CallbackTests {
     /// The flow's verdict on `query`, with the emulator's `iss` appended unless `iss` says otherwise.
     func outcome(
-        _ query: (AuthorizationFlow) -> String, iss: String? = emulatorServer.issuer, server: AuthorizationServer = emulatorServer
+        _ query: (AuthorizationFlow) -> String, iss: String? = emulatorServer.issuer,
+        server: AuthorizationServer = emulatorServer
     ) throws -> (AuthorizationFlow.Outcome, AuthorizationFlow) {
         var flow = try makeFlow(server: server)
         let result = flow.handleCallback(query: query(flow) + (iss.map { "&iss=" + encoded($0) } ?? ""))
@@ -125,7 +135,9 @@ struct CallbackTests {
 
     @Test func row5_tooManyForgedCallbacksEndTheFlow() throws {
         var flow = try makeFlow()
-        for _ in 0..<4 { if case .fail = flow.handleCallback(query: "code=x&state=bad") { Issue.record("failed early") } }
+        for _ in 0..<4 {
+            if case .fail = flow.handleCallback(query: "code=x&state=bad") { Issue.record("failed early") }
+        }
         guard case .fail(let error) = flow.handleCallback(query: "code=x&state=bad") else {
             Issue.record("expected failure after five forged callbacks")
             return
@@ -178,7 +190,8 @@ struct CallbackTests {
     }
 
     @Test func aCallbackNamingAnotherIssuerIsAMixUpAndEndsTheFlow() throws {
-        let (result, flow) = try outcome({ "code=SENTINEL_CODE_1&state=\($0.state)" }, iss: AuthorizationServer.live.issuer)
+        let (result, flow) = try outcome(
+            { "code=SENTINEL_CODE_1&state=\($0.state)" }, iss: AuthorizationServer.live.issuer)
         guard case .fail(let error) = result else { Issue.record("expected fail, got \(result)"); return }
         #expect(error.code == .issuerMismatch)
         #expect(flow.phase == .failed)

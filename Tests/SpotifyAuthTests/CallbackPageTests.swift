@@ -10,9 +10,9 @@ import Testing
 @testable import SpotifyWebAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the loopback listener sends back to hostile and broken callbacks (rows 5, 7 and 13), read
@@ -26,12 +26,15 @@ struct CallbackPageTests {
     func signIn(attack: @escaping @Sendable (_ base: String, _ state: String) async throws -> Void) async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
-            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+            let session = SpotifySession(
+                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
             let failure = Mutex<(any Error)?>(nil)
             _ = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
                 let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
                 let state = url.queryValue("state") ?? ""
-                do { try await attack("http://127.0.0.1:\(redirect?.port ?? 0)", state) } catch { failure.withLock { $0 = error } }
+                do { try await attack("http://127.0.0.1:\(redirect?.port ?? 0)", state) } catch {
+                    failure.withLock { $0 = error }
+                }
                 _ = try? await ConsentBrowser().visit(url)
             }
             if let error = failure.withLock({ $0 }) { throw error }
@@ -43,10 +46,15 @@ struct CallbackPageTests {
         let http = self.http
         try await signIn { base, _ in
             let (status, _, body) = try await http.send(
-                .get, URL(string: base + "/callback?code=SENTINEL_CODE_forged&state=SENTINEL_STATE_forged&error_description=ECHO_ME")!)
+                .get,
+                URL(
+                    string: base
+                        + "/callback?code=SENTINEL_CODE_forged&state=SENTINEL_STATE_forged&error_description=ECHO_ME")!)
             let page = String(decoding: body, as: UTF8.self)
             #expect(status == 400)
-            for echoed in ["SENTINEL_CODE_forged", "SENTINEL_STATE_forged", "ECHO_ME"] { #expect(!page.contains(echoed)) }
+            for echoed in ["SENTINEL_CODE_forged", "SENTINEL_STATE_forged", "ECHO_ME"] {
+                #expect(!page.contains(echoed))
+            }
         }
     }
 
@@ -54,7 +62,8 @@ struct CallbackPageTests {
         // The error ends the sign-in, so this one is driven without the consent page.
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
-            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+            let session = SpotifySession(
+                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
             let page = Mutex<(Int, String)>((0, ""))
             let http = self.http
             await #expect {
@@ -63,7 +72,8 @@ struct CallbackPageTests {
                     let state = url.queryValue("state") ?? ""
                     let iss = server.issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                     let hostile = "%3Cscript%3Ealert(1)%3C%2Fscript%3E%0D%0ASet-Cookie%3A%20x%3D1%E2%80%AE"
-                    let target = "http://127.0.0.1:\(redirect?.port ?? 0)/callback?error=server_error&error_description=\(hostile)&state=\(state)&iss=\(iss)"
+                    let target =
+                        "http://127.0.0.1:\(redirect?.port ?? 0)/callback?error=server_error&error_description=\(hostile)&state=\(state)&iss=\(iss)"
                     if let (status, _, body) = try? await http.send(.get, URL(string: target)!) {
                         page.withLock { $0 = (status, String(decoding: body, as: UTF8.self)) }
                     }
@@ -84,7 +94,9 @@ struct CallbackPageTests {
         try await signIn { base, state in
             let port = Int(base.split(separator: ":").last!)!
             let connection = try RawConnection(port: port)
-            let line = "GET /callback?code=" + String(repeating: "A", count: 1 << 20) + "&state=\(state) HTTP/1.1\r\nHost: x\r\n\r\n"
+            let line =
+                "GET /callback?code=" + String(repeating: "A", count: 1 << 20)
+                + "&state=\(state) HTTP/1.1\r\nHost: x\r\n\r\n"
             connection.sendIgnoringClose(Array(line.utf8))
             let answer = connection.readUntilClosed(timeout: .seconds(10))
             #expect(answer.closed, "the listener kept a connection with a 1 MiB request line open")
@@ -113,7 +125,8 @@ struct CallbackPageTests {
         #expect(idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
         #expect(handled.withLock { $0 } == 0)
         // The listener still serves a whole request.
-        let (status, _, _) = try await http.send(.get, URL(string: "http://127.0.0.1:\(receiver.port)/callback?state=s")!)
+        let (status, _, _) = try await http.send(
+            .get, URL(string: "http://127.0.0.1:\(receiver.port)/callback?state=s")!)
         #expect(status == 200)
     }
 }
@@ -124,21 +137,23 @@ final class RawConnection {
 
     init(port: Int) throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
         #if canImport(Darwin)
-        var ignore: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &ignore, socklen_t(MemoryLayout<Int32>.size))
+            var ignore: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &ignore, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 
@@ -149,7 +164,9 @@ final class RawConnection {
     func sendIgnoringClose(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, MSG_NOSIGNAL_OR_ZERO) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, MSG_NOSIGNAL_OR_ZERO)
+            }
             if sent <= 0 { return false }
             offset += sent
         }
@@ -164,7 +181,9 @@ final class RawConnection {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count == 0 || (count < 0 && errno == ECONNRESET) { return (true, String(decoding: received, as: UTF8.self)) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) {
+                return (true, String(decoding: received, as: UTF8.self))
+            }
             if count < 0 { return (false, String(decoding: received, as: UTF8.self)) }
             received += buffer[..<count]
         }
@@ -172,7 +191,7 @@ final class RawConnection {
 }
 
 #if canImport(Glibc)
-private let MSG_NOSIGNAL_OR_ZERO = Int32(MSG_NOSIGNAL)
+    private let MSG_NOSIGNAL_OR_ZERO = Int32(MSG_NOSIGNAL)
 #else
-private let MSG_NOSIGNAL_OR_ZERO: Int32 = 0
+    private let MSG_NOSIGNAL_OR_ZERO: Int32 = 0
 #endif

@@ -80,9 +80,14 @@ struct LoopbackTests {
                 let base = "http://127.0.0.1:\(port)"
                 #expect((try? await http.send(.get, URL(string: base + "/favicon.ico")!))?.status == 404)
                 #expect((try? await http.send(.get, URL(string: base + "/")!))?.status == 404)
-                #expect((try? await http.send(.post, URL(string: base + "/callback")!, form: [("code", "x")]))?.status == 405)
-                #expect((try? await http.send(.get, URL(string: base + "/callback?code=SENTINEL_CODE_forged&state=forged")!))?.status == 400)
-                #expect((try? await http.send(.get, URL(string: base + "/callback?code=%ZZ&state=%00")!))?.status == 400)
+                #expect(
+                    (try? await http.send(.post, URL(string: base + "/callback")!, form: [("code", "x")]))?.status
+                        == 405)
+                #expect(
+                    (try? await http.send(.get, URL(string: base + "/callback?code=SENTINEL_CODE_forged&state=forged")!))?
+                        .status == 400)
+                #expect(
+                    (try? await http.send(.get, URL(string: base + "/callback?code=%ZZ&state=%00")!))?.status == 400)
                 var many: [String: String] = [:]
                 for index in 0..<200 { many["X-Header-\(index)"] = "v" }
                 _ = try? await http.send(.get, URL(string: base + "/callback")!, headers: many)
@@ -117,9 +122,13 @@ struct LoopbackTests {
 
     @Test func row4_theListenerBindsOnlyLoopback() async throws {
         await #expect(throws: LoopbackError.self) {
-            try await LoopbackReceiver.start(host: "0.0.0.0", path: "/callback") { _ in .init(status: 200, title: "", message: "") }
+            try await LoopbackReceiver.start(host: "0.0.0.0", path: "/callback") { _ in
+                .init(status: 200, title: "", message: "")
+            }
         }
-        let receiver = try await LoopbackReceiver.start(path: "/callback") { _ in .init(status: 200, title: "ok", message: "") }
+        let receiver = try await LoopbackReceiver.start(path: "/callback") { _ in
+            .init(status: 200, title: "ok", message: "")
+        }
         #expect(receiver.host == "127.0.0.1" && receiver.port > 0)
         let (status, headers, _) = try await http.send(.get, URL(string: "http://127.0.0.1:\(receiver.port)/callback")!)
         #expect(status == 200)
@@ -129,7 +138,9 @@ struct LoopbackTests {
     }
 
     @Test(arguments: [EmulatorConfiguration.RefreshRotation.none, .rotate])
-    func row25_expiryOnTheVirtualClockRefreshesOnceForFiftyCalls(rotation: EmulatorConfiguration.RefreshRotation) async throws {
+    func row25_expiryOnTheVirtualClockRefreshesOnceForFiftyCalls(rotation: EmulatorConfiguration.RefreshRotation)
+        async throws
+    {
         let clock = TestClock()
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
@@ -168,7 +179,8 @@ struct LoopbackTests {
             await #expect {
                 try await client.currentUser()
             } throws: { error in
-                (error as? OAuthError)?.code == .needsSignIn && (error as? OAuthError)?.message.contains("Refresh token expired") == true
+                (error as? OAuthError)?.code == .needsSignIn
+                    && (error as? OAuthError)?.message.contains("Refresh token expired") == true
             }
             #expect(try store.load(session.key) == nil)
         }
@@ -184,7 +196,8 @@ struct LoopbackTests {
             let store = MemoryTokenStore()
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
             let session = SpotifySession(
-                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: store, clock: clock,
+                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: store,
+                clock: clock,
                 logger: logger)
             let random = RecordingRandomSource()
             let code = Mutex<String?>(nil)
@@ -207,14 +220,18 @@ struct LoopbackTests {
             let failure = await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
             let current = try #require(try store.load(session.key))
             let secrets = [
-                tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue, current.accessToken.unredactedValue,
+                tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue,
+                current.accessToken.unredactedValue,
                 issuedCode, verifier,
             ]
             #expect(current.accessToken != tokens.accessToken, "the sweep must cover a refresh")
             var texts = lines.lines
             var dumped = ""
             dump(current, to: &dumped)
-            texts += [dumped, String(reflecting: current), "\(current)", "\(tokens)", failure.map { "\($0)" } ?? "", String(reflecting: failure)]
+            texts += [
+                dumped, String(reflecting: current), "\(current)", "\(tokens)", failure.map { "\($0)" } ?? "",
+                String(reflecting: failure),
+            ]
             #expect(!texts.isEmpty)
             for text in texts {
                 for secret in secrets { #expect(!text.contains(secret), "secret in: \(text.prefix(120))") }

@@ -40,7 +40,10 @@ final class WatchedStore: TokenStore {
 struct RefreshProofTests {
     let clock = TestClock()
 
-    @Test(arguments: [#"{"token_type":"Bearer","expires_in":3600}"#, #"{"access_token":"","refresh_token":"SENTINEL_RT_2"}"#, #"{"access_token":7}"#])
+    @Test(arguments: [
+        #"{"token_type":"Bearer","expires_in":3600}"#, #"{"access_token":"","refresh_token":"SENTINEL_RT_2"}"#,
+        #"{"access_token":7}"#,
+    ])
     func aMalformedRefreshAnswerLeavesTheStoreUntouched(body: String) async throws {
         let store = WatchedStore()
         let original = storedTokens(expiresIn: -1, clock: clock)
@@ -59,7 +62,9 @@ struct RefreshProofTests {
         let store = WatchedStore()
         try store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         store.failSaves()
-        let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)])
+        let transport = ScriptedTransport([
+            .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
+        ])
         let subject = session(transport, store: store, clock: clock)
         await #expect {
             try await subject.accessToken()
@@ -166,7 +171,8 @@ struct FileLockProofTests {
     @Test func aLockHeldTooLongFailsWithAClearErrorAndCancellationEndsTheWait() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let held = try await FileLock.acquire(in: root, for: testKey)
         defer { held.release() }
         let automatic = TestClock(mode: .automatic)
@@ -221,7 +227,8 @@ struct FileLockProofTests {
             (error as? TokenStoreError)?.code == .insecure && "\(error)".contains("another user")
         }
         let lockFolder = root.appendingPathComponent("locks")
-        try FileManager.default.createDirectory(at: lockFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: lockFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chown(lockFolder.path, nobody, nobody)
         await #expect {
             try await FileLock.acquire(in: lockFolder, for: testKey)
@@ -246,7 +253,8 @@ struct FileLockProofTests {
             try store.load(testKey)
         } throws: { error in
             guard let error = error as? TokenStoreError else { return false }
-            return error.code == .corrupt && error.message.contains("newer version") && !error.message.contains("SENTINEL")
+            return error.code == .corrupt && error.message.contains("newer version")
+                && !error.message.contains("SENTINEL")
         }
         #expect(try store.load(testKey) == nil)
     }

@@ -26,7 +26,8 @@
         "Secret Service store against a real keyring daemon (rows 26, 33, 34)", .serialized,
         .enabled(
             if: SecretServiceDaemon.shouldRun,
-            "no Secret Service daemon reachable: run inside dbus-run-session with an unlocked gnome-keyring-daemon, as .ci/run does"))
+            "no Secret Service daemon reachable: run inside dbus-run-session with an unlocked gnome-keyring-daemon, as .ci/run does"
+        ))
     struct SecretServiceTokenStoreTests {
         let clock = TestClock()
 
@@ -70,7 +71,9 @@
 
         @Test func row34_aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
             let store = SecretServiceTokenStore()
-            let key = TokenStoreKey(issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer, clientID: "spotlink-corrupt-test")
+            let key = TokenStoreKey(
+                issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer,
+                clientID: "spotlink-corrupt-test")
             defer { try? store.remove(key) }
             var future = storedTokens(clock: clock)
             future.version = StoredTokens.currentVersion + 1
@@ -109,7 +112,8 @@
             let store = SecretServiceTokenStore(lockDirectory: locks)
             try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
             defer { try? store.remove(testKey) }
-            try await expectSecondSessionReusesTheRefresh(first: store, second: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
+            try await expectSecondSessionReusesTheRefresh(
+                first: store, second: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
             #expect(mode(locks) == 0o700)
         }
     }
@@ -118,14 +122,20 @@
     struct SecretServiceUnavailableTests {
         @Test func aMissingLibraryIsUnavailableWithTheFix() throws {
             let store = SecretServiceTokenStore(
-                library: Result { try LibSecret(path: "libsecret-missing-for-test.so.0") }.mapError { $0 as! TokenStoreError })
+                library: Result { try LibSecret(path: "libsecret-missing-for-test.so.0") }.mapError {
+                    $0 as! TokenStoreError
+                })
             #expect(store.kind == .secretService)
-            for operation in [{ _ = try store.load(testKey) }, { try store.save(storedTokens(clock: TestClock()), for: testKey) }, { try store.remove(testKey) }] {
+            for operation in [
+                { _ = try store.load(testKey) }, { try store.save(storedTokens(clock: TestClock()), for: testKey) },
+                { try store.remove(testKey) },
+            ] {
                 #expect {
                     try operation()
                 } throws: { error in
                     let error = error as? TokenStoreError
-                    return error?.code == .unavailable && error?.message.contains("apt-get install libsecret-1-0 gnome-keyring") == true
+                    return error?.code == .unavailable
+                        && error?.message.contains("apt-get install libsecret-1-0 gnome-keyring") == true
                         && error?.message.contains("file store explicitly") == true
                 }
             }

@@ -27,10 +27,13 @@ struct SignInSaveTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
             let store = FailingStore()
-            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
+            let session = SpotifySession(
+                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
             let page = Mutex<ConsentBrowser.Visit?>(nil)
             let error = try await #require(throws: TokenStoreError.self) {
-                try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30)).run(session: session) { url in
+                try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30)).run(
+                    session: session
+                ) { url in
                     let visit = try? await ConsentBrowser().visit(url)
                     page.withLock { $0 = visit }
                 }

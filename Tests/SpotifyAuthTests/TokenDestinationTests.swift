@@ -13,7 +13,8 @@ struct TokenDestinationTests {
     func neverOverPlainHTTPToAnotherMachine(base: String) async throws {
         let transport = ScriptedTransport([])
         let client = SpotifyClient(
-            configuration: .init(apiBaseURL: URL(string: base)!), tokens: StaticAccessTokenProvider(AccessToken("SENTINEL_AT_1")),
+            configuration: .init(apiBaseURL: URL(string: base)!),
+            tokens: StaticAccessTokenProvider(AccessToken("SENTINEL_AT_1")),
             transport: transport)
         let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
         #expect(error.code == .invalidRequest && error.parameter == "apiBaseURL")
@@ -34,7 +35,8 @@ struct TokenDestinationTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let store = MemoryTokenStore()
             let tokens = StoredTokens(
-                accessToken: AccessToken("SENTINEL_AT_live"), refreshToken: nil, expiresAt: nil, scopes: [], signedInAt: Date(),
+                accessToken: AccessToken("SENTINEL_AT_live"), refreshToken: nil, expiresAt: nil, scopes: [],
+                signedInAt: Date(),
                 issuer: AuthorizationServer.live.issuer, clientID: "app")
             try store.save(tokens, for: TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
             let live = SpotifySession(endpoint: TokenEndpoint(server: .live, clientID: "app"), store: store)
@@ -45,7 +47,8 @@ struct TokenDestinationTests {
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             #expect(await live.issues(for: URL(string: "https://api.spotify.com/v1")!))
             let local = SpotifySession(
-                endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "app"), store: MemoryTokenStore())
+                endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "app"),
+                store: MemoryTokenStore())
             #expect(await local.issues(for: emulator.baseURL.appendingPathComponent("v1")))
             #expect(await !local.issues(for: URL(string: "https://api.spotify.com/v1")!))
         }

@@ -9,14 +9,19 @@ import Testing
 
 let testKey = TokenStoreKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")
 
-func storedTokens(access: String = "SENTINEL_AT_old", refresh: String? = "SENTINEL_RT_1", expiresIn: TimeInterval = 3600, clock: TestClock) -> StoredTokens {
+func storedTokens(
+    access: String = "SENTINEL_AT_old", refresh: String? = "SENTINEL_RT_1", expiresIn: TimeInterval = 3600,
+    clock: TestClock
+) -> StoredTokens {
     StoredTokens(
         accessToken: AccessToken(access), refreshToken: refresh.map(RefreshToken.init),
         expiresAt: clock.now.addingTimeInterval(expiresIn), scopes: SpotifyScope.all, signedInAt: clock.now,
         issuer: emulatorServer.issuer, clientID: "spotlink-demo")
 }
 
-func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryTokenStore(), clock: TestClock) -> SpotifySession {
+func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryTokenStore(), clock: TestClock)
+    -> SpotifySession
+{
     SpotifySession(
         endpoint: TokenEndpoint(server: emulatorServer, clientID: "spotlink-demo", transport: transport, clock: clock),
         store: store, clock: clock)
@@ -44,7 +49,9 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test(arguments: [#"{"token_type":"Bearer"}"#, #"{"access_token":""}"#, #"{"access_token":42}"#, #"{"access_token":null}"#])
+    @Test(arguments: [
+        #"{"token_type":"Bearer"}"#, #"{"access_token":""}"#, #"{"access_token":42}"#, #"{"access_token":null}"#,
+    ])
     func row18_missingOrBadAccessTokenIsMalformed(body: String) {
         #expect {
             try parse(body)
@@ -93,7 +100,8 @@ struct TokenEndpointTests {
     @Test func row21_oversizedBodyIsRefused() async throws {
         let clock = TestClock()
         let huge = #"{"access_token":"a","pad":""# + String(repeating: "x", count: 1_100_000) + "\"}"
-        let endpoint = TokenEndpoint(server: emulatorServer, clientID: "c", transport: ScriptedTransport([.json(huge)]), clock: clock)
+        let endpoint = TokenEndpoint(
+            server: emulatorServer, clientID: "c", transport: ScriptedTransport([.json(huge)]), clock: clock)
         await #expect {
             try await endpoint.refresh(storedTokens(clock: clock))
         } throws: { error in
@@ -105,7 +113,9 @@ struct TokenEndpointTests {
         let clock = TestClock()
         let endpoint = TokenEndpoint(
             server: emulatorServer, clientID: "c",
-            transport: ScriptedTransport([.json(#"{"access_token":"a","scope":"playlist-read-private","expires_in":3600}"#)]), clock: clock)
+            transport: ScriptedTransport([
+                .json(#"{"access_token":"a","scope":"playlist-read-private","expires_in":3600}"#)
+            ]), clock: clock)
         let refreshed = try await endpoint.refresh(storedTokens(clock: clock))
         #expect(refreshed.scopes == ["playlist-read-private"])
     }
@@ -117,7 +127,9 @@ struct RefreshTests {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
-        let transport = ScriptedTransport([.json(#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, status: 400)])
+        let transport = ScriptedTransport([
+            .json(#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, status: 400)
+        ])
         let subject = session(transport, store: store, clock: clock)
         await #expect {
             try await subject.accessToken()
@@ -135,7 +147,9 @@ struct RefreshTests {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
-        let subject = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)]), store: store, clock: clock)
+        let subject = session(
+            ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)]),
+            store: store, clock: clock)
         #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
         #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
     }
@@ -144,7 +158,10 @@ struct RefreshTests {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
-        let subject = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)]), store: store, clock: clock)
+        let subject = session(
+            ScriptedTransport([
+                .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
+            ]), store: store, clock: clock)
         _ = try await subject.accessToken()
         let stored = try #require(try store.load(testKey))
         #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_2")
@@ -165,7 +182,8 @@ struct RefreshTests {
             for index in 0..<50 {
                 group.addTask {
                     if index.isMultiple(of: 2) { return try await subject.accessToken().unredactedValue }
-                    return try await subject.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue
+                    return try await subject.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old"))
+                        .unredactedValue
                 }
             }
             // A cancelled waiter must not cancel the refresh.
@@ -201,7 +219,9 @@ struct RefreshTests {
         let clock = TestClock(mode: .automatic)
         let store = MemoryTokenStore()
         try store.save(storedTokens(clock: clock), for: testKey)
-        let accounts = ScriptedTransport { _, index in .json(#"{"access_token":"SENTINEL_AT_\#(index + 2)","expires_in":3600}"#) }
+        let accounts = ScriptedTransport { _, index in
+            .json(#"{"access_token":"SENTINEL_AT_\#(index + 2)","expires_in":3600}"#)
+        }
         let subject = session(accounts, store: store, clock: clock)
         let api = ScriptedTransport { _, _ in .apiError(401, "Invalid access token") }
         let client = SpotifyClient(

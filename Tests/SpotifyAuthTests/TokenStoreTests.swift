@@ -47,7 +47,9 @@ struct SmallFilesystem {
     }
 
     func remountReadOnly() throws {
-        guard Self.run("/bin/mount", ["-o", "remount,ro", root.path]) else { throw HarnessFailure("could not remount read-only") }
+        guard Self.run("/bin/mount", ["-o", "remount,ro", root.path]) else {
+            throw HarnessFailure("could not remount read-only")
+        }
     }
 
     func unmount() {
@@ -74,11 +76,15 @@ struct HarnessFailure: Error {
 /// Two sessions on two store instances over the same storage, holding an expired token: the
 /// first refreshes; the second, told its token failed, finds the new one and makes no request.
 func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any TokenStore, clock: TestClock) async throws {
-    let firstSession = session(ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: first, clock: clock)
+    let firstSession = session(
+        ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: first, clock: clock
+    )
     let secondTransport = ScriptedTransport([])
     let secondSession = session(secondTransport, store: second, clock: clock)
     #expect(try await firstSession.accessToken().unredactedValue == "SENTINEL_AT_new")
-    #expect(try await secondSession.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue == "SENTINEL_AT_new")
+    #expect(
+        try await secondSession.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old")).unredactedValue
+            == "SENTINEL_AT_new")
     #expect(secondTransport.requests.isEmpty)
 }
 
@@ -133,8 +139,10 @@ struct FileTokenStoreTests {
     @Test func row32_aSymlinkedFolderIsRefused() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("real"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: root.appendingPathComponent("real"))
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("link"), withDestinationURL: root.appendingPathComponent("real"))
         let store = FileTokenStore(directory: root.appendingPathComponent("link"))
         #expect(throws: TokenStoreError.self) { try store.save(storedTokens(clock: clock), for: testKey) }
     }
@@ -152,7 +160,8 @@ struct FileTokenStoreTests {
             try store.load(testKey)
         } throws: { error in
             guard let error = error as? TokenStoreError else { return false }
-            return error.code == .corrupt && error.message.contains("sign in again") && !error.message.contains(contents.isEmpty ? "\u{7}" : contents)
+            return error.code == .corrupt && error.message.contains("sign in again")
+                && !error.message.contains(contents.isEmpty ? "\u{7}" : contents)
         }
         #expect(try store.load(testKey) == nil)
         let aside = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("corrupt") }
@@ -210,7 +219,9 @@ struct FileTokenStoreTests {
                 .split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
             // Whatever moment the kill came, the file holds whole tokens: the last save reported,
             // or the one after it that completed before its report was written.
-            let stored = try #require(try FileTokenStore(directory: root).load(key), "tokens vanished after save \(saved.last ?? lastReported)")
+            let stored = try #require(
+                try FileTokenStore(directory: root).load(key),
+                "tokens vanished after save \(saved.last ?? lastReported)")
             let number = try #require(Int(stored.accessToken.unredactedValue.dropFirst("SENTINEL_AT_".count)))
             #expect(number >= (saved.last ?? lastReported) && number > lastReported)
             #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_\(number)")
@@ -243,13 +254,19 @@ struct FileTokenStoreTests {
         try store.save(original, for: testKey)
         if readOnly { try filesystem.remountReadOnly() } else { filesystem.fill() }
         #expect {
-            try store.save(storedTokens(access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_\(String(repeating: "x", count: 8192))", clock: clock), for: testKey)
+            try store.save(
+                storedTokens(
+                    access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_\(String(repeating: "x", count: 8192))",
+                    clock: clock), for: testKey)
         } throws: { error in
             let error = error as? TokenStoreError
             return error?.code == .io && error?.message.contains("SENTINEL") == false
         }
         #expect(try store.load(testKey) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path).allSatisfy { !$0.hasSuffix(".tmp") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.directory.path).allSatisfy {
+                !$0.hasSuffix(".tmp")
+            })
     }
 
     @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
@@ -263,7 +280,9 @@ struct FileTokenStoreTests {
         let original = storedTokens(clock: clock)
         try store.save(original, for: testKey)
         chmod(root.path, 0o500)
-        #expect(throws: TokenStoreError.self) { try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey) }
+        #expect(throws: TokenStoreError.self) {
+            try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        }
         chmod(root.path, 0o700)
         #expect(try store.load(testKey) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
@@ -274,7 +293,8 @@ struct FileTokenStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
         try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
-        try await expectSecondSessionReusesTheRefresh(first: store, second: FileTokenStore(directory: root), clock: clock)
+        try await expectSecondSessionReusesTheRefresh(
+            first: store, second: FileTokenStore(directory: root), clock: clock)
     }
 
     @Test func keysKeepIssuersApart() throws {
@@ -282,7 +302,8 @@ struct FileTokenStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
         try store.save(storedTokens(clock: clock), for: testKey)
-        #expect(try store.load(TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
+        #expect(
+            try store.load(TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
         #expect(try store.load(TokenStoreKey(issuer: testKey.issuer, clientID: "other")) == nil)
     }
 }

@@ -60,7 +60,8 @@ struct AccountsTests {
     @Test(arguments: refusedAuthorizations)
     func refusesAuthorizeWithoutS256(label: String, challenge: String?, method: String?, error: String) async throws {
         try await withEmulator(EmulatorConfiguration.autoApproving) { (emulator: EmulatorServer) async throws in
-            let (status, headers, _) = try await http.send(.get, emulator.authorizeURL(challenge: challenge, method: method))
+            let (status, headers, _) = try await http.send(
+                .get, emulator.authorizeURL(challenge: challenge, method: method))
             #expect(status == 302, "\(label)")
             let location = try #require(headers[.location].flatMap(URL.init(string:)))
             #expect(location.queryValue("error") == error, "\(label)")
@@ -102,7 +103,9 @@ struct AccountsTests {
 
     @Test func verifierWithoutChallengeIsRefused() async throws {
         var configuration = EmulatorConfiguration.autoApproving
-        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["http://127.0.0.1/callback"], secret: "s3cret")]
+        configuration.clients = [
+            .init(id: "spotlink-demo", redirectURIs: ["http://127.0.0.1/callback"], secret: "s3cret")
+        ]
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let (_, headers, _) = try await http.send(.get, emulator.authorizeURL(challenge: nil, method: nil))
             let code = try #require(headers[.location].flatMap(URL.init(string:))?.queryValue("code"))
@@ -121,7 +124,8 @@ struct AccountsTests {
             #expect(second.status == 400)
             #expect(second.object["error_description"] as? String == "Invalid authorization code")
             #expect(try await http.json(emulator.url("v1/me"), token: access).status == 401)
-            #expect(try await emulator.refresh(refresh).object["error_description"] as? String == "Refresh token revoked")
+            #expect(
+                try await emulator.refresh(refresh).object["error_description"] as? String == "Refresh token revoked")
         }
     }
 
@@ -178,7 +182,9 @@ struct AccountsTests {
                 // Replaying the old token revokes the whole family, the new one included.
                 let replay = try await emulator.refresh(tokens.refresh)
                 #expect(replay.object["error_description"] as? String == "Refresh token revoked")
-                #expect(try await emulator.refresh(rotated).object["error_description"] as? String == "Refresh token revoked")
+                #expect(
+                    try await emulator.refresh(rotated).object["error_description"] as? String
+                        == "Refresh token revoked")
             }
         }
     }
@@ -198,7 +204,9 @@ struct AccountsTests {
 
     @Test func clientCredentialsTokensCannotReachMe() async throws {
         var configuration = EmulatorConfiguration()
-        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["http://127.0.0.1/callback"], secret: "s3cret")]
+        configuration.clients = [
+            .init(id: "spotlink-demo", redirectURIs: ["http://127.0.0.1/callback"], secret: "s3cret")
+        ]
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let basic = Data("spotlink-demo:s3cret".utf8).base64EncodedString()
             let (status, _, body) = try await http.send(
@@ -263,12 +271,16 @@ struct ControlAPITests {
             #expect(try await http.send(.post, expire, headers: ["Authorization": "Bearer wrong"]).status == 401)
             // A page on another site can send a form POST with no custom header; it carries Origin.
             let crossSite = try await http.send(
-                .post, expire, headers: ["Authorization": "Bearer \(emulator.controlToken)", "Origin": "https://evil.example"])
+                .post, expire,
+                headers: ["Authorization": "Bearer \(emulator.controlToken)", "Origin": "https://evil.example"])
             #expect(crossSite.status == 403)
-            #expect(try await http.send(.post, expire, headers: ["Authorization": "Bearer \(emulator.controlToken)"]).status == 200)
+            #expect(
+                try await http.send(.post, expire, headers: ["Authorization": "Bearer \(emulator.controlToken)"]).status
+                    == 200)
             var statuses: [Int] = []
             for playlist in await emulator.playlists().prefix(4) {
-                statuses.append(try await http.send(.get, emulator.url("emulator/images/\(playlist.id)/300.png")).status)
+                statuses.append(
+                    try await http.send(.get, emulator.url("emulator/images/\(playlist.id)/300.png")).status)
             }
             #expect(statuses.contains(200) && !statuses.contains(401), "\(statuses)")
         }

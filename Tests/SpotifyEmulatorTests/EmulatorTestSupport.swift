@@ -17,7 +17,8 @@ extension EmulatorServer {
     }
 
     func authorizeURL(
-        redirect: String = "http://127.0.0.1:4321/callback", challenge: String? = rfcChallenge, method: String? = "S256",
+        redirect: String = "http://127.0.0.1:4321/callback", challenge: String? = rfcChallenge,
+        method: String? = "S256",
         clientID: String = "spotlink-demo", state: String = "st-1"
     ) -> URL {
         var query = [
@@ -67,7 +68,10 @@ extension EmulatorServer {
         let redirect = try await consent(authorizeURL())
         let code = try #require(redirect.queryValue("code"))
         let result = try await exchange(code: code)
-        return (try #require(result.object["access_token"] as? String), try #require(result.object["refresh_token"] as? String))
+        return (
+            try #require(result.object["access_token"] as? String),
+            try #require(result.object["refresh_token"] as? String)
+        )
     }
 
     func playlistID(named name: String) async throws -> String {

@@ -35,7 +35,10 @@ enum OpenAPICheck {
 @Suite("The emulator's answers against the Web API's OpenAPI document")
 struct OpenAPIConformanceTests {
     /// One answer of every Web API route the product uses, in the shapes it takes.
-    @Test(.enabled(if: OpenAPICheck.required || OpenAPICheck.pythonReady, "needs python3 with openapi-schema-validator and PyYAML"))
+    @Test(
+        .enabled(
+            if: OpenAPICheck.required || OpenAPICheck.pythonReady,
+            "needs python3 with openapi-schema-validator and PyYAML"))
     func everyRouteTheProductUsesValidates() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,31 +51,43 @@ struct OpenAPIConformanceTests {
             let calm = try await emulator.playlistID(named: "Calm Evening")
             let lofi = try await emulator.playlistID(named: "Lo-Fi Focus Beats")
             var count = 0
-            func record(_ path: String, _ query: [(String, String)], template: String, departures: [String] = []) async throws {
-                let (status, _, body) = try await http.send(.get, emulator.url(path, query), headers: ["Authorization": "Bearer \(token)"])
+            func record(_ path: String, _ query: [(String, String)], template: String, departures: [String] = [])
+                async throws
+            {
+                let (status, _, body) = try await http.send(
+                    .get, emulator.url(path, query), headers: ["Authorization": "Bearer \(token)"])
                 #expect(status == 200, "\(path): \(status)")
                 let sample: [String: Any] = [
                     "method": "GET", "path": "/" + path, "template": template, "status": status,
                     "body": try JSONSerialization.jsonObject(with: body), "departures": departures,
                 ]
                 count += 1
-                try JSONSerialization.data(withJSONObject: sample).write(to: folder.appendingPathComponent("\(count).json"))
+                try JSONSerialization.data(withJSONObject: sample).write(
+                    to: folder.appendingPathComponent("\(count).json"))
             }
             try await record("v1/me", [], template: "/me")
-            try await record("v1/me/playlists", [("limit", "50")], template: "/me/playlists", departures: ["null-images"])
-            try await record("v1/playlists/\(deep)", [("additional_types", "track,episode")], template: "/playlists/{playlist_id}")
+            try await record(
+                "v1/me/playlists", [("limit", "50")], template: "/me/playlists", departures: ["null-images"])
+            try await record(
+                "v1/playlists/\(deep)", [("additional_types", "track,episode")], template: "/playlists/{playlist_id}")
             try await record("v1/playlists/\(lofi)", [], template: "/playlists/{playlist_id}")
-            try await record("v1/playlists/\(deep)/items", [("limit", "50")], template: "/playlists/{playlist_id}/items")
+            try await record(
+                "v1/playlists/\(deep)/items", [("limit", "50")], template: "/playlists/{playlist_id}/items")
             // Unavailable (null) entries, a local file and an episode: live departs from the document here.
             try await record(
                 "v1/playlists/\(calm)/items", [("limit", "50"), ("additional_types", "track,episode")],
                 template: "/playlists/{playlist_id}/items", departures: ["null-items", "local-files"])
             try await record(
-                "v1/search", [("q", "focus"), ("type", "playlist"), ("limit", "10")], template: "/search", departures: ["null-entries"])
+                "v1/search", [("q", "focus"), ("type", "playlist"), ("limit", "10")], template: "/search",
+                departures: ["null-entries"])
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
-            try await record("v1/me/player/currently-playing", [("additional_types", "track,episode")], template: "/me/player/currently-playing")
+            try await record(
+                "v1/me/player/currently-playing", [("additional_types", "track,episode")],
+                template: "/me/player/currently-playing")
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"])
-            try await record("v1/me/player/currently-playing", [("additional_types", "track,episode")], template: "/me/player/currently-playing")
+            try await record(
+                "v1/me/player/currently-playing", [("additional_types", "track,episode")],
+                template: "/me/player/currently-playing")
         }
         let result = try OpenAPICheck.run([OpenAPICheck.script.path, OpenAPICheck.spec.path, folder.path])
         #expect(result.status == 0, "\(result.output)")

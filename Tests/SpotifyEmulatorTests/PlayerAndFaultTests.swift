@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -15,7 +15,8 @@ struct PlayerAndFaultTests {
     }
 
     func playing(_ emulator: EmulatorServer, _ token: String) async throws -> (status: Int, object: [String: Any]) {
-        try await http.json(emulator.url("v1/me/player/currently-playing", [("additional_types", "track,episode")]), token: token)
+        try await http.json(
+            emulator.url("v1/me/player/currently-playing", [("additional_types", "track,episode")]), token: token)
     }
 
     @Test func trackChangesLandExactlyAtBoundaries() async throws {
@@ -129,7 +130,8 @@ struct PlayerAndFaultTests {
             let token = await emulator.issueAccessToken()
             for _ in 0..<3 { #expect(try await http.json(emulator.url("v1/me"), token: token).status == 200) }
             await emulator.advanceClock(by: .seconds(10))
-            let (status, headers, _) = try await http.send(.get, emulator.url("v1/me"), headers: ["Authorization": "Bearer \(token)"])
+            let (status, headers, _) = try await http.send(
+                .get, emulator.url("v1/me"), headers: ["Authorization": "Bearer \(token)"])
             #expect(status == 429)
             #expect(headers[.retryAfter] == "20")
             await emulator.advanceClock(by: .seconds(20))
@@ -150,7 +152,8 @@ struct PlayerAndFaultTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken()
             let id = try await emulator.playlistID(named: "Deep Work")
-            let before = try await http.json(emulator.url("v1/playlists/\(id)"), token: token).object["snapshot_id"] as? String
+            let before =
+                try await http.json(emulator.url("v1/playlists/\(id)"), token: token).object["snapshot_id"] as? String
             await emulator.control("playlists/\(id)/rename", ["name": "Deeper Work"])
             let renamed = try await http.json(emulator.url("v1/playlists/\(id)"), token: token).object
             #expect(renamed["name"] as? String == "Deeper Work")

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -72,7 +72,10 @@ struct WebAPITests {
             #expect(entries.items.contains { if case .episode = $0.item { true } else { false } })
             let search = try await client.searchPlaylists("focus", limit: 10)
             #expect(search.nullCount > 0)
-            #expect(search.items.allSatisfy { $0.name.lowercased().contains("focus") || ($0.description ?? "").lowercased().contains("focus") })
+            #expect(
+                search.items.allSatisfy {
+                    $0.name.lowercased().contains("focus") || ($0.description ?? "").lowercased().contains("focus")
+                })
         }
     }
 
@@ -80,7 +83,8 @@ struct WebAPITests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken()
             for size in [0, 1, 49, 50, 51, 500, 10_000] {
-                let playlist = try #require(await emulator.playlists().first { $0.entries == size && $0.name != "Untitled Ideas" })
+                let playlist = try #require(
+                    await emulator.playlists().first { $0.entries == size && $0.name != "Untitled Ideas" })
                 var next: URL? = emulator.url("v1/playlists/\(playlist.id)/items", [("limit", "50")])
                 var count = 0
                 var total = -1
@@ -126,7 +130,9 @@ struct WebAPITests {
             let deleted = try await emulator.playlistID(named: "Old Roadtrip")
             #expect(try await message(emulator.url("v1/playlists/\(deleted)")) == (404, "Resource not found"))
             #expect(try await message(emulator.url("v1/me/playlists", [("limit", "51")])) == (400, "Invalid limit"))
-            #expect(try await message(emulator.url("v1/search", [("q", "focus"), ("type", "playlist"), ("limit", "11")])) == (400, "Invalid limit"))
+            #expect(
+                try await message(emulator.url("v1/search", [("q", "focus"), ("type", "playlist"), ("limit", "11")]))
+                    == (400, "Invalid limit"))
             #expect(try await message(emulator.url("v1/me")).0 == 200)
             let narrow = await emulator.issueAccessToken(scopes: ["playlist-read-private"])
             let playing = try await http.json(emulator.url("v1/me/player/currently-playing"), token: narrow)
@@ -139,16 +145,20 @@ struct WebAPITests {
             let token = await emulator.issueAccessToken()
             let deep = try await emulator.playlistID(named: "Deep Work")
             let filtered = try await http.json(
-                emulator.url("v1/playlists/\(deep)/items", [("fields", "items(added_at,item(name,duration_ms)),next,total")]),
+                emulator.url(
+                    "v1/playlists/\(deep)/items", [("fields", "items(added_at,item(name,duration_ms)),next,total")]),
                 token: token)
             #expect(keys(filtered.object) == ["items", "next", "total"])
             let entry = (filtered.object["items"] as? [Any])?.first
             #expect(keys(entry) == ["added_at", "item"])
             #expect(keys((entry as? [String: Any])?["item"]) == ["name", "duration_ms"])
-            let playlist = try await http.json(emulator.url("v1/playlists/\(deep)", [("fields", "name,snapshot_id,items(total)")]), token: token)
+            let playlist = try await http.json(
+                emulator.url("v1/playlists/\(deep)", [("fields", "name,snapshot_id,items(total)")]), token: token)
             #expect(keys(playlist.object) == ["name", "snapshot_id", "items"])
             #expect(keys(playlist.object["items"]) == ["total"])
-            #expect(try await http.json(emulator.url("v1/playlists/\(deep)", [("fields", "items(name")]), token: token).status == 400)
+            #expect(
+                try await http.json(emulator.url("v1/playlists/\(deep)", [("fields", "items(name")]), token: token)
+                    .status == 400)
         }
     }
 
@@ -187,7 +197,8 @@ struct WebAPITests {
     @Test func aCatalogFileReplacesTheGeneratedCatalog() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(#"""
+        try Data(
+            #"""
             {"user": {"id": "ana", "display_name": "Ana"},
              "playlists": [
                {"name": "Yoga", "entries": [{"name": "Om", "duration_ms": 300000, "artist": "Calm"}, null,
@@ -195,7 +206,8 @@ struct WebAPITests {
                {"name": "Shared", "owner": "bo", "owner_name": "Bo", "collaborative": true, "in_library": true,
                 "entries": [{"type": "episode", "name": "Talk", "duration_ms": 1200000}]},
                {"name": "Gone", "deleted": true, "entries": []}]}
-            """#.utf8).write(to: file)
+            """#.utf8
+        ).write(to: file)
         var configuration = EmulatorConfiguration()
         configuration.catalogFile = file
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in

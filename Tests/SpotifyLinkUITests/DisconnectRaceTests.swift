@@ -12,11 +12,13 @@ import Testing
 struct DisconnectRaceTests {
     @Test func aSignInThatFinishesAfterDisconnectBeganLeavesNoTokens() async throws {
         let server = AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:9")!)
-        let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
+        let session = SpotifySession(
+            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
         let entered = AsyncStream.makeStream(of: Void.self)
         let release = AsyncStream.makeStream(of: Void.self)
         let model = SpotifyConnectionModel(
-            session: session, client: SpotifyClient(configuration: .emulator(url: URL(string: "http://127.0.0.1:9")!), tokens: session)
+            session: session,
+            client: SpotifyClient(configuration: .emulator(url: URL(string: "http://127.0.0.1:9")!), tokens: session)
         ) { session, _ in
             entered.continuation.yield()
             for await _ in release.stream { break }

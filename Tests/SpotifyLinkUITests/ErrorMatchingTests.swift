@@ -13,7 +13,8 @@ struct ErrorMatchingTests {
         try await withEmulator { emulator in
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
-                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
+                tokens: StaticAccessTokenProvider(
+                    AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
                 clock: TestClock(mode: .automatic))
             var caught = "nothing"
             do {
@@ -36,6 +37,7 @@ struct ErrorMatchingTests {
         #expect(TokenStoreError.Code.insecure ~= token)
         #expect(!(OAuthError.Code.stateMismatch ~= token))
         #expect(PlaylistLinksError(code: .database, message: "a") == PlaylistLinksError(code: .database, message: "b"))
-        #expect(PlaylistLinksError(code: .database, message: "a") != PlaylistLinksError(code: .invalidImport, message: "a"))
+        #expect(
+            PlaylistLinksError(code: .database, message: "a") != PlaylistLinksError(code: .invalidImport, message: "a"))
     }
 }

@@ -43,13 +43,18 @@ struct ConnectionModelTests {
         harness.connection.connect()
         var iterator = opened.stream.makeAsyncIterator()
         let authorize = try #require(await iterator.next())
-        let redirect = try #require(URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+        let redirect = try #require(
+            URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                $0.name == "redirect_uri"
+            }?.value)
         #expect(harness.connection.state == .connecting)
         harness.connection.cancelConnect()
         await harness.connection.waitForConnect()
         #expect(harness.connection.state == .disconnected)
         // The loopback listener is gone: nothing answers on its port any more.
-        await #expect(throws: (any Error).self) { try await TestHTTP().send(.get, URL(string: redirect + "?code=x&state=y")!) }
+        await #expect(throws: (any Error).self) {
+            try await TestHTTP().send(.get, URL(string: redirect + "?code=x&state=y")!)
+        }
         await harness.stop()
     }
 
@@ -80,7 +85,8 @@ struct ConnectionModelTests {
         let harness = try await UIHarness.connected()
         // Six months on, the refresh token is refused.
         harness.clock.advance(by: .seconds(184 * 86400))
-        let card = PlaylistCardModel(record: RecordID(namespace: "s", id: "1"), store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(
+            record: RecordID(namespace: "s", id: "1"), store: harness.links, connection: harness.connection)
         let deep = try await harness.playlistID("Deep Work")
         try await harness.links.link(card.record, to: deep)
         await card.load()
@@ -91,7 +97,10 @@ struct ConnectionModelTests {
         }
         #expect(!reason.isEmpty)
         await harness.connection.load()
-        if case .needsSignInAgain = harness.connection.state {} else { Issue.record("after load: \(harness.connection.state)") }
+        if case .needsSignInAgain = harness.connection.state {
+        } else {
+            Issue.record("after load: \(harness.connection.state)")
+        }
         await harness.stop()
     }
 }
@@ -100,7 +109,8 @@ struct ConnectionModelTests {
 @Suite("PlaylistPickerModel against the emulator", .serialized)
 struct PickerModelTests {
     func picker(_ harness: UIHarness) -> PlaylistPickerModel {
-        PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+        PlaylistPickerModel(
+            store: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
     }
 
     @Test func filtersAtOnceThenSearchesAfterTheDebounce() async throws {
@@ -130,7 +140,8 @@ struct PickerModelTests {
 
     @Test func moreResultsOnDemand() async throws {
         let harness = try await UIHarness.connected()
-        let picker = PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
+        let picker = PlaylistPickerModel(
+            store: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
         picker.query = "focus"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(350))
@@ -178,7 +189,9 @@ struct PickerModelTests {
         // The client retries a failed GET with backoff on the test clock: let those waits pass.
         await harness.eventually("the search starts") { picker.searchesInFlight == 1 }
         for _ in 0..<10 where picker.searchesInFlight > 0 {
-            await harness.eventually("a retry waits or the search ends") { harness.clock.sleeperCount > 0 || picker.searchesInFlight == 0 }
+            await harness.eventually("a retry waits or the search ends") {
+                harness.clock.sleeperCount > 0 || picker.searchesInFlight == 0
+            }
             harness.clock.advanceToNextDeadline()
         }
         await harness.eventually("offline") { if case .offline = picker.phase { true } else { false } }
@@ -266,7 +279,8 @@ struct CardModelTests {
         #expect(card.summaryLine?.hasPrefix("50 tracks · ") == true)
         #expect(card.statusLine == nil)
         #expect(card.openInSpotify?.uri == "spotify:playlist:\(deep.rawValue)")
-        #expect(card.openInSpotify?.universalLink.absoluteString == "https://open.spotify.com/playlist/\(deep.rawValue)")
+        #expect(
+            card.openInSpotify?.universalLink.absoluteString == "https://open.spotify.com/playlist/\(deep.rawValue)")
         await harness.stop()
     }
 
@@ -305,7 +319,8 @@ struct CardModelTests {
             #expect(card.card?.metadata.trackCount == 50)
         }
         #expect(harness.transport.requestCount == calls)
-        let impatient = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection, refreshAfter: .zero)
+        let impatient = PlaylistCardModel(
+            record: record, store: harness.links, connection: harness.connection, refreshAfter: .zero)
         await impatient.load()
         #expect(impatient.isRefreshing)
         await impatient.waitForRefresh()
@@ -316,7 +331,9 @@ struct CardModelTests {
     @Test func disconnectMidRefreshKeepsTheCardAndStopsCalling() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "9")
-        let held = harness.transport.hold { $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)" }
+        let held = harness.transport.hold {
+            $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)"
+        }
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
         await card.load()
         await harness.eventually("the refresh reaches Spotify") { held.hasArrived }
@@ -352,14 +369,18 @@ struct IndicatorModelTests {
         await harness.clock.play(for: .seconds(20))
         note()
         let emulator = harness.emulator
-        await harness.clock.play(for: .seconds(900), steps: [
-            .init(at: .seconds(1)) { await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"]) },
-            .init(at: .seconds(100)) { note() },
-            .init(at: .seconds(300)) { await emulator.control("player/pause") },
-            .init(at: .seconds(400)) { note() },
-            .init(at: .seconds(500)) { await emulator.control("player/resume") },
-            .init(at: .seconds(700)) { note() },
-        ])
+        await harness.clock.play(
+            for: .seconds(900),
+            steps: [
+                .init(at: .seconds(1)) {
+                    await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
+                },
+                .init(at: .seconds(100)) { note() },
+                .init(at: .seconds(300)) { await emulator.control("player/pause") },
+                .init(at: .seconds(400)) { note() },
+                .init(at: .seconds(500)) { await emulator.control("player/resume") },
+                .init(at: .seconds(700)) { note() },
+            ])
         #expect(seen == ["hidden", "playing", "paused", "playing"])
         #expect(indicator.item?.name.isEmpty == false)
         let summary = try #require(indicator.finishRoutine())

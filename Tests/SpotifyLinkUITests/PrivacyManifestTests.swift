@@ -8,16 +8,21 @@ import Testing
 @Suite("Privacy manifests")
 struct PrivacyManifestTests {
     static let products = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkUI"]
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../Sources"
+    ).standardized
 
     /// Symbols of Apple's required-reason API categories, as they appear in Swift source.
     static let categories: [String: [String]] = [
         "NSPrivacyAccessedAPICategoryFileTimestamp": [
-            "stat(", "fstat(", "lstat(", "getattrlist(", ".creationDate", ".modificationDate", "contentModificationDate",
+            "stat(", "fstat(", "lstat(", "getattrlist(", ".creationDate", ".modificationDate",
+            "contentModificationDate",
             "creationDateKey", "attributesOfItem(",
         ],
         "NSPrivacyAccessedAPICategorySystemBootTime": ["systemUptime", "mach_absolute_time("],
-        "NSPrivacyAccessedAPICategoryDiskSpace": ["statfs(", "statvfs(", "volumeAvailableCapacity", "systemFreeSize", "systemSize"],
+        "NSPrivacyAccessedAPICategoryDiskSpace": [
+            "statfs(", "statvfs(", "volumeAvailableCapacity", "systemFreeSize", "systemSize",
+        ],
         "NSPrivacyAccessedAPICategoryUserDefaults": ["UserDefaults"],
         "NSPrivacyAccessedAPICategoryActiveKeyboards": ["activeInputModes"],
     ]
@@ -55,7 +60,9 @@ struct PrivacyManifestTests {
         for product in Self.products {
             let manifest = try Self.manifest(product)
             #expect(model.tracks == (manifest["NSPrivacyTracking"] as? Bool))
-            #expect(model.collectedDataTypes.isEmpty == ((manifest["NSPrivacyCollectedDataTypes"] as? [Any])?.isEmpty ?? false))
+            #expect(
+                model.collectedDataTypes.isEmpty
+                    == ((manifest["NSPrivacyCollectedDataTypes"] as? [Any])?.isEmpty ?? false))
             for entry in manifest["NSPrivacyAccessedAPITypes"] as? [[String: Any]] ?? [] {
                 let category = try #require(entry["NSPrivacyAccessedAPIType"] as? String)
                 for reason in entry["NSPrivacyAccessedAPITypeReasons"] as? [String] ?? [] {
@@ -75,7 +82,10 @@ struct PrivacyManifestTests {
         // SwiftPM copies the manifest into each target's resource bundle, where the App Store looks.
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var folder = build
-        for _ in 0..<4 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("SpotifyLink_SpotifyAuth.resources").path) {
+        for _ in 0..<4
+        where !FileManager.default.fileExists(
+            atPath: folder.appendingPathComponent("SpotifyLink_SpotifyAuth.resources").path)
+        {
             folder = folder.deletingLastPathComponent()
         }
         for product in Self.products {

@@ -10,7 +10,8 @@ import Testing
 struct TrackSearchModelTests {
     @Test func japaneseTypedQuicklySearchesOnceAfterThePauseAndOpensInSpotify() async throws {
         let harness = try await UIHarness.connected()
-        let search = TrackSearchModel(connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+        let search = TrackSearchModel(
+            connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
         let before = await harness.emulator.requestCount("GET /v1/search")
         search.query = "よ"
         search.query = "よあ"
@@ -33,7 +34,8 @@ struct TrackSearchModelTests {
 
     @Test func moreResultsOnDemandAndAnEmptyAnswerSaysSo() async throws {
         let harness = try await UIHarness.connected()
-        let search = TrackSearchModel(connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+        let search = TrackSearchModel(
+            connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
         search.query = "a"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))

@@ -29,7 +29,9 @@ final class GatedTransport: Transport {
         return gate
     }
 
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (
+        HTTPResponse, Data
+    ) {
         let gate = state.withLock { state -> Gate? in
             state.count += 1
             guard let index = state.gates.firstIndex(where: { $0.0(request) }) else { return nil }
@@ -63,7 +65,8 @@ final class UIHarness {
         session = SpotifySession(
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", transport: transport, clock: clock),
             store: MemoryTokenStore(), clock: clock)
-        client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
+        client = SpotifyClient(
+            configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
         links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         let transport = transport
         let signIns = signIns

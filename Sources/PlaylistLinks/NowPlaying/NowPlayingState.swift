@@ -83,7 +83,8 @@ public enum NowPlayingState: Sendable, Equatable {
             return
         case .track(let track):
             item = NowPlayingItem(
-                kind: .track, uri: track.uri ?? "", name: track.name, subtitle: track.artistLine, duration: track.duration,
+                kind: .track, uri: track.uri ?? "", name: track.name, subtitle: track.artistLine,
+                duration: track.duration,
                 contextURI: playing.contextURI, progress: playing.progress ?? .zero, observedAt: observedAt)
         case .episode(let episode):
             item = NowPlayingItem(

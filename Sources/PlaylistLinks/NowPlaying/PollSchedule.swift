@@ -96,7 +96,9 @@ public struct PollSchedule: Sendable {
         let capacity = Double(max(1, budget / 6))
         let perSecond = max(Double(budget) - capacity, 1) / 3600
         var available = tokens ?? capacity
-        if let toppedUpAt { available = min(capacity, available + max(0, now.timeIntervalSince(toppedUpAt)) * perSecond) }
+        if let toppedUpAt {
+            available = min(capacity, available + max(0, now.timeIntervalSince(toppedUpAt)) * perSecond)
+        }
         available -= 1
         tokens = available
         toppedUpAt = now

@@ -51,14 +51,17 @@ public struct MetadataRefresher: Sendable {
 
     /// Refreshes the playlist linked to `record`.
     @discardableResult
-    public func refresh(record: RecordID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome? {
+    public func refresh(record: RecordID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome?
+    {
         guard let id = try await store.linkedPlaylist(record) else { return nil }
         return try await refresh(playlist: id, progress: progress)
     }
 
     /// Refreshes every linked playlist fetched longer ago than `age` (or never), at most
     /// `concurrency` at once.
-    public func refreshStale(olderThan age: Duration, concurrency: Int = 4, progress: (@Sendable (Int, Int) -> Void)? = nil)
+    public func refreshStale(
+        olderThan age: Duration, concurrency: Int = 4, progress: (@Sendable (Int, Int) -> Void)? = nil
+    )
         async throws -> [SpotifyID: Outcome]
     {
         let now = client.clock.now
@@ -108,7 +111,9 @@ public struct MetadataRefresher: Sendable {
         while !pending.isEmpty {
             let page: Page<SimplifiedPlaylist>
             do {
-                page = try await SpotifyClient.withPriority(priority) { try await client.myPlaylists(limit: 50, offset: offset) }
+                page = try await SpotifyClient.withPriority(priority) {
+                    try await client.myPlaylists(limit: 50, offset: offset)
+                }
             } catch is SpotifyAPIError {
                 break  // each playlist is then tried on its own, and reports why it could not be read
             }
@@ -134,11 +139,15 @@ public struct MetadataRefresher: Sendable {
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
         try await store.saveMetadata(metadata)
-        if let cover, (try? await store.cover(for: playlist.id)) == nil { await fetchCover(cover.url, for: playlist.id) }
+        if let cover, (try? await store.cover(for: playlist.id)) == nil {
+            await fetchCover(cover.url, for: playlist.id)
+        }
     }
 
     /// Refreshes one playlist's metadata, entries (when its snapshot changed) and cover.
-    public func refresh(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome {
+    public func refresh(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws
+        -> Outcome
+    {
         try await SpotifyClient.withPriority(priority) { try await read(playlist: id, progress: progress) }
     }
 
@@ -216,7 +225,9 @@ public struct MetadataRefresher: Sendable {
 
     private func fetchCover(_ url: URL, for id: SpotifyID) async {
         let request = HTTPRequest(method: .get, url: url)
-        guard let (response, data) = try? await transport.send(request, body: nil, timeout: .seconds(20), maxBodyBytes: 4 << 20),
+        guard
+            let (response, data) = try? await transport.send(
+                request, body: nil, timeout: .seconds(20), maxBodyBytes: 4 << 20),
             response.status.code == 200, !data.isEmpty
         else { return }
         try? await store.saveCover(data, for: id)

@@ -36,7 +36,9 @@ public enum SongTime {
     /// Songs a playlist's average track fits into `target`, from its saved count and duration;
     /// `nil` when either is unknown. What a card shows before anything plays ("20 min ≈ 5.5 songs").
     public static func estimate(_ target: Duration, in metadata: PlaylistMetadata) -> Double? {
-        guard let total = metadata.totalDuration, let count = metadata.trackCount, count > 0, total > .zero else { return nil }
+        guard let total = metadata.totalDuration, let count = metadata.trackCount, count > 0, total > .zero else {
+            return nil
+        }
         return target / (total / count)
     }
 

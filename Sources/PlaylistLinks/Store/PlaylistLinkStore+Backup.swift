@@ -19,7 +19,9 @@ extension PlaylistLinkStore {
     /// left out (they can be fetched again); no token or secret is in the store, so none is in the
     /// export.
     public func exportJSON() async throws -> Data {
-        let links = try await links().map { Backup.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt) }
+        let links = try await links().map {
+            Backup.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -39,15 +41,19 @@ extension PlaylistLinkStore {
         do {
             backup = try decoder.decode(Backup.self, from: data)
         } catch {
-            throw PlaylistLinksError(code: .invalidImport, message: "The file is not a SpotifyLink export: \(error)", underlying: error)
+            throw PlaylistLinksError(
+                code: .invalidImport, message: "The file is not a SpotifyLink export: \(error)", underlying: error)
         }
         guard backup.format == "spotifylink-links", backup.version == 1 else {
             throw PlaylistLinksError(
-                code: .invalidImport, message: "The export has format \(backup.format) version \(backup.version), which this version cannot read.")
+                code: .invalidImport,
+                message:
+                    "The export has format \(backup.format) version \(backup.version), which this version cannot read.")
         }
         let links = try backup.links.map { link in
             guard let id = try? SpotifyID(link.playlist) else {
-                throw PlaylistLinksError(code: .invalidImport, message: "The export names a playlist ID that is not 22 letters and digits.")
+                throw PlaylistLinksError(
+                    code: .invalidImport, message: "The export names a playlist ID that is not 22 letters and digits.")
             }
             return PlaylistLink(record: link.record, playlist: id, linkedAt: link.linkedAt)
         }

@@ -115,7 +115,8 @@ extension PlaylistLinkStore {
 
     private static func check(_ record: RecordID) throws {
         guard !record.namespace.isEmpty, !record.id.isEmpty else {
-            throw PlaylistLinksError(code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
+            throw PlaylistLinksError(
+                code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
         }
     }
 }
@@ -145,7 +146,9 @@ extension LibraryPlaylist {
             let rank: Int
             if needle.isEmpty || folded.hasPrefix(needle) {
                 rank = 0
-            } else if folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains(where: { $0.hasPrefix(needle) }) {
+            } else if folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains(where: {
+                $0.hasPrefix(needle)
+            }) {
                 rank = 1
             } else if folded.contains(needle) {
                 rank = 2

@@ -29,6 +29,8 @@ extension SQLitePlaylistLinkStore {
     }
 
     public func cover(for id: SpotifyID) throws -> Data? {
-        try read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM cover WHERE playlistID = ?", arguments: [id.rawValue]) }
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM cover WHERE playlistID = ?", arguments: [id.rawValue])
+        }
     }
 }

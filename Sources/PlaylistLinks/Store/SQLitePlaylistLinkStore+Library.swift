@@ -8,9 +8,11 @@ extension SQLitePlaylistLinkStore {
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             for (position, playlist) in playlists.enumerated() {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO libraryPlaylist (id, name, foldedName, ownerName, trackCount, position) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT OR REPLACE INTO libraryPlaylist (id, name, foldedName, ownerName, trackCount, position) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
-                        playlist.id.rawValue, playlist.name, LibraryPlaylist.fold(playlist.name), playlist.ownerName, playlist.trackCount,
+                        playlist.id.rawValue, playlist.name, LibraryPlaylist.fold(playlist.name), playlist.ownerName,
+                        playlist.trackCount,
                         position,
                     ])
             }
@@ -19,9 +21,12 @@ extension SQLitePlaylistLinkStore {
 
     public func library() throws -> [LibraryPlaylist] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, ownerName, trackCount FROM libraryPlaylist ORDER BY position").map { row in
-                LibraryPlaylist(id: SpotifyID(unchecked: row["id"]), name: row["name"], ownerName: row["ownerName"], trackCount: row["trackCount"])
-            }
+            try Row.fetchAll(db, sql: "SELECT id, name, ownerName, trackCount FROM libraryPlaylist ORDER BY position")
+                .map { row in
+                    LibraryPlaylist(
+                        id: SpotifyID(unchecked: row["id"]), name: row["name"], ownerName: row["ownerName"],
+                        trackCount: row["trackCount"])
+                }
         }
     }
 }

@@ -35,7 +35,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// Opens (and migrates) the database.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
-    public init(location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024) throws {
+    public init(location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024)
+        throws
+    {
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
         do {
@@ -50,7 +52,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             }
             try Schema.migrator.migrate(writer)
         } catch {
-            throw PlaylistLinksError(code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
+            throw PlaylistLinksError(
+                code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
         }
     }
 
@@ -85,7 +88,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     public func removeLink(for record: RecordID) throws -> Bool {
         try write { db in
-            try db.execute(sql: "DELETE FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
+            try db.execute(
+                sql: "DELETE FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
             return db.changesCount > 0
         }
     }
@@ -93,7 +97,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     public func link(for record: RecordID) throws -> PlaylistLink? {
         try read { db in
             try Row.fetchOne(
-                db, sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
+                db,
+                sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
                 arguments: [record.namespace, record.id]
             ).map(Self.link)
         }
@@ -101,14 +106,18 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     public func links() throws -> [PlaylistLink] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID")
-                .map(Self.link)
+            try Row.fetchAll(
+                db,
+                sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID"
+            )
+            .map(Self.link)
         }
     }
 
     private static func link(_ row: Row) -> PlaylistLink {
         PlaylistLink(
-            record: RecordID(namespace: row["namespace"], id: row["recordID"]), playlist: SpotifyID(unchecked: row["playlistID"]),
+            record: RecordID(namespace: row["namespace"], id: row["recordID"]),
+            playlist: SpotifyID(unchecked: row["playlistID"]),
             linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
     }
 
@@ -138,7 +147,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// The cached metadata of one playlist.
     public func metadata(for id: SpotifyID) throws -> PlaylistMetadata? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map(Self.metadata)
+            try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map(
+                Self.metadata)
         }
     }
 
@@ -157,7 +167,10 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db)
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
-                    arguments: [link.record.namespace, link.record.id, link.playlist.rawValue, link.linkedAt.timeIntervalSince1970])
+                    arguments: [
+                        link.record.namespace, link.record.id, link.playlist.rawValue,
+                        link.linkedAt.timeIntervalSince1970,
+                    ])
             }
         }
     }
@@ -168,7 +181,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// Saves `metadata`: over the cached row when `replacing`, otherwise only where there is none.
     static func upsert(_ metadata: PlaylistMetadata, _ db: Database, replacing: Bool = true) throws {
-        let conflict = replacing ? """
+        let conflict =
+            replacing
+            ? """
             DO UPDATE SET name = excluded.name, description = excluded.description,
                 ownerName = excluded.ownerName, trackCount = excluded.trackCount, durationMs = excluded.durationMs,
                 unavailableCount = excluded.unavailableCount, snapshotID = excluded.snapshotID,
@@ -208,13 +223,15 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as PlaylistLinksError { throw error } catch {
-            throw PlaylistLinksError(code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
+            throw PlaylistLinksError(
+                code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
         }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.write(body) } catch let error as PlaylistLinksError { throw error } catch {
-            throw PlaylistLinksError(code: .database, message: "The playlist database could not be written: \(error)", underlying: error)
+            throw PlaylistLinksError(
+                code: .database, message: "The playlist database could not be written: \(error)", underlying: error)
         }
     }
 }

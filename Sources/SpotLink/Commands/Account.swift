@@ -5,7 +5,8 @@ import SpotifyAuthLoopback
 import SpotifyWebAPI
 
 struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Sign in to Spotify through the browser (PKCE, no client secret).")
+    static let configuration = CommandConfiguration(
+        abstract: "Sign in to Spotify through the browser (PKCE, no client secret).")
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The redirect URI registered for the app: a loopback address, e.g. http://127.0.0.1/callback.")
@@ -18,7 +19,11 @@ struct Login: AsyncParsableCommand {
     var store: StoreChoice = .platformDefault
     @Flag(help: "Do not try to open a browser; only print the URL.")
     var noBrowser = false
-    @Option(name: .customLong("scope"), help: "A scope to add to the ones granted now (repeatable), e.g. user-top-read; Spotify shows its consent page again.")
+    @Option(
+        name: .customLong("scope"),
+        help:
+            "A scope to add to the ones granted now (repeatable), e.g. user-top-read; Spotify shows its consent page again."
+    )
     var addedScopes: [String] = []
     @Option(help: "Seconds to wait for the sign-in to finish.")
     var timeout = 300
@@ -35,7 +40,8 @@ struct Login: AsyncParsableCommand {
         let session = try context.session(store: tokenStore)
         let scopes = await session.scopesForSignIn(adding: addedScopes)
         let signIn = LoopbackSignIn(
-            clientID: context.clientID, redirectURI: redirectURI, scopes: scopes, server: context.server, timeout: .seconds(timeout),
+            clientID: context.clientID, redirectURI: redirectURI, scopes: scopes, server: context.server,
+            timeout: .seconds(timeout),
             showDialog: !addedScopes.isEmpty)
         let noBrowser = noBrowser
         do {
@@ -64,7 +70,8 @@ struct Login: AsyncParsableCommand {
                 try (store as? SecretServiceTokenStore)?.checkWritable()
             #endif
         } catch let error as TokenStoreError where error.code == .unavailable || error.code == .insecure {
-            throw CLIFailure("\(error.message) To keep the tokens in a 0600 file instead, pass --store file.", exitCode: 1)
+            throw CLIFailure(
+                "\(error.message) To keep the tokens in a 0600 file instead, pass --store file.", exitCode: 1)
         } catch let error as TokenStoreError where error.code == .corrupt {
             // Already moved aside or removed; signing in stores good tokens.
         }
@@ -72,7 +79,8 @@ struct Login: AsyncParsableCommand {
 }
 
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove this app's Spotify tokens from every store that holds them; links and cached playlists stay.")
+    static let configuration = CommandConfiguration(
+        abstract: "Remove this app's Spotify tokens from every store that holds them; links and cached playlists stay.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -95,14 +103,16 @@ struct Logout: AsyncParsableCommand {
             try store.remove(key)
             removed.append("\(store.kind)")
         }
-        let revoke = "To revoke this app's access to your Spotify account as well, open "
+        let revoke =
+            "To revoke this app's access to your Spotify account as well, open "
             + "\(AuthorizationServer.revokeAccessPage.absoluteString) (a token already issued works until it expires, up to an hour)."
         if global.json {
             Output.json(["signed_out": true, "removed_from": removed])
         } else if removed.isEmpty {
             Output.line("No Spotify tokens were stored for \(context.server.issuer); nothing to remove. " + revoke)
         } else {
-            Output.line("Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")). " + revoke)
+            Output.line(
+                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")). " + revoke)
         }
     }
 }
@@ -135,21 +145,25 @@ struct Status: AsyncParsableCommand {
             var object: [String: Any] = [
                 "user": userID, "account_id": accountID, "display_name": name, "scopes": tokens.scopes,
                 "store": "\(store.kind)", "access_token_expires_at": expires, "signed_in_days_ago": ageDays,
-                "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt), "issuer": context.server.issuer,
+                "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
+                "issuer": context.server.issuer,
             ]
             object.merge(limits.json) { $1 }
             Output.json(object)
             return
         }
         if let user {
-            Output.line("Signed in as \(Output.bold(Output.safe(user.name))) (\(Output.safe(user.id))) at \(context.server.issuer)")
+            Output.line(
+                "Signed in as \(Output.bold(Output.safe(user.name))) (\(Output.safe(user.id))) at \(context.server.issuer)"
+            )
         } else {
             Output.line("Signed in at \(context.server.issuer) (who is not asked while the cooldown lasts)")
         }
         Output.line("Scopes: \(tokens.scopes.joined(separator: ", "))")
         Output.line("Tokens kept in the \(store.kind)")
         Output.line("Access token expires: \(tokens.expiresAt.map { "\($0)" } ?? "unknown")")
-        Output.line("Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
+        Output.line(
+            "Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
         if let warning { Output.line(warning) }
         limits.lines.forEach(Output.line)
     }
@@ -171,8 +185,9 @@ struct RequestReport {
         var lines: [String] = []
         if let message { lines.append("Cooldown: " + message) }
         if let usage {
-            lines.append("Requests to Spotify: \(usage.lastHour) in the last hour, \(usage.last24Hours) in the last 24 h"
-                + (usage.background24Hours > 0 ? " (\(usage.background24Hours) by background work)" : ""))
+            lines.append(
+                "Requests to Spotify: \(usage.lastHour) in the last hour, \(usage.last24Hours) in the last 24 h"
+                    + (usage.background24Hours > 0 ? " (\(usage.background24Hours) by background work)" : ""))
             for entry in usage.byEndpoint.prefix(8) { lines.append("  \(entry.count)  \(entry.endpoint)") }
         }
         return lines
@@ -181,7 +196,10 @@ struct RequestReport {
     var json: [String: Any] {
         var object: [String: Any] = [
             "cooldown": cooldown.map { cooldown -> [String: Any] in
-                ["kind": cooldown.kind.rawValue, "until": ISO8601DateFormatter().string(from: cooldown.until), "message": message ?? ""]
+                [
+                    "kind": cooldown.kind.rawValue, "until": ISO8601DateFormatter().string(from: cooldown.until),
+                    "message": message ?? "",
+                ]
             } ?? NSNull()
         ]
         if let usage {
@@ -204,7 +222,9 @@ enum Browser {
         #else
             let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
         #endif
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
+        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return false
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = [url.absoluteString]

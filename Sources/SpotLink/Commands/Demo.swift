@@ -9,7 +9,8 @@ import SpotifyWebAPI
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the whole product against an embedded Spotify emulator.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the whole product against an embedded Spotify emulator.")
 
     @Option(help: "Keep the demo's data here instead of a temporary folder.")
     var dataDir: String?
@@ -18,7 +19,8 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        let directory = dataDir.map { URL(fileURLWithPath: $0) }
+        let directory =
+            dataDir.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-demo-\(UUID().uuidString)")
         defer { if dataDir == nil { try? FileManager.default.removeItem(at: directory) } }
         // One virtual clock for the emulator, the tokens and the player, so a 20-minute routine
@@ -34,33 +36,46 @@ struct Demo: AsyncParsableCommand {
         var emulator = try await EmulatorServer.start(configuration)
         narrator.step("Started the Spotify emulator", ["url": emulator.baseURL.absoluteString])
 
-        let options = try GlobalOptions.parse(["--data-dir", directory.path, "--emulator", emulator.baseURL.absoluteString])
+        let options = try GlobalOptions.parse([
+            "--data-dir", directory.path, "--emulator", emulator.baseURL.absoluteString,
+        ])
         let context = try Context(options)
         let session = try context.session(clock: clock)
         // The journal's and routine's scopes, and the learning app's saved and top tracks.
         let scopes = SpotifyScope.all + [LibraryScope.savedTracks, LibraryScope.topItems]
-        let signIn = LoopbackSignIn(clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
+        let signIn = LoopbackSignIn(
+            clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
         narrator.step("Signing in with PKCE through a loopback listener; the demo's browser follows the redirect")
         let tokens = try await signIn.run(session: session) { url in await Self.browse(url) }
         let client = context.client(session, clock: clock)
         let user = try await client.currentUser()
-        narrator.step("Signed in", ["user": user.name, "scopes": tokens.scopes.joined(separator: " "), "store": "\(try context.tokenStore().kind)"])
+        narrator.step(
+            "Signed in",
+            [
+                "user": user.name, "scopes": tokens.scopes.joined(separator: " "),
+                "store": "\(try context.tokenStore().kind)",
+            ])
 
         let links = try context.links(clock: clock)
         let library = try await client.allMyPlaylists().items
         try await links.cacheLibrary(library)
         narrator.step("Your playlists", ["count": "\(library.count)"])
-        for playlist in library { narrator.detail("\(Output.safe(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")") }
+        for playlist in library {
+            narrator.detail(
+                "\(Output.safe(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")")
+        }
 
         let biggest = try requireValue(library.max { ($0.itemCount ?? 0) < ($1.itemCount ?? 0) }, "no playlists")
         let fetchStart = ContinuousClock.now
         let all = try await client.allPlaylistEntries(biggest.id) { progress in
             if !json { Output.progress("  Reading \(biggest.name)", progress.fetched, progress.total) }
         }
-        narrator.step("Read every entry of \(biggest.name)", [
-            "entries": "\(all.items.count + all.nullCount)", "requests": "\(all.pageCount)",
-            "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
-        ])
+        narrator.step(
+            "Read every entry of \(biggest.name)",
+            [
+                "entries": "\(all.items.count + all.nullCount)", "requests": "\(all.pageCount)",
+                "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
+            ])
 
         let journal = try Journal(url: context.databaseURL, links: links)
         let morning = try journal.create(title: "Morning routine", minutes: 20, at: clock.now)
@@ -93,8 +108,12 @@ struct Demo: AsyncParsableCommand {
     private func learning(client: SpotifyClient, narrator: Narrator) async throws {
         let query = "さくら"
         let results = try await client.searchTracks(query, limit: 5)
-        narrator.step("The learning app searches for songs in Japanese: \(query)", ["results": "\(results.items.count)"])
-        for track in results.items { narrator.detail("\(Output.safe(track.name)) · \(Output.safe(track.artistLine)) · \(Output.clock(track.duration))") }
+        narrator.step(
+            "The learning app searches for songs in Japanese: \(query)", ["results": "\(results.items.count)"])
+        for track in results.items {
+            narrator.detail(
+                "\(Output.safe(track.name)) · \(Output.safe(track.artistLine)) · \(Output.clock(track.duration))")
+        }
         let song = try requireValue(results.items.first, "no Japanese song found")
         let reference = try requireValue(song.reference, "a track without an ID")
         narrator.step(
@@ -102,7 +121,9 @@ struct Demo: AsyncParsableCommand {
             ["link": reference.webURL.absoluteString, "uri": reference.uri])
         let top = try await client.topTracks(range: .shortTerm, limit: 5)
         narrator.step("Your top tracks of the last four weeks", ["count": "\(top.items.count)"])
-        for (index, track) in top.items.enumerated() { narrator.detail("\(index + 1). \(Output.safe(track.name)) · \(Output.safe(track.artistLine))") }
+        for (index, track) in top.items.enumerated() {
+            narrator.detail("\(index + 1). \(Output.safe(track.name)) · \(Output.safe(track.artistLine))")
+        }
     }
 
     /// The demo's browser: opens `url` and follows the redirects (to the loopback listener).
@@ -111,7 +132,8 @@ struct Demo: AsyncParsableCommand {
         var next: URL? = url
         for _ in 0..<3 {
             guard let current = next,
-                let (response, _) = try? await transport.send(HTTPRequest(method: .get, url: current), body: nil, timeout: .seconds(10), maxBodyBytes: 1 << 20)
+                let (response, _) = try? await transport.send(
+                    HTTPRequest(method: .get, url: current), body: nil, timeout: .seconds(10), maxBodyBytes: 1 << 20)
             else { return }
             next = response.headerFields[.location].flatMap { URL(string: $0, relativeTo: current)?.absoluteURL }
         }
@@ -124,7 +146,8 @@ struct Demo: AsyncParsableCommand {
     /// Plays the playlist on the virtual player with a skip and a pause, follows it with the
     /// now-playing monitor, and sums up the 20 minutes in songs.
     private func routine(
-        _ entry: Journal.Entry, _ playlist: SpotifyID, emulator: EmulatorServer, client: SpotifyClient, clock: VirtualClock,
+        _ entry: Journal.Entry, _ playlist: SpotifyID, emulator: EmulatorServer, client: SpotifyClient,
+        clock: VirtualClock,
         narrator: Narrator
     ) async throws {
         narrator.step("Running the routine on the virtual player at high speed")
@@ -153,7 +176,8 @@ struct Demo: AsyncParsableCommand {
                 if json {
                     NowPlayingPrinter.print(state, json: true)
                 } else {
-                    NowPlayingPrinter.print(state, json: false, prefix: String(format: "  [%02d:%02d] ", minute, second))
+                    NowPlayingPrinter.print(
+                        state, json: false, prefix: String(format: "  [%02d:%02d] ", minute, second))
                 }
             }
             guard let deadline = clock.nextDeadline else { break }
@@ -169,9 +193,12 @@ struct Demo: AsyncParsableCommand {
         }
         consumer.cancel()
         let summary = routine.summary(at: end)
-        narrator.step(summary.sentence, [
-            "tracks": "\(summary.tracksPlayed)", "listened": Output.duration(summary.timeListened), "calls": "\(monitor.callCount)",
-        ])
+        narrator.step(
+            summary.sentence,
+            [
+                "tracks": "\(summary.tracksPlayed)", "listened": Output.duration(summary.timeListened),
+                "calls": "\(monitor.callCount)",
+            ])
         await emulator.control("player/stop")
     }
 }
@@ -185,7 +212,9 @@ struct Narrator {
             Output.json(["step": text].merging(fields) { first, _ in first })
         } else {
             let extra = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            Output.line(Output.bold("==> ") + Output.safe(text) + (extra.isEmpty ? "" : Output.dim("  (\(Output.safe(extra)))")))
+            Output.line(
+                Output.bold("==> ") + Output.safe(text) + (extra.isEmpty ? "" : Output.dim("  (\(Output.safe(extra)))"))
+            )
         }
     }
 

@@ -255,6 +255,7 @@ extension Context {
         var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
         configuration.rateLimit.maxWait = .seconds(30)
         return SpotifyClient(
-            configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger, ledger: openLedger())
+            configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger,
+            ledger: openLedger())
     }
 }

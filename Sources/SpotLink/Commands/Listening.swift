@@ -5,11 +5,15 @@ import PlaylistLinks
 import SpotifyWebAPI
 
 struct NowPlaying: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "now-playing", abstract: "What Spotify is playing now.")
+    static let configuration = CommandConfiguration(
+        commandName: "now-playing", abstract: "What Spotify is playing now.")
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Keep following, printing each change (Ctrl-C to stop).")
     var watch = false
-    @Option(help: "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour).")
+    @Option(
+        help:
+            "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour)."
+    )
     var polling: Polling = .budgeted
 
     func run() async throws {
@@ -52,18 +56,25 @@ struct Routine: AsyncParsableCommand {
     @Argument var id: String
     @Option(help: "Length of the routine in minutes, fractions allowed (default: the session's).")
     var minutes: Double?
-    @Option(help: "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour).")
+    @Option(
+        help:
+            "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour)."
+    )
     var polling: Polling = .budgeted
 
     func run() async throws {
         let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)
-        guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
+        guard let card = try links.card(for: entry.record) else {
+            throw CLIFailure("Session \(entry.id) has no playlist attached.")
+        }
         guard let length = minutes ?? entry.minutes.map(Double.init), length > 0 else {
             throw CLIFailure("Give the routine's length with --minutes.", exitCode: 2)
         }
         let (_, client) = try await signedIn(context)
         let start = RoutineListening(playlist: card.metadata.reference)
-        Output.line("Start \(Output.safe(card.metadata.name ?? "the playlist")) in Spotify: \(start.webURL.absoluteString)  (\(start.uri))")
+        Output.line(
+            "Start \(Output.safe(card.metadata.name ?? "the playlist")) in Spotify: \(start.webURL.absoluteString)  (\(start.uri))"
+        )
         let end = client.clock.now.addingTimeInterval(length * 60)
         let json = global.json
         // Follow until the routine's time is up; cancelling the consumer stops the monitor.
@@ -80,7 +91,10 @@ struct Routine: AsyncParsableCommand {
         let routine = await consumer.value
         let summary = routine.summary(at: min(end, client.clock.now))
         if global.json {
-            Output.json(["songs": summary.songs as Any, "tracks_played": summary.tracksPlayed, "seconds_listened": Int(summary.timeListened.seconds)])
+            Output.json([
+                "songs": summary.songs as Any, "tracks_played": summary.tracksPlayed,
+                "seconds_listened": Int(summary.timeListened.seconds),
+            ])
         } else {
             Output.line(summary.sentence)
         }
@@ -93,8 +107,10 @@ enum NowPlayingPrinter {
             switch state {
             case .playing(let item), .paused(let item):
                 Output.json([
-                    "state": state.isPlaying ? "playing" : "paused", "name": item.name, "subtitle": item.subtitle as Any,
-                    "uri": item.uri, "progress_ms": Int(item.progress.seconds * 1000), "duration_ms": Int(item.duration.seconds * 1000),
+                    "state": state.isPlaying ? "playing" : "paused", "name": item.name,
+                    "subtitle": item.subtitle as Any,
+                    "uri": item.uri, "progress_ms": Int(item.progress.seconds * 1000),
+                    "duration_ms": Int(item.duration.seconds * 1000),
                 ])
             case .nothingPlaying: Output.json(["state": "nothing"])
             case .ad: Output.json(["state": "ad"])
@@ -103,11 +119,13 @@ enum NowPlayingPrinter {
             return
         }
         switch state {
-        case .playing(let item): Output.line("\(prefix)▶ \(Output.safe(item.name))" + (item.subtitle.map { " — \(Output.safe($0))" } ?? ""))
+        case .playing(let item):
+            Output.line("\(prefix)▶ \(Output.safe(item.name))" + (item.subtitle.map { " — \(Output.safe($0))" } ?? ""))
         case .paused(let item): Output.line("\(prefix)⏸ \(Output.safe(item.name)) (paused)")
         case .nothingPlaying: Output.line("\(prefix)Nothing is playing.")
         case .ad: Output.line("\(prefix)An advertisement is playing.")
-        case .unavailable(.rateLimited(let retryAfter)): Output.line("\(prefix)Spotify asked to wait \(Int(retryAfter.seconds)) s.")
+        case .unavailable(.rateLimited(let retryAfter)):
+            Output.line("\(prefix)Spotify asked to wait \(Int(retryAfter.seconds)) s.")
         case .unavailable(let reason): Output.line("\(prefix)Now playing is unavailable (\(Output.safe("\(reason)"))).")
         }
     }
@@ -118,7 +136,8 @@ extension NowPlayingState {
 }
 
 struct EmulatorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "emulator", abstract: "Run the Spotify emulator (same flags as spotify-emulator).")
+    static let configuration = CommandConfiguration(
+        commandName: "emulator", abstract: "Run the Spotify emulator (same flags as spotify-emulator).")
     @OptionGroup var options: EmulatorOptions
 
     func run() async throws { try await options.serve() }

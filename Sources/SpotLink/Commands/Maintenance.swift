@@ -1,16 +1,17 @@
 import ArgumentParser
+import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
-import Foundation
 import PlaylistLinks
 import SpotifyAuth
-
 import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open in Spotify (or print the link): a session's playlist, or a track or playlist.",
-        discussion: "spotlink open 1 · spotlink open track spotify:track:ID · spotlink open playlist https://open.spotify.com/playlist/ID")
+        discussion:
+            "spotlink open 1 · spotlink open track spotify:track:ID · spotlink open playlist https://open.spotify.com/playlist/ID"
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A session ID, or 'track' or 'playlist'.")
     var target: String
@@ -22,7 +23,9 @@ struct Open: AsyncParsableCommand {
     func run() async throws {
         let link: (uri: String, web: URL)
         if let kind = SpotifyReference.Kind(rawValue: target), kind == .track || kind == .playlist {
-            guard let reference else { throw CLIFailure("Give the \(kind.rawValue) to open: an ID, URI or link.", exitCode: 2) }
+            guard let reference else {
+                throw CLIFailure("Give the \(kind.rawValue) to open: an ID, URI or link.", exitCode: 2)
+            }
             let parsed = try SpotifyReference(parsing: reference, expecting: kind)
             link = (parsed.uri, parsed.webURL)
         } else {
@@ -30,12 +33,16 @@ struct Open: AsyncParsableCommand {
                 throw CLIFailure("Open takes a session ID, or 'track' or 'playlist' followed by a link.", exitCode: 2)
             }
             let (_, links, entry) = try Journal.open(global, session: target)
-            guard let card = try links.card(for: entry.record) else { throw CLIFailure("Session \(entry.id) has no playlist attached.") }
+            guard let card = try links.card(for: entry.record) else {
+                throw CLIFailure("Session \(entry.id) has no playlist attached.")
+            }
             link = (card.uri, card.webURL)
         }
         let destination = uri ? URL(string: link.uri)! : link.web
         let opened = Browser.open(destination)
-        if global.json { Output.json(["url": destination.absoluteString, "opened": opened]) } else {
+        if global.json {
+            Output.json(["url": destination.absoluteString, "opened": opened])
+        } else {
             Output.line(opened ? "Opened \(destination.absoluteString)" : destination.absoluteString)
         }
     }
@@ -52,21 +59,31 @@ struct Refresh: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let links = try context.links()
         let json = global.json
-        let outcomes = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refreshStale(olderThan: .clampedSeconds(stale * 3600)) { done, total in
+        let outcomes = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refreshStale(
+            olderThan: .clampedSeconds(stale * 3600)
+        ) { done, total in
             if !json { Output.progress("Refreshing", done, total) }
         }
-        let counts = Dictionary(grouping: outcomes.values, by: { outcome -> String in
-            switch outcome {
-            case .refreshed: "refreshed"
-            case .unchanged: "unchanged"
-            case .spotifyOwned: "Spotify's own (no details for apps)"
-            case .notFound: "deleted"
-            case .forbidden: "inaccessible"
-            case .stale: "unreachable"
+        let counts = Dictionary(
+            grouping: outcomes.values,
+            by: { outcome -> String in
+                switch outcome {
+                case .refreshed: "refreshed"
+                case .unchanged: "unchanged"
+                case .spotifyOwned: "Spotify's own (no details for apps)"
+                case .notFound: "deleted"
+                case .forbidden: "inaccessible"
+                case .stale: "unreachable"
+                }
             }
-        }).mapValues(\.count)
-        if json { Output.json(counts) } else {
-            Output.line(outcomes.isEmpty ? "Nothing to refresh." : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        ).mapValues(\.count)
+        if json {
+            Output.json(counts)
+        } else {
+            Output.line(
+                outcomes.isEmpty
+                    ? "Nothing to refresh."
+                    : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
         if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
@@ -84,7 +101,11 @@ struct Export: AsyncParsableCommand {
         let context = try Context(global, requireClientID: false)
         let data = try await context.links().exportJSON()
         try Context.writePrivately(data, to: URL(fileURLWithPath: file))
-        if global.json { Output.json(["file": file, "bytes": data.count]) } else { Output.line("Exported to \(file).") }
+        if global.json {
+            Output.json(["file": file, "bytes": data.count])
+        } else {
+            Output.line("Exported to \(file).")
+        }
     }
 }
 
@@ -101,27 +122,33 @@ struct Import: AsyncParsableCommand {
             throw CLIFailure("Cannot read \(file).", exitCode: 1)
         }
         guard size <= Import.maxBytes else {
-            throw CLIFailure("\(file) is \(size / 1_048_576) MiB: too large for a spotlink export (at most 64 MiB).", exitCode: 1)
+            throw CLIFailure(
+                "\(file) is \(size / 1_048_576) MiB: too large for a spotlink export (at most 64 MiB).", exitCode: 1)
         }
-        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("Cannot read \(file).", exitCode: 1) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CLIFailure("Cannot read \(file).", exitCode: 1)
+        }
         let count = try await context.links().importJSON(data)
         if global.json { Output.json(["imported": count]) } else { Output.line("Imported \(count) links.") }
     }
 }
 
 struct Privacy: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "What spotlink asks for, stores, never collects, and how to revoke.")
+    static let configuration = CommandConfiguration(
+        abstract: "What spotlink asks for, stores, never collects, and how to revoke.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
         let kind = (try? context.tokenStore())?.kind ?? .file(context.configDirectory.appendingPathComponent("tokens"))
         let privacy = SpotifyPrivacyModel(storeKind: kind)
-        let stored = privacy.stored.map { "\($0.what): in \($0.location); removed \($0.removedWhen)." }
+        let stored =
+            privacy.stored.map { "\($0.what): in \($0.location); removed \($0.removedWhen)." }
             + ["spotlink's database: \(context.databaseURL.path)."]
         if global.json {
             Output.json([
-                "scopes": Dictionary(uniqueKeysWithValues: privacy.scopes.map { ($0.scope, $0.meaning) }), "stored": stored,
+                "scopes": Dictionary(uniqueKeysWithValues: privacy.scopes.map { ($0.scope, $0.meaning) }),
+                "stored": stored,
                 "never": privacy.neverCollected, "revoke": privacy.revokeSteps,
             ])
             return
@@ -138,7 +165,8 @@ struct Privacy: AsyncParsableCommand {
 }
 
 struct Doctor: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check the client ID, redirect URI, token store, database and service.")
+    static let configuration = CommandConfiguration(
+        abstract: "Check the client ID, redirect URI, token store, database and service.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "The redirect URI to check.")
     var redirectURI = "http://127.0.0.1/callback"
@@ -146,11 +174,20 @@ struct Doctor: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global, requireClientID: false)
         var checks: [(String, Bool, String)] = []
-        let idOK = context.options.emulator != nil || (context.clientID.count == 32 && context.clientID.allSatisfy(\.isHexDigit))
-        checks.append(("client ID", idOK, context.clientID.isEmpty ? "missing: pass --client-id or set SPOTIFY_CLIENT_ID" : idOK ? "looks right" : "Spotify client IDs are 32 hexadecimal characters"))
+        let idOK =
+            context.options.emulator != nil
+            || (context.clientID.count == 32 && context.clientID.allSatisfy(\.isHexDigit))
+        checks.append(
+            (
+                "client ID", idOK,
+                context.clientID.isEmpty
+                    ? "missing: pass --client-id or set SPOTIFY_CLIENT_ID"
+                    : idOK ? "looks right" : "Spotify client IDs are 32 hexadecimal characters"
+            ))
         do {
             _ = try RedirectURIPolicy.validate(redirectURI)
-            checks.append(("redirect URI", true, "\(redirectURI) follows Spotify's rules; register it exactly in the dashboard"))
+            checks.append(
+                ("redirect URI", true, "\(redirectURI) follows Spotify's rules; register it exactly in the dashboard"))
         } catch let error as OAuthError {
             checks.append(("redirect URI", false, error.message))
         }
@@ -163,7 +200,11 @@ struct Doctor: AsyncParsableCommand {
         }
         do {
             let result = try context.links().integrityCheck()
-            checks.append(("database", result == ["ok"], result == ["ok"] ? "integrity ok (\(context.databaseURL.path))" : result.joined(separator: "; ")))
+            checks.append(
+                (
+                    "database", result == ["ok"],
+                    result == ["ok"] ? "integrity ok (\(context.databaseURL.path))" : result.joined(separator: "; ")
+                ))
         } catch {
             checks.append(("database", false, CLIFailure(error).message))
         }
@@ -172,11 +213,17 @@ struct Doctor: AsyncParsableCommand {
         if let cooldown = await ledger.activeCooldown(at: now) {
             checks.append(("request quota", false, SpotifyAPIError.cooldown(cooldown, now: now).message))
         } else {
-            let spent = (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" } ?? "no requests counted"
+            let spent =
+                (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" }
+                ?? "no requests counted"
             checks.append(("request quota", true, "no cooldown; \(spent)"))
         }
         let reachable = await Self.reachable(context.server.tokenURL)
-        checks.append(("service", reachable, reachable ? "\(context.server.issuer) answers" : "\(context.server.issuer) cannot be reached (offline?)"))
+        checks.append(
+            (
+                "service", reachable,
+                reachable ? "\(context.server.issuer) answers" : "\(context.server.issuer) cannot be reached (offline?)"
+            ))
         if global.json {
             Output.json(["checks": checks.map { ["check": $0.0, "ok": $0.1, "detail": $0.2] }])
         } else {
@@ -187,6 +234,8 @@ struct Doctor: AsyncParsableCommand {
 
     static func reachable(_ url: URL) async -> Bool {
         let request = HTTPRequest(method: .get, url: url)
-        return (try? await platformDefaultTransport().send(request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
+        return
+            (try? await platformDefaultTransport().send(
+                request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
     }
 }

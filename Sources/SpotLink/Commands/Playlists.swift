@@ -27,22 +27,33 @@ struct Playlists: AsyncParsableCommand {
         try await links.cacheLibrary(all)
         let shown = try await links.filterLibrary(filter ?? "")
         if global.json {
-            Output.json(["playlists": shown.map { ["id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any, "owner": $0.ownerName as Any] }])
+            Output.json([
+                "playlists": shown.map {
+                    [
+                        "id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any,
+                        "owner": $0.ownerName as Any,
+                    ]
+                }
+            ])
             return
         }
         for playlist in shown {
             let count = playlist.trackCount.map { Output.count($0, "track") } ?? "? tracks"
-            Output.line("\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  \(Output.dim("\(count) · \(Output.safe(playlist.ownerName ?? ""))"))")
+            Output.line(
+                "\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  \(Output.dim("\(count) · \(Output.safe(playlist.ownerName ?? ""))"))"
+            )
         }
         if shown.isEmpty { Output.line(filter == nil ? "You have no playlists." : "No playlists match '\(filter!)'.") }
     }
 }
 
 struct PlaylistCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "playlist", abstract: "Inspect one playlist.", subcommands: [Show.self])
+    static let configuration = CommandConfiguration(
+        commandName: "playlist", abstract: "Inspect one playlist.", subcommands: [Show.self])
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Details and entries of a playlist (ID, URI or link).")
+        static let configuration = CommandConfiguration(
+            abstract: "Details and entries of a playlist (ID, URI or link).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A playlist ID, spotify: URI or open.spotify.com link.")
         var playlist: String
@@ -63,19 +74,32 @@ struct PlaylistCommand: AsyncParsableCommand {
             let duration = items.compactMap(\.item.duration).reduce(Duration.zero, +)
             if global.json {
                 Output.json([
-                    "id": reference.id.rawValue, "name": details.name, "owner": details.summary.owner?.displayName as Any,
-                    "tracks": details.itemCount as Any, "duration_ms": entries == nil ? NSNull() : Int(duration.seconds * 1000),
+                    "id": reference.id.rawValue, "name": details.name,
+                    "owner": details.summary.owner?.displayName as Any,
+                    "tracks": details.itemCount as Any,
+                    "duration_ms": entries == nil ? NSNull() : Int(duration.seconds * 1000),
                     "uri": reference.uri, "link": reference.webURL.absoluteString,
                     // Every entry: a script must not get a silently shortened list.
-                    "entries": items.map { ["name": $0.item.name as Any, "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any] },
+                    "entries": items.map {
+                        [
+                            "name": $0.item.name as Any,
+                            "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any,
+                        ]
+                    },
                 ])
                 return
             }
-            Output.line(Output.bold(Output.safe(details.name)) + "  by \(Output.safe(details.summary.owner?.displayName ?? "?"))")
-            Output.line("\(details.itemCount.map { Output.count($0, "entry", plural: "entries") } ?? "unknown entries") · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))")
+            Output.line(
+                Output.bold(Output.safe(details.name))
+                    + "  by \(Output.safe(details.summary.owner?.displayName ?? "?"))")
+            Output.line(
+                "\(details.itemCount.map { Output.count($0, "entry", plural: "entries") } ?? "unknown entries") · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))"
+            )
             Output.line("\(reference.uri)  \(reference.webURL.absoluteString)")
             for (index, entry) in items.prefix(20).enumerated() {
-                Output.line(String(format: "%3d  ", index + 1) + Output.safe(entry.item.name ?? "(unavailable)") + "  " + Output.dim(Output.duration(entry.item.duration)))
+                Output.line(
+                    String(format: "%3d  ", index + 1) + Output.safe(entry.item.name ?? "(unavailable)") + "  "
+                        + Output.dim(Output.duration(entry.item.duration)))
             }
             if items.count > 20 { Output.line(Output.dim("… and \(items.count - 20) more")) }
         }

@@ -18,10 +18,14 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try Context(global, requireClientID: false)
-            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIFailure("A session needs a title.", exitCode: 2) }
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CLIFailure("A session needs a title.", exitCode: 2)
+            }
             if let minutes, minutes <= 0 { throw CLIFailure("--minutes must be positive.", exitCode: 2) }
             let entry = try context.journal().create(title: title, minutes: minutes, at: Date())
-            if global.json { Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any]) } else {
+            if global.json {
+                Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any])
+            } else {
                 Output.line("Created session \(entry.id): \(entry.title)")
             }
         }
@@ -38,21 +42,29 @@ struct SessionCommand: AsyncParsableCommand {
             let entries = try journal.all()
             let rows = try entries.map { ($0, try links.card(for: $0.record)) }
             if global.json {
-                Output.json(["sessions": rows.map { entry, card in
-                    ["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any, "playlist": card?.metadata.name ?? card?.metadata.id.rawValue as Any]
-                }])
+                Output.json([
+                    "sessions": rows.map { entry, card in
+                        [
+                            "id": entry.id, "title": entry.title, "minutes": entry.minutes as Any,
+                            "playlist": card?.metadata.name ?? card?.metadata.id.rawValue as Any,
+                        ]
+                    }
+                ])
                 return
             }
             for (entry, card) in rows {
-                let playlist = card.map { "♫ " + ($0.metadata.name ?? $0.metadata.id.rawValue) } ?? Output.dim("no playlist")
-                Output.line("\(entry.id)  \(Output.bold(entry.title))  \(entry.minutes.map { "\($0) min" } ?? "")  \(playlist)")
+                let playlist =
+                    card.map { "♫ " + ($0.metadata.name ?? $0.metadata.id.rawValue) } ?? Output.dim("no playlist")
+                Output.line(
+                    "\(entry.id)  \(Output.bold(entry.title))  \(entry.minutes.map { "\($0) min" } ?? "")  \(playlist)")
             }
             if entries.isEmpty { Output.line("No sessions yet. Create one with 'spotlink session new TITLE'.") }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a session and its playlist card (works offline).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a session and its playlist card (works offline).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: String
 
@@ -77,35 +89,49 @@ struct SessionCommand: AsyncParsableCommand {
             if pick {
                 playlistID = try Picker.choose(from: links)
             } else {
-                guard let playlist else { throw CLIFailure("Name a playlist (link, URI or ID), or use --pick.", exitCode: 2) }
+                guard let playlist else {
+                    throw CLIFailure("Name a playlist (link, URI or ID), or use --pick.", exitCode: 2)
+                }
                 playlistID = try SpotifyReference(parsing: playlist, expecting: .playlist).id
             }
             try await links.link(entry.record, to: playlistID)
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
             if let session = try? context.session(), (try? await session.tokens()) != nil {
-                let outcome = try? await MetadataRefresher(store: links, client: context.client(session), priority: .userInitiated).refresh(record: entry.record)
+                let outcome = try? await MetadataRefresher(
+                    store: links, client: context.client(session), priority: .userInitiated
+                ).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }
             if global.json {
                 Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
             } else {
-                Output.line("Attached \(Output.safe(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id).")
-                if !refreshed { Output.line(Output.dim("Details will be filled in by 'spotlink refresh' once signed in and online.")) }
+                Output.line(
+                    "Attached \(Output.safe(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
+                )
+                if !refreshed {
+                    Output.line(
+                        Output.dim("Details will be filled in by 'spotlink refresh' once signed in and online."))
+                }
             }
         }
     }
 
     struct Detach: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a session's playlist (the cached playlist stays).")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a session's playlist (the cached playlist stays).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: String
 
         func run() async throws {
             let (_, links, entry) = try Journal.open(global, session: id)
             let removed = try links.removeLink(for: entry.record)
-            if global.json { Output.json(["session": entry.id, "detached": removed]) } else {
-                Output.line(removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist.")
+            if global.json {
+                Output.json(["session": entry.id, "detached": removed])
+            } else {
+                Output.line(
+                    removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist."
+                )
             }
         }
     }
@@ -134,7 +160,8 @@ enum CardPrinter {
                 let metadata = card.metadata
                 object["playlist"] = [
                     "id": metadata.id.rawValue, "name": metadata.name as Any, "owner": metadata.ownerName as Any,
-                    "tracks": metadata.trackCount as Any, "duration_ms": metadata.totalDuration.map { Int($0.seconds * 1000) } as Any,
+                    "tracks": metadata.trackCount as Any,
+                    "duration_ms": metadata.totalDuration.map { Int($0.seconds * 1000) } as Any,
                     "availability": metadata.availability.rawValue, "uri": card.uri, "link": card.webURL.absoluteString,
                     "cover_bytes": card.cover?.count ?? 0,
                     "songs_in_session": entry.minutes.map { songs(card, minutes: $0) } as Any,
@@ -149,9 +176,15 @@ enum CardPrinter {
             return
         }
         let metadata = card.metadata
-        Output.line("  ♫ \(Output.bold(Output.safe(metadata.name ?? metadata.id.rawValue)))" + (metadata.ownerName.map { "  by \(Output.safe($0))" } ?? ""))
-        Output.line("  \(metadata.trackCount.map { Output.count($0, "track") } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))")
-        if let minutes = entry.minutes, let label = songs(card, minutes: minutes) { Output.line("  \(minutes) min ≈ \(label)") }
+        Output.line(
+            "  ♫ \(Output.bold(Output.safe(metadata.name ?? metadata.id.rawValue)))"
+                + (metadata.ownerName.map { "  by \(Output.safe($0))" } ?? ""))
+        Output.line(
+            "  \(metadata.trackCount.map { Output.count($0, "track") } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))"
+        )
+        if let minutes = entry.minutes, let label = songs(card, minutes: minutes) {
+            Output.line("  \(minutes) min ≈ \(label)")
+        }
         Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))
         Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
         if let status = metadata.availability.statusLine { Output.line("  " + Output.dim(status)) }

@@ -17,7 +17,10 @@ public struct AuthorizationFlow: Sendable {
         /// Ask Spotify to show the consent page even if the user agreed before.
         public var showDialog: Bool
 
-        public init(clientID: String, redirectURI: String, scopes: [String] = SpotifyScope.all, server: AuthorizationServer, showDialog: Bool = false) {
+        public init(
+            clientID: String, redirectURI: String, scopes: [String] = SpotifyScope.all, server: AuthorizationServer,
+            showDialog: Bool = false
+        ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
             self.scopes = scopes
@@ -88,24 +91,41 @@ public struct AuthorizationFlow: Sendable {
     /// (``AuthorizationServer/sendsIssuerInCallbacks``).
     public mutating func handleCallback(query: String) -> Outcome {
         guard phase == .awaitingCallback else {
-            return .ignore(OAuthError(code: .invalidCallback, message: "This sign-in has already finished; the repeated callback was ignored."))
+            return .ignore(
+                OAuthError(
+                    code: .invalidCallback,
+                    message: "This sign-in has already finished; the repeated callback was ignored."))
         }
         guard Self.carries(state: state, in: query) else {
-            return reject(OAuthError(code: .stateMismatch, message: "The callback did not carry this sign-in's state; it may be forged and was ignored."))
+            return reject(
+                OAuthError(
+                    code: .stateMismatch,
+                    message: "The callback did not carry this sign-in's state; it may be forged and was ignored."))
         }
         guard let pairs = Self.parse(query) else {
             return reject(OAuthError(code: .invalidCallback, message: "The callback's parameters could not be read."))
         }
         let names = pairs.map(\.0)
         guard Set(names).count == names.count else {
-            return reject(OAuthError(code: .invalidCallback, message: "The callback repeated a parameter; it was refused."))
+            return reject(
+                OAuthError(code: .invalidCallback, message: "The callback repeated a parameter; it was refused."))
         }
         let values = Dictionary(uniqueKeysWithValues: pairs)
         switch values["iss"] {
         case let issuer? where issuer != request.server.issuer:
-            return finish(OAuthError(code: .issuerMismatch, message: "The callback came from a different sign-in service (\(SpotifyAPIError.sanitized(issuer, limit: 80))) than this sign-in started with (\(request.server.issuer)); it was refused. Sign in again."))
+            return finish(
+                OAuthError(
+                    code: .issuerMismatch,
+                    message:
+                        "The callback came from a different sign-in service (\(SpotifyAPIError.sanitized(issuer, limit: 80))) than this sign-in started with (\(request.server.issuer)); it was refused. Sign in again."
+                ))
         case nil where request.server.sendsIssuerInCallbacks:
-            return finish(OAuthError(code: .issuerMismatch, message: "The callback did not say which sign-in service sent it, and \(request.server.issuer) always does; it was refused. Sign in again."))
+            return finish(
+                OAuthError(
+                    code: .issuerMismatch,
+                    message:
+                        "The callback did not say which sign-in service sent it, and \(request.server.issuer) always does; it was refused. Sign in again."
+                ))
         default: break
         }
         switch (values["code"], values["error"]) {
@@ -113,12 +133,23 @@ public struct AuthorizationFlow: Sendable {
             phase = .completed
             return .exchange(AuthorizationCode(code))
         case (nil, "access_denied"?):
-            return finish(OAuthError(code: .accessDenied, message: "Spotify access was not granted: the consent page was cancelled. Nothing was stored."))
+            return finish(
+                OAuthError(
+                    code: .accessDenied,
+                    message: "Spotify access was not granted: the consent page was cancelled. Nothing was stored."))
         case (nil, let error?):
-            let description = values["error_description"].map { " (\(SpotifyAPIError.sanitized($0, limit: 120)))" } ?? ""
-            return finish(OAuthError(code: .authorizationFailed, message: "Spotify refused the sign-in: \(SpotifyAPIError.sanitized(error, limit: 60))\(description)."))
+            let description =
+                values["error_description"].map { " (\(SpotifyAPIError.sanitized($0, limit: 120)))" } ?? ""
+            return finish(
+                OAuthError(
+                    code: .authorizationFailed,
+                    message:
+                        "Spotify refused the sign-in: \(SpotifyAPIError.sanitized(error, limit: 60))\(description)."))
         default:
-            return reject(OAuthError(code: .invalidCallback, message: "The callback must carry either a code or an error; it was refused."))
+            return reject(
+                OAuthError(
+                    code: .invalidCallback,
+                    message: "The callback must carry either a code or an error; it was refused."))
         }
     }
 
@@ -143,7 +174,8 @@ public struct AuthorizationFlow: Sendable {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return pieces.count == 2 && pieces[0] == "state" ? pieces[1] : nil
         }
-        guard values.count == 1, let value = String(values[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+        guard values.count == 1,
+            let value = String(values[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
             !value.isEmpty
         else { return false }
         return constantTimeEqual(value, expected)
@@ -155,7 +187,8 @@ public struct AuthorizationFlow: Sendable {
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = String(pieces[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                let value = (pieces.count > 1 ? String(pieces[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                let value = (pieces.count > 1 ? String(pieces[1]) : "").replacingOccurrences(of: "+", with: " ")
+                    .removingPercentEncoding,
                 !name.contains("\u{0}"), !value.contains("\u{0}")
             else { return nil }
             pairs.append((name, value))

@@ -16,7 +16,8 @@ public struct AuthorizationServer: Sendable, Hashable {
     public var sendsIssuerInCallbacks: Bool
 
     /// A service with Spotify's protocol at these addresses.
-    public init(issuer: String, authorizeURL: URL, tokenURL: URL, apiBaseURL: URL, sendsIssuerInCallbacks: Bool = false) {
+    public init(issuer: String, authorizeURL: URL, tokenURL: URL, apiBaseURL: URL, sendsIssuerInCallbacks: Bool = false)
+    {
         self.issuer = issuer
         self.authorizeURL = authorizeURL
         self.tokenURL = tokenURL

@@ -25,13 +25,19 @@ public enum RedirectURIPolicy {
         case "http":
             switch host {
             case "127.0.0.1", "::1", "[::1]":
-                return .loopback(host: host == "127.0.0.1" ? host : "::1", port: components.port, path: components.path.isEmpty ? "/" : components.path)
+                return .loopback(
+                    host: host == "127.0.0.1" ? host : "::1", port: components.port,
+                    path: components.path.isEmpty ? "/" : components.path)
             case "localhost":
-                throw problem(text, "Spotify refuses 'localhost'. Use the literal address instead: \(text.replacingOccurrences(of: "localhost", with: "127.0.0.1")).")
+                throw problem(
+                    text,
+                    "Spotify refuses 'localhost'. Use the literal address instead: \(text.replacingOccurrences(of: "localhost", with: "127.0.0.1"))."
+                )
             case "0.0.0.0":
                 throw problem(text, "0.0.0.0 is not a loopback address. Use http://127.0.0.1/callback.")
             default:
-                throw problem(text, "plain http is allowed only for the loopback addresses 127.0.0.1 and [::1]. Use https.")
+                throw problem(
+                    text, "plain http is allowed only for the loopback addresses 127.0.0.1 and [::1]. Use https.")
             }
         default:
             guard components.host != nil || !components.path.isEmpty else { throw problem(text, "it names no target.") }

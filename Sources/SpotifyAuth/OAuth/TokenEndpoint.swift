@@ -15,7 +15,10 @@ public struct TokenEndpoint: Sendable {
     /// The largest token answer read (a bigger one is an error, not unbounded memory).
     static let maxBodyBytes = 1024 * 1024
 
-    public init(server: AuthorizationServer, clientID: String, transport: any Transport = platformDefaultTransport(), clock: any SpotifyClock = SystemClock()) {
+    public init(
+        server: AuthorizationServer, clientID: String, transport: any Transport = platformDefaultTransport(),
+        clock: any SpotifyClock = SystemClock()
+    ) {
         self.server = server
         self.clientID = clientID
         self.transport = transport
@@ -62,7 +65,9 @@ public struct TokenEndpoint: Sendable {
         return (parsed.accessToken, parsed.expiresAt)
     }
 
-    private func post(_ form: [(String, String)], authorization: String? = nil) async throws -> TokenResponseParser.Parsed {
+    private func post(_ form: [(String, String)], authorization: String? = nil) async throws
+        -> TokenResponseParser.Parsed
+    {
         var request = HTTPRequest(method: .post, url: server.tokenURL)
         request.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.headerFields[.accept] = "application/json"
@@ -71,7 +76,8 @@ public struct TokenEndpoint: Sendable {
         let response: HTTPResponse
         let data: Data
         do {
-            (response, data) = try await transport.send(request, body: Data(body.utf8), timeout: .seconds(30), maxBodyBytes: Self.maxBodyBytes)
+            (response, data) = try await transport.send(
+                request, body: Data(body.utf8), timeout: .seconds(30), maxBodyBytes: Self.maxBodyBytes)
         } catch let error as TransportError {
             throw OAuthError(
                 code: .transient,

@@ -109,19 +109,28 @@ package enum TokenResponseParser {
                     : "Spotify's sign-in service answered HTTP \(status) without an explanation.")
         }
         guard let object else {
-            throw OAuthError(code: .transient, status: status, message: "Spotify's sign-in service sent an unreadable answer. Your sign-in is kept; try again.")
+            throw OAuthError(
+                code: .transient, status: status,
+                message: "Spotify's sign-in service sent an unreadable answer. Your sign-in is kept; try again.")
         }
         guard let access = object["access_token"]?.string, !access.isEmpty else {
-            throw OAuthError(code: .malformedResponse, status: status, message: "Spotify's answer had no access token; nothing was stored.")
+            throw OAuthError(
+                code: .malformedResponse, status: status,
+                message: "Spotify's answer had no access token; nothing was stored.")
         }
         guard (object["token_type"]?.string)?.lowercased() ?? "bearer" == "bearer" else {
-            throw OAuthError(code: .malformedResponse, status: status, message: "Spotify's answer had a token type other than Bearer.")
+            throw OAuthError(
+                code: .malformedResponse, status: status,
+                message: "Spotify's answer had a token type other than Bearer.")
         }
         let refresh: RefreshToken?
         switch object["refresh_token"] {
         case nil, .null: refresh = nil
         case .string(let text) where !text.isEmpty: refresh = RefreshToken(text)
-        default: throw OAuthError(code: .malformedResponse, status: status, message: "Spotify's answer had a malformed refresh token; nothing was stored.")
+        default:
+            throw OAuthError(
+                code: .malformedResponse, status: status,
+                message: "Spotify's answer had a malformed refresh token; nothing was stored.")
         }
         return Parsed(
             accessToken: AccessToken(access), refreshToken: refresh,
@@ -139,7 +148,9 @@ package enum TokenResponseParser {
         case .string(let text) where Double(text.trimmingCharacters(in: .whitespaces))?.isFinite == true:
             seconds = Double(text.trimmingCharacters(in: .whitespaces))!
         default:
-            throw OAuthError(code: .malformedResponse, status: status, message: "Spotify's answer had an unreadable expires_in; nothing was stored.")
+            throw OAuthError(
+                code: .malformedResponse, status: status,
+                message: "Spotify's answer had an unreadable expires_in; nothing was stored.")
         }
         guard seconds.isFinite, seconds > 0 else { return receivedAt }
         return receivedAt.addingTimeInterval(max(0, min(seconds, maxLifetime) - skewMargin))
@@ -149,11 +160,21 @@ package enum TokenResponseParser {
         let said = description.map { SpotifyAPIError.sanitized($0, limit: 120) }
         switch error {
         case "invalid_grant":
-            return OAuthError(code: .invalidGrant, status: status, message: "Spotify no longer accepts this sign-in (\(said ?? "invalid_grant")). Sign in again.")
+            return OAuthError(
+                code: .invalidGrant, status: status,
+                message: "Spotify no longer accepts this sign-in (\(said ?? "invalid_grant")). Sign in again.")
         case "invalid_client":
-            return OAuthError(code: .invalidClient, status: status, message: "Spotify does not know this client ID (\(said ?? "invalid_client")). Check the app's client ID in the Spotify developer dashboard.")
+            return OAuthError(
+                code: .invalidClient, status: status,
+                message:
+                    "Spotify does not know this client ID (\(said ?? "invalid_client")). Check the app's client ID in the Spotify developer dashboard."
+            )
         default:
-            return OAuthError(code: .malformedResponse, status: status, message: "Spotify's sign-in service refused the request: \(SpotifyAPIError.sanitized(error, limit: 60))\(said.map { " (\($0))" } ?? "").")
+            return OAuthError(
+                code: .malformedResponse, status: status,
+                message:
+                    "Spotify's sign-in service refused the request: \(SpotifyAPIError.sanitized(error, limit: 60))\(said.map { " (\($0))" } ?? "")."
+            )
         }
     }
 }

@@ -37,7 +37,8 @@ public enum PKCE {
     private static func randomBytes(_ count: Int, _ random: any RandomSource) throws -> [UInt8] {
         let bytes = try random.bytes(count)
         guard bytes.count == count else {
-            throw OAuthError(code: .configuration, message: "The random source returned too few bytes; sign-in was not started.")
+            throw OAuthError(
+                code: .configuration, message: "The random source returned too few bytes; sign-in was not started.")
         }
         return bytes
     }

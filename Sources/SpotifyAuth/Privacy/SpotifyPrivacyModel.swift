@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// The privacy screen: the scopes in plain words, what is stored where, what is never collected,
 /// and how to revoke access. Its statements match the `PrivacyInfo.xcprivacy` manifests of the
 /// library products (a test holds them together).
@@ -34,7 +33,9 @@ public struct SpotifyPrivacyModel: Sendable {
     public static let declaredAPIs = [
         DeclaredAPI(
             category: "NSPrivacyAccessedAPICategoryFileTimestamp", reason: "C617.1",
-            why: "The file token store checks the owner and permissions of its own file and folder (stat) before reading tokens.")
+            why:
+                "The file token store checks the owner and permissions of its own file and folder (stat) before reading tokens."
+        )
     ]
 
     /// - Parameters:
@@ -48,7 +49,8 @@ public struct SpotifyPrivacyModel: Sendable {
                 removedWhen: "when you disconnect Spotify"),
             StoredItem(
                 what: "Links from your records to playlists, and each playlist's name, cover, track count and duration",
-                location: "this app's database on this device", removedWhen: "when you remove the link or the record; kept when you disconnect"),
+                location: "this app's database on this device",
+                removedWhen: "when you remove the link or the record; kept when you disconnect"),
         ]
         neverCollected = [
             "No listening history is stored: what plays is read live and only summed up in songs.",

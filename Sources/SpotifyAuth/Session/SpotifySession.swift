@@ -35,7 +35,9 @@ public actor SpotifySession: AccessTokenProvider {
     /// Warn this long before the six-month sign-in limit.
     public static let signInWarningPeriod: TimeInterval = 14 * 86400
 
-    public init(endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil) {
+    public init(
+        endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil
+    ) {
         self.endpoint = endpoint
         self.store = store
         self.key = TokenStoreKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
@@ -87,7 +89,8 @@ public actor SpotifySession: AccessTokenProvider {
         let left = tokens.signInExpiresAt.timeIntervalSince(clock.now)
         guard left < Self.signInWarningPeriod else { return nil }
         let days = max(0, Int(left / 86400))
-        return "Spotify ends this sign-in in \(days) day\(days == 1 ? "" : "s") (six months after signing in). Sign in again to keep access."
+        return
+            "Spotify ends this sign-in in \(days) day\(days == 1 ? "" : "s") (six months after signing in). Sign in again to keep access."
     }
 
     // MARK: - AccessTokenProvider

@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 package import SpotifyWebAPI
 
 #if canImport(Glibc)
@@ -49,7 +49,9 @@ public struct FileTokenStore: TokenStore {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError("could not inspect \(url.path)") }
         guard info.st_uid == geteuid() else { throw insecure(url, "belongs to another user") }
-        guard info.st_mode & 0o077 == 0 else { throw insecure(url, "is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8)))") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw insecure(url, "is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
+        }
         guard info.st_size <= 64 * 1024 else { return try moveAside(url, "is larger than any token file") }
         var data = Data(count: Int(info.st_size))
         let byteCount = data.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
@@ -107,8 +109,11 @@ public struct FileTokenStore: TokenStore {
         if lstat(directory.path, &info) != 0 {
             guard errno == ENOENT else { throw ioError("could not inspect \(directory.path)") }
             guard create else { return }
-            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else { throw ioError("could not create \(directory.path)") }
+            try FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
+                throw ioError("could not create \(directory.path)")
+            }
             chmod(directory.path, 0o700)
             guard lstat(directory.path, &info) == 0 else { throw ioError("could not inspect \(directory.path)") }
         }
@@ -122,7 +127,9 @@ public struct FileTokenStore: TokenStore {
         func insecure(_ reason: String) -> TokenStoreError {
             TokenStoreError(code: .insecure, message: "Refusing to use \(directory.path): it \(reason).")
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw insecure("is not a folder (a symbolic link?). Remove it and sign in again") }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw insecure("is not a folder (a symbolic link?). Remove it and sign in again")
+        }
         guard info.st_uid == geteuid() else { throw insecure("belongs to another user. Remove it and sign in again") }
         guard info.st_mode & 0o077 == 0 else {
             throw insecure(
@@ -139,17 +146,21 @@ public struct FileTokenStore: TokenStore {
         guard link(url.path, aside.path) == 0 else {
             throw TokenStoreError(
                 code: .corrupt,
-                message: "The stored Spotify sign-in \(reason) and could not be moved aside (\(String(cString: strerror(errno)))). "
+                message:
+                    "The stored Spotify sign-in \(reason) and could not be moved aside (\(String(cString: strerror(errno)))). "
                     + "Remove \(url.path) and sign in again.")
         }
         unlink(url.path)
         throw TokenStoreError(
             code: .corrupt,
-            message: "The stored Spotify sign-in \(reason); it was moved aside to \(aside.lastPathComponent). You are signed out: sign in again.")
+            message:
+                "The stored Spotify sign-in \(reason); it was moved aside to \(aside.lastPathComponent). You are signed out: sign in again."
+        )
     }
 
     private func insecure(_ url: URL, _ reason: String) -> TokenStoreError {
-        TokenStoreError(code: .insecure, message: "Refusing to use \(url.path): it \(reason). Remove it and sign in again.")
+        TokenStoreError(
+            code: .insecure, message: "Refusing to use \(url.path): it \(reason). Remove it and sign in again.")
     }
 
     private func ioError(_ text: String) -> TokenStoreError {
@@ -198,23 +209,31 @@ struct FileLock: TokenStoreLock {
     /// when its task is cancelled, and fails with a clear error after `timeout` when a hung process
     /// keeps the lock.
     static func acquire(
-        in directory: URL, for key: TokenStoreKey, timeout: Duration = defaultTimeout, clock: any SpotifyClock = SystemClock()
+        in directory: URL, for key: TokenStoreKey, timeout: Duration = defaultTimeout,
+        clock: any SpotifyClock = SystemClock()
     ) async throws -> FileLock {
         let lockURL = directory.appendingPathComponent(key.fileName("lock"))
         if mkdir(directory.path, 0o700) != 0, errno == ENOENT {
-            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
-                throw TokenStoreError(code: .io, message: "Could not create the lock folder \(directory.path): \(String(cString: strerror(errno))).")
+                throw TokenStoreError(
+                    code: .io,
+                    message: "Could not create the lock folder \(directory.path): \(String(cString: strerror(errno))).")
             }
         }
         var info = stat()
         guard lstat(directory.path, &info) == 0 else {
-            throw TokenStoreError(code: .io, message: "Could not inspect the lock folder \(directory.path): \(String(cString: strerror(errno))).")
+            throw TokenStoreError(
+                code: .io,
+                message: "Could not inspect the lock folder \(directory.path): \(String(cString: strerror(errno))).")
         }
         try FileTokenStore.checkPrivateFolder(directory, info)
         let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw TokenStoreError(code: .io, message: "Could not open the lock file \(lockURL.path): \(String(cString: strerror(errno))).")
+            throw TokenStoreError(
+                code: .io, message: "Could not open the lock file \(lockURL.path): \(String(cString: strerror(errno)))."
+            )
         }
         var waited: Duration = .zero
         var pause: Duration = .milliseconds(5)
@@ -228,8 +247,10 @@ struct FileLock: TokenStoreLock {
                 close(fd)
                 throw TokenStoreError(
                     code: .unavailable,
-                    message: "Another process has held the sign-in lock \(lockURL.path) for over \(timeout.components.seconds) s. "
-                        + "If no other SpotifyLink app or `spotlink` command is running, try again; the lock goes with the process that holds it.")
+                    message:
+                        "Another process has held the sign-in lock \(lockURL.path) for over \(timeout.components.seconds) s. "
+                        + "If no other SpotifyLink app or `spotlink` command is running, try again; the lock goes with the process that holds it."
+                )
             }
             do {
                 try await clock.sleep(for: pause)

@@ -70,10 +70,13 @@
 
         private func failure(_ status: OSStatus, _ action: String) -> TokenStoreError {
             let reason = (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"
-            let unavailable: Set<OSStatus> = [errSecInteractionNotAllowed, errSecNotAvailable, errSecMissingEntitlement, errSecAuthFailed]
+            let unavailable: Set<OSStatus> = [
+                errSecInteractionNotAllowed, errSecNotAvailable, errSecMissingEntitlement, errSecAuthFailed,
+            ]
             return TokenStoreError(
                 code: unavailable.contains(status) ? .unavailable : .io,
-                message: "The Keychain could not \(action) the Spotify sign-in: \(reason). Unlock the device or keychain and try again.",
+                message:
+                    "The Keychain could not \(action) the Spotify sign-in: \(reason). Unlock the device or keychain and try again.",
                 underlying: KeychainFailure(status: status))
         }
     }

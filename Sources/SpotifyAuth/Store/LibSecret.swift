@@ -21,17 +21,22 @@
         static let installHint =
             "install libsecret and a keyring (Debian/Ubuntu: apt-get install libsecret-1-0 gnome-keyring) and run in a desktop session, or choose the file store explicitly"
 
-        private typealias HashTableNewFull = @convention(c) (
-            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
-        ) -> OpaquePointer?
-        private typealias HashTableInsert = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
+        private typealias HashTableNewFull =
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
+            ) -> OpaquePointer?
+        private typealias HashTableInsert =
+            @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
         private typealias Unref = @convention(c) (OpaquePointer?) -> Void
         private typealias SchemaNew = @convention(c) (UnsafePointer<CChar>?, Int32, OpaquePointer?) -> OpaquePointer?
         private typealias ErrorOut = UnsafeMutablePointer<UnsafeMutableRawPointer?>
-        private typealias Store = @convention(c) (
-            OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, OpaquePointer?, ErrorOut?
-        ) -> Int32
-        private typealias Lookup = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, ErrorOut?) -> UnsafeMutablePointer<CChar>?
+        private typealias Store =
+            @convention(c) (
+                OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                OpaquePointer?, ErrorOut?
+            ) -> Int32
+        private typealias Lookup =
+            @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, ErrorOut?) -> UnsafeMutablePointer<CChar>?
         private typealias Clear = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, ErrorOut?) -> Int32
         private typealias PasswordFree = @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
         private typealias ErrorFree = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -66,12 +71,16 @@
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
                 let reason = dlerror().map { String(cString: $0) } ?? "not found"
                 throw TokenStoreError(
-                    code: .unavailable, message: "The Secret Service store needs libsecret, which could not be loaded (\(reason)): \(Self.installHint).")
+                    code: .unavailable,
+                    message:
+                        "The Secret Service store needs libsecret, which could not be loaded (\(reason)): \(Self.installHint)."
+                )
             }
             func symbol<T>(_ name: String, as type: T.Type = T.self) throws -> T {
                 // dlsym on the libsecret handle also finds GLib's symbols: libsecret links them.
                 guard let pointer = dlsym(handle, name) else {
-                    throw TokenStoreError(code: .unavailable, message: "The loaded libsecret lacks \(name): \(Self.installHint).")
+                    throw TokenStoreError(
+                        code: .unavailable, message: "The loaded libsecret lacks \(name): \(Self.installHint).")
                 }
                 return unsafeBitCast(pointer, to: T.self)
             }
@@ -101,7 +110,8 @@
                 return newSchema(Self.schemaName, 0, table)
             }
             guard let types else {
-                throw TokenStoreError(code: .unavailable, message: "libsecret could not create the item schema: \(Self.installHint).")
+                throw TokenStoreError(
+                    code: .unavailable, message: "libsecret could not create the item schema: \(Self.installHint).")
             }
             schema = types
         }
@@ -122,7 +132,9 @@
             let stored = try call(attributes, timeout: timeout) { table, cancellable, error in
                 store(schema, table, nil, label, secret, cancellable, error) != 0
             }
-            if !stored { throw Failure(domain: "secret-error-quark", code: -1, message: "the keyring did not store the item") }
+            if !stored {
+                throw Failure(domain: "secret-error-quark", code: -1, message: "the keyring did not store the item")
+            }
         }
 
         /// The secret under `attributes`, or `nil`; libsecret wipes its copy.
@@ -137,7 +149,9 @@
         /// Removes the items under `attributes`; `true` when there was one.
         @discardableResult
         func clear(_ attributes: [String: String], timeout: Duration) throws -> Bool {
-            try call(attributes, timeout: timeout) { table, cancellable, error in clear(schema, table, cancellable, error) != 0 }
+            try call(attributes, timeout: timeout) { table, cancellable, error in
+                clear(schema, table, cancellable, error) != 0
+            }
         }
 
         /// Builds the attribute table, runs `body` with a cancellable that fires after `timeout`
@@ -148,10 +162,13 @@
             _ body: (OpaquePointer?, OpaquePointer?, ErrorOut) -> T
         ) throws(Failure) -> T {
             let pairs = attributes.sorted { $0.key < $1.key }
-            let outcome: (T, UnsafeMutableRawPointer?) = Self.withCStrings(pairs.flatMap { [$0.key, $0.value] }) { strings in
+            let outcome: (T, UnsafeMutableRawPointer?) = Self.withCStrings(pairs.flatMap { [$0.key, $0.value] }) {
+                strings in
                 let table = hashTableNewFull(strHash, strEqual, nil, nil)
                 defer { hashTableUnref(table) }
-                for index in stride(from: 0, to: strings.count, by: 2) { _ = hashTableInsert(table, strings[index], strings[index + 1]) }
+                for index in stride(from: 0, to: strings.count, by: 2) {
+                    _ = hashTableInsert(table, strings[index], strings[index + 1])
+                }
                 let cancellable = cancellableNew()
                 // The timer may be running at the moment the call returns (`cancel()` does not stop
                 // a work item that has started), so it cancels only under a lock, and only while
@@ -159,8 +176,11 @@
                 // reach the object the `defer` releases.
                 let call = CallInProgress()
                 defer { objectUnref(cancellable) }
-                let timer = DispatchWorkItem { [cancellableCancel] in call.whileRunning { cancellableCancel(cancellable) } }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
+                let timer = DispatchWorkItem { [cancellableCancel] in
+                    call.whileRunning { cancellableCancel(cancellable) }
+                }
+                DispatchQueue.global().asyncAfter(
+                    deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
                 var error: UnsafeMutableRawPointer?
                 let result = body(table, cancellable, &error)
                 call.finish()
@@ -172,14 +192,19 @@
             // struct GError { GQuark domain; gint code; gchar *message; }
             let domain = error.load(as: UInt32.self)
             let code = error.load(fromByteOffset: 4, as: Int32.self)
-            let message = error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+            let message =
+                error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
             let domainName = quarkToString(domain).map { String(cString: $0) } ?? "unknown"
             // G_IO_ERROR_CANCELLED is 19: only our timer cancels.
-            throw Failure(domain: domainName, code: code, message: message, timedOut: domainName == "g-io-error-quark" && code == 19)
+            throw Failure(
+                domain: domainName, code: code, message: message,
+                timedOut: domainName == "g-io-error-quark" && code == 19)
         }
 
         /// Runs `body` with NUL-terminated copies of `strings` that live until it returns.
-        private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>]) throws -> T) rethrows -> T {
+        private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>]) throws -> T)
+            rethrows -> T
+        {
             let copies = strings.map { strdup($0)! }
             defer { copies.forEach { free($0) } }
             return try body(copies)

@@ -43,7 +43,9 @@
         /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
         public func checkWritable() throws {
             let probe = ["issuer": "SpotifyLink availability check", "client_id": "probe"]
-            try run { try $0.store("probe", label: "SpotifyLink availability check", attributes: probe, timeout: timeout) }
+            try run {
+                try $0.store("probe", label: "SpotifyLink availability check", attributes: probe, timeout: timeout)
+            }
             _ = try run { try $0.clear(probe, timeout: timeout) }
         }
 
@@ -54,7 +56,11 @@
 
         public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
             let text = String(decoding: try JSONEncoder.tokenStore.encode(tokens), as: UTF8.self)
-            try run { try $0.store(text, label: "SpotifyLink sign-in (\(key.clientID) at \(key.issuer))", attributes: attributes(key), timeout: timeout) }
+            try run {
+                try $0.store(
+                    text, label: "SpotifyLink sign-in (\(key.clientID) at \(key.issuer))", attributes: attributes(key),
+                    timeout: timeout)
+            }
         }
 
         public func remove(_ key: TokenStoreKey) throws {
@@ -81,7 +87,8 @@
                     : error.message
                 throw TokenStoreError(
                     code: .unavailable,
-                    message: "The Secret Service store cannot be used: \(reason). Unlock the keyring, or \(LibSecret.installHint).",
+                    message:
+                        "The Secret Service store cannot be used: \(reason). Unlock the keyring, or \(LibSecret.installHint).",
                     underlying: SecretServiceFailure(domain: error.domain, code: error.code))
             }
         }

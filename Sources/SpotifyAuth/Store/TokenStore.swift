@@ -106,13 +106,16 @@ extension StoredTokens {
     /// Decodes the tokens of a secret-store item; an item this version cannot use is removed
     /// (the next sign-in stores a good one) and reported as `.corrupt`, its contents never shown.
     static func decodeSecretItem(_ data: Data, in place: String, remove: () throws -> Void) throws -> StoredTokens {
-        if let tokens = try? JSONDecoder.tokenStore.decode(StoredTokens.self, from: data), tokens.version <= currentVersion {
+        if let tokens = try? JSONDecoder.tokenStore.decode(StoredTokens.self, from: data),
+            tokens.version <= currentVersion
+        {
             return tokens
         }
         try remove()
         throw TokenStoreError(
             code: .corrupt,
-            message: "The Spotify sign-in in \(place) could not be read and was removed. You are signed out: sign in again.")
+            message:
+                "The Spotify sign-in in \(place) could not be read and was removed. You are signed out: sign in again.")
     }
 }
 

@@ -103,7 +103,8 @@ extension EmulatorState {
 
     private func decide(_ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
-        guard let id = form.first(where: { $0.0 == "request" })?.1, let pending = pendingAuthorizations.removeValue(forKey: id)
+        guard let id = form.first(where: { $0.0 == "request" })?.1,
+            let pending = pendingAuthorizations.removeValue(forKey: id)
         else { return .html(Self.errorPage("This sign-in request is no longer valid. Start again."), status: 400) }
         guard form.first(where: { $0.0 == "decision" })?.1 == "agree" else {
             return callback(to: pending.redirectURI, [("error", "access_denied")], state: pending.state)
@@ -141,7 +142,9 @@ extension EmulatorState {
         }
         // A presented secret must be the right one; whether one is needed depends on the grant.
         let presented = basic?.secret ?? field("client_secret")
-        if let presented, presented != client.secret { return tokenError("invalid_client", "Invalid client", status: 400) }
+        if let presented, presented != client.secret {
+            return tokenError("invalid_client", "Invalid client", status: 400)
+        }
         let authenticated = presented != nil && client.secret != nil
         switch field("grant_type") {
         case "authorization_code":
@@ -159,7 +162,9 @@ extension EmulatorState {
                 ("access_token", .string(access)), ("token_type", .string("bearer")), ("expires_in", .int(Int(ttl))),
             ])
         default:
-            return tokenError("unsupported_grant_type", "grant_type must be client_credentials, authorization_code or refresh_token", status: 400)
+            return tokenError(
+                "unsupported_grant_type", "grant_type must be client_credentials, authorization_code or refresh_token",
+                status: 400)
         }
     }
 
@@ -167,7 +172,8 @@ extension EmulatorState {
 
     /// A code issued without PKCE is exchanged only by a client that authenticates with its secret.
     private func exchangeCode(
-        _ code: String?, redirectURI: String?, verifier: String?, client: EmulatorConfiguration.Client, authenticated: Bool
+        _ code: String?, redirectURI: String?, verifier: String?, client: EmulatorConfiguration.Client,
+        authenticated: Bool
     ) -> EmulatorResponse {
         guard let code, var record = codes[code], record.clientID == client.id else {
             return tokenError("invalid_grant", "Invalid authorization code")
@@ -199,11 +205,14 @@ extension EmulatorState {
         codes[code] = record
         let refreshToken = random.token("EMU_RT_")
         refreshTokens[refreshToken] = RefreshRecord(
-            clientID: client.id, scopes: record.scopes, family: family, signInAt: now, needsSecret: record.challenge == nil)
+            clientID: client.id, scopes: record.scopes, family: family, signInAt: now,
+            needsSecret: record.challenge == nil)
         return issueAccess(client: client.id, scopes: record.scopes, family: family, refreshToken: refreshToken)
     }
 
-    private func refresh(_ token: String?, client: EmulatorConfiguration.Client, authenticated: Bool) -> EmulatorResponse {
+    private func refresh(_ token: String?, client: EmulatorConfiguration.Client, authenticated: Bool)
+        -> EmulatorResponse
+    {
         guard let token, let record = refreshTokens[token], record.clientID == client.id else {
             return tokenError("invalid_grant", "Invalid refresh token")
         }
@@ -232,7 +241,9 @@ extension EmulatorState {
         return issueAccess(client: client.id, scopes: record.scopes, family: record.family, refreshToken: newRefresh)
     }
 
-    private func issueAccess(client: String, scopes: [String], family: String, refreshToken: String?) -> EmulatorResponse {
+    private func issueAccess(client: String, scopes: [String], family: String, refreshToken: String?)
+        -> EmulatorResponse
+    {
         let access = random.token("EMU_AT_")
         accessTokens[access] = AccessRecord(
             clientID: client, userID: catalog.userID, scopes: Set(scopes), expiresAt: now.addingTimeInterval(ttl),
@@ -275,7 +286,9 @@ extension EmulatorState {
             url.scheme != nil
         else { return false }
         if registered.contains(requested) { return true }
-        guard url.scheme == "http", host == "127.0.0.1" || host == "[::1]" || host == "::1", url.port != nil else { return false }
+        guard url.scheme == "http", host == "127.0.0.1" || host == "[::1]" || host == "::1", url.port != nil else {
+            return false
+        }
         var portless = url
         portless.port = nil
         return registered.contains { candidate in
@@ -304,7 +317,9 @@ extension EmulatorState {
         func decode(_ part: Substring) -> String? {
             String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }
-        guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...]) else { return nil }
+        guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...]) else {
+            return nil
+        }
         return (id, secret)
     }
 

@@ -14,9 +14,12 @@ extension Catalog {
             "River", "Lights", "Morning", "Echoes", "Harbor", "Garden", "Signal", "Avenue", "Dreams", "Tides", "Static",
             "Meadow", "Circuit", "Window", "Horizon", "Letters",
         ]
-        let artists = ["The Lanterns", "Mira Vale", "Ocean Theory", "Kofi & The Keys", "Juniper", "Ana Sol", "Low Orbit"]
+        let artists = [
+            "The Lanterns", "Mira Vale", "Ocean Theory", "Kofi & The Keys", "Juniper", "Ana Sol", "Low Orbit",
+        ]
         func track() -> CatalogItem {
-            let name = words[Int(random.next() % UInt64(words.count))] + " " + nouns[Int(random.next() % UInt64(nouns.count))]
+            let name =
+                words[Int(random.next() % UInt64(words.count))] + " " + nouns[Int(random.next() % UInt64(nouns.count))]
             let artist = artists[Int(random.next() % UInt64(artists.count))]
             return CatalogItem(
                 kind: .track, id: random.base62ID(), name: name, durationMs: 150_000 + Int(random.next() % 110_000),
@@ -44,25 +47,30 @@ extension Catalog {
         var noCover = playlist("Untitled Ideas", size: 3)
         noCover.hasCover = false
         let spotify = ("spotify", "Spotify")
-        let playlists = [
-            playlist("Morning Focus", size: 49, description: "Gentle instrumentals to start the day"),
-            playlist("Deep Work", size: 50, description: "No lyrics, no distractions"),
-            mixed,
-            playlist("Running Mix", size: 500),
-            playlist("Everything Archive", size: 10_000, description: "Every song ever saved"),
-            playlist("Single Spin", size: 1),
-            playlist("Empty Shelf", size: 0),
-            noCover,
-            playlist("Today's Top Hits", size: 50, owner: spotify, description: "The hottest 50"),
-            playlist("Lo-Fi Focus Beats", size: 80, owner: ("lofi-lab", "Lofi Lab"), description: "Beats to study and focus to"),
-            playlist("Friends Mixtape", size: 20, owner: ("friend-7", "Sam"), collaborative: true),
-            deleted,
-            playlist("Focus Piano", size: 40, owner: ("piano-guild", "Piano Guild"), library: false, description: "Peaceful piano to focus"),
-            playlist("Focus Flow", size: 60, owner: ("dj-flow", "DJ Flow"), library: false),
-            playlist("Study Focus Café", size: 30, owner: ("cafe", "Café Sounds"), library: false),
-            playlist("Morning Coffee Jazz", size: 45, owner: spotify, library: false),
-            playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
-        ] + (0..<extraLibraryPlaylists).map { index in playlist("Collection \(index + 1)", size: 3 + index % 5) }
+        let playlists =
+            [
+                playlist("Morning Focus", size: 49, description: "Gentle instrumentals to start the day"),
+                playlist("Deep Work", size: 50, description: "No lyrics, no distractions"),
+                mixed,
+                playlist("Running Mix", size: 500),
+                playlist("Everything Archive", size: 10_000, description: "Every song ever saved"),
+                playlist("Single Spin", size: 1),
+                playlist("Empty Shelf", size: 0),
+                noCover,
+                playlist("Today's Top Hits", size: 50, owner: spotify, description: "The hottest 50"),
+                playlist(
+                    "Lo-Fi Focus Beats", size: 80, owner: ("lofi-lab", "Lofi Lab"),
+                    description: "Beats to study and focus to"),
+                playlist("Friends Mixtape", size: 20, owner: ("friend-7", "Sam"), collaborative: true),
+                deleted,
+                playlist(
+                    "Focus Piano", size: 40, owner: ("piano-guild", "Piano Guild"), library: false,
+                    description: "Peaceful piano to focus"),
+                playlist("Focus Flow", size: 60, owner: ("dj-flow", "DJ Flow"), library: false),
+                playlist("Study Focus Café", size: 30, owner: ("cafe", "Café Sounds"), library: false),
+                playlist("Morning Coffee Jazz", size: 45, owner: spotify, library: false),
+                playlist("Evening Acoustic", size: 35, owner: spotify, library: false),
+            ] + (0..<extraLibraryPlaylists).map { index in playlist("Collection \(index + 1)", size: 3 + index % 5) }
         // Spotify's own playlists carry editorial IDs (37i9dQZ…), as live; the other IDs stay as the seed made them.
         var editorial = playlists.map { playlist in
             var playlist = playlist
@@ -72,7 +80,8 @@ extension Catalog {
         // Songs for a learner of Japanese: kanji, kana, half-width and full-width forms, with readings.
         let japanese = japaneseSongs.map { song in
             var item = CatalogItem(
-                kind: .track, id: random.base62ID(), name: song.title, durationMs: song.seconds * 1000, artist: song.artist,
+                kind: .track, id: random.base62ID(), name: song.title, durationMs: song.seconds * 1000,
+                artist: song.artist,
                 album: song.artist + " ベスト", albumID: random.base62ID())
             item.keywords = song.keywords
             return item
@@ -80,7 +89,8 @@ extension Catalog {
         editorial.append(
             CatalogPlaylist(
                 id: random.base62ID(), name: "日本語で歌おう", description: "日本語の勉強に ・ Songs for learners of Japanese",
-                ownerID: "nihongo-club", ownerName: "Nihongo Club", isPublic: true, collaborative: false, entries: japanese,
+                ownerID: "nihongo-club", ownerName: "Nihongo Club", isPublic: true, collaborative: false,
+                entries: japanese,
                 inLibrary: false))
         let morning = editorial.first { $0.name == "Morning Focus" }?.entries.compactMap { $0?.id } ?? []
         return Catalog(

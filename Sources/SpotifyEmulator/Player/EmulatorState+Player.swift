@@ -116,22 +116,31 @@ extension EmulatorState {
         var itemValue: JSONValue = .null
         if !isAd, item.kind != .episode || episodes { itemValue = itemJSON(item, episodes: episodes) }
         let contextID = player.contextURI.map { String($0.split(separator: ":").last ?? "") }
-        let context: JSONValue = player.contextURI.map { uri in
-            .object([
-                ("external_urls", .object([("spotify", .string("https://open.spotify.com/playlist/\(contextID ?? "")"))])),
-                ("href", .string("\(baseURL)/v1/playlists/\(contextID ?? "")")),
-                ("type", .string("playlist")),
-                ("uri", .string(uri)),
-            ])
-        } ?? .null
+        let context: JSONValue =
+            player.contextURI.map { uri in
+                .object([
+                    (
+                        "external_urls",
+                        .object([("spotify", .string("https://open.spotify.com/playlist/\(contextID ?? "")"))])
+                    ),
+                    ("href", .string("\(baseURL)/v1/playlists/\(contextID ?? "")")),
+                    ("type", .string("playlist")),
+                    ("uri", .string(uri)),
+                ])
+            } ?? .null
         var fields: [(String, JSONValue)] = []
         if full {
             fields += [
-                ("device", .object([
-                    ("id", .string("emulator-device")), ("is_active", .bool(true)), ("is_private_session", .bool(false)),
-                    ("is_restricted", .bool(false)), ("name", .string("Emulator Speaker")), ("supports_volume", .bool(true)),
-                    ("type", .string("Computer")), ("volume_percent", .int(60)),
-                ])),
+                (
+                    "device",
+                    .object([
+                        ("id", .string("emulator-device")), ("is_active", .bool(true)),
+                        ("is_private_session", .bool(false)),
+                        ("is_restricted", .bool(false)), ("name", .string("Emulator Speaker")),
+                        ("supports_volume", .bool(true)),
+                        ("type", .string("Computer")), ("volume_percent", .int(60)),
+                    ])
+                ),
                 ("shuffle_state", .bool(false)), ("smart_shuffle", .bool(false)), ("repeat_state", .string("off")),
             ]
         }

@@ -18,12 +18,16 @@ extension EmulatorConfiguration {
         guard accessTokenTTL > 0 else {
             throw EmulatorConfigurationError(flag: "--access-token-ttl", message: "must be positive")
         }
-        guard latencyMs >= 0 else { throw EmulatorConfigurationError(flag: "--latency-ms", message: "must not be negative") }
+        guard latencyMs >= 0 else {
+            throw EmulatorConfigurationError(flag: "--latency-ms", message: "must not be negative")
+        }
         if let rateLimit, rateLimit <= 0 {
             throw EmulatorConfigurationError(flag: "--rate-limit", message: "must be positive")
         }
         if let quota, quota <= 0 { throw EmulatorConfigurationError(flag: "--quota", message: "must be positive") }
-        guard quotaWindow > 0 else { throw EmulatorConfigurationError(flag: "--quota-window", message: "must be positive") }
+        guard quotaWindow > 0 else {
+            throw EmulatorConfigurationError(flag: "--quota-window", message: "must be positive")
+        }
         guard extraPlaylists >= 0, extraPlaylists <= 10_000 else {
             throw EmulatorConfigurationError(flag: "--extra-playlists", message: "must be between 0 and 10000")
         }
@@ -31,16 +35,20 @@ extension EmulatorConfiguration {
         for pair in developers {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw EmulatorConfigurationError(flag: "--developer", message: "takes CLIENT_ID=DEVELOPER, as app-2=alice")
+                throw EmulatorConfigurationError(
+                    flag: "--developer", message: "takes CLIENT_ID=DEVELOPER, as app-2=alice")
             }
             owners[parts[0]] = parts[1]
         }
         let ids = clientIDs.isEmpty ? ["spotlink-demo"] : clientIDs
         if let unknown = owners.keys.sorted().first(where: { !ids.contains($0) }) {
-            throw EmulatorConfigurationError(flag: "--developer", message: "names \(unknown), which is not a --client-id")
+            throw EmulatorConfigurationError(
+                flag: "--developer", message: "names \(unknown), which is not a --client-id")
         }
         let uris = redirectURIs.isEmpty ? ["http://127.0.0.1/callback"] : redirectURIs
-        clients = ids.map { Client(id: $0, redirectURIs: uris, secret: clientSecret, developer: owners[$0] ?? "developer") }
+        clients = ids.map {
+            Client(id: $0, redirectURIs: uris, secret: clientSecret, developer: owners[$0] ?? "developer")
+        }
         self.quota = quota
         self.quotaWindow = .seconds(quotaWindow)
         self.extraLibraryPlaylists = extraPlaylists

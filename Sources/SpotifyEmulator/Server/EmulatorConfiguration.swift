@@ -15,7 +15,8 @@ public struct EmulatorConfiguration: Sendable {
         /// - Parameters:
         ///   - developer: the owning developer account; every client belongs to `developer` unless told otherwise.
         public init(
-            id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil, developer: String = "developer"
+            id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil,
+            developer: String = "developer"
         ) {
             self.id = id
             self.name = name ?? id
@@ -54,7 +55,9 @@ public struct EmulatorConfiguration: Sendable {
     public var port = 0
     public var seed: UInt64 = 1
     public var autoApprove = false
-    public var clients = [Client(id: "spotlink-demo", name: "SpotifyLink Demo", redirectURIs: ["http://127.0.0.1/callback"])]
+    public var clients = [
+        Client(id: "spotlink-demo", name: "SpotifyLink Demo", redirectURIs: ["http://127.0.0.1/callback"])
+    ]
     public var accessTokenTTL: Duration = .seconds(3600)
     public var refreshRotation: RefreshRotation = .none
     /// Added to every response (benchmarks use 40 ms), plus up to ``latencyJitter``.

@@ -42,7 +42,9 @@ public final class EmulatorServer: Sendable {
         return try await Self.start(configuration, state: state)
     }
 
-    private static func start(_ configuration: EmulatorConfiguration, state: EmulatorState) async throws -> EmulatorServer {
+    private static func start(_ configuration: EmulatorConfiguration, state: EmulatorState) async throws
+        -> EmulatorServer
+    {
         guard
             let server = await LocalHTTPServer.start(
                 responder: EmulatorResponder(state: state), host: configuration.host, port: configuration.port,
@@ -70,7 +72,9 @@ public final class EmulatorServer: Sendable {
     package func statisticsJSON() async -> Data { await state.statistics().data }
 
     /// Requests counted for a route such as `GET /v1/me/player/currently-playing`.
-    public func requestCount(_ route: String, status: Int? = nil) async -> Int { await state.count(route, status: status) }
+    public func requestCount(_ route: String, status: Int? = nil) async -> Int {
+        await state.count(route, status: status)
+    }
 
     /// Requests counted on every route starting with `prefix` (as `GET /v1/`), all statuses.
     public func totalRequests(prefix: String) async -> Int { await state.total(prefix: prefix) }
@@ -100,7 +104,8 @@ struct EmulatorResponder: HTTPResponder {
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
         let target = request.head.path ?? "/"
-        let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
+        let (path, query) =
+            target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
             ?? (target, "")
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
@@ -117,7 +122,9 @@ struct EmulatorResponder: HTTPResponder {
         let bytes = response.body
         switch response.delivery {
         case .normal:
-            return Response(status: .init(code: response.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(
+                status: .init(code: response.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+            )
         case .truncated:
             return Response(
                 status: .init(code: response.status), headers: fields,
@@ -149,7 +156,8 @@ struct EmulatorRequestContext: RequestContext {
 extension EmulatorServer {
     /// The scopes SpotifyLink asks for.
     public static let allScopes = [
-        "playlist-read-private", "playlist-read-collaborative", "user-read-currently-playing", "user-read-playback-state",
+        "playlist-read-private", "playlist-read-collaborative", "user-read-currently-playing",
+        "user-read-playback-state",
     ]
 
     /// The scopes a learning app adds: saved tracks and top items.
@@ -157,7 +165,9 @@ extension EmulatorServer {
 
     /// Issues an access token for the signed-in user without the browser flow: a shortcut for tests
     /// that are not about sign-in.
-    public func issueAccessToken(clientID: String = "spotlink-demo", scopes: [String] = EmulatorServer.allScopes) async -> String {
+    public func issueAccessToken(clientID: String = "spotlink-demo", scopes: [String] = EmulatorServer.allScopes) async
+        -> String
+    {
         await state.issueTestToken(clientID: clientID, scopes: scopes)
     }
 
@@ -165,7 +175,8 @@ extension EmulatorServer {
     @discardableResult
     public func control(_ path: String, _ parameters: [String: String] = [:], method: String = "POST") async -> Int {
         let request = EmulatorRequest(
-            method: method, path: "/emulator/" + path, query: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            method: method, path: "/emulator/" + path,
+            query: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             headers: ["authorization": "Bearer " + state.controlToken], body: Data())
         return await state.handle(request).status
     }

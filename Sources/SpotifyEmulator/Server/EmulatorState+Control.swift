@@ -30,9 +30,13 @@ extension EmulatorState {
             return .ok
         case "POST faults":
             guard let kind = request.parameter("kind").flatMap(FaultRule.Kind.init(rawValue:)) else {
-                return .apiError(400, "kind must be one of \(FaultRule.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                return .apiError(
+                    400, "kind must be one of \(FaultRule.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            addFault(FaultRule(kind: kind, count: request.integer("count", default: 1), pathPrefix: request.parameter("path"), retryAfter: request.parameter("retry_after")))
+            addFault(
+                FaultRule(
+                    kind: kind, count: request.integer("count", default: 1), pathPrefix: request.parameter("path"),
+                    retryAfter: request.parameter("retry_after")))
             return .ok
         case "POST faults/clear":
             clearFaults()
@@ -47,8 +51,10 @@ extension EmulatorState {
         case "GET playlists":
             let list = catalog.allOrder.compactMap { catalog.playlists[$0] }.map { playlist in
                 JSONValue.object([
-                    ("id", .string(playlist.id)), ("name", .string(playlist.name)), ("entries", .int(playlist.entries.count)),
-                    ("owner", .string(playlist.ownerID)), ("in_library", .bool(playlist.inLibrary)), ("deleted", .bool(playlist.deleted)),
+                    ("id", .string(playlist.id)), ("name", .string(playlist.name)),
+                    ("entries", .int(playlist.entries.count)),
+                    ("owner", .string(playlist.ownerID)), ("in_library", .bool(playlist.inLibrary)),
+                    ("deleted", .bool(playlist.deleted)),
                 ])
             }
             return .json(.array(list))
@@ -86,8 +92,10 @@ extension EmulatorState {
             catalog.playlists[id]?.forbidden = false
         case "add-track":
             catalog.playlists[id]?.entries.append(
-                CatalogItem(kind: .track, id: random.base62ID(), name: request.parameter("name") ?? "New Song",
-                            durationMs: request.integer("duration_ms", default: 180_000), artist: "Emulator", album: "Emulator", albumID: random.base62ID()))
+                CatalogItem(
+                    kind: .track, id: random.base62ID(), name: request.parameter("name") ?? "New Song",
+                    durationMs: request.integer("duration_ms", default: 180_000), artist: "Emulator", album: "Emulator",
+                    albumID: random.base62ID()))
         default: return .apiError(404, "Unknown playlist action")
         }
         catalog.playlists[id]?.revision += 1
@@ -99,13 +107,16 @@ extension EmulatorState {
             let size = Int(file.dropLast(4)), [60, 300, 640].contains(size)
         else { return EmulatorResponse(status: 404, headers: [], body: Data()) }
         let key = "\(id)/\(size)/\(playlist.revision)"
-        let bytes = coverCache[key] ?? {
-            let seed = UInt64(id.utf8.reduce(0) { ($0 &* 31) &+ Int($1) }.magnitude)
-            let color = UInt32(truncatingIfNeeded: seed) & 0xFFFFFF
-            return PNG.image(width: size, height: size, colors: (color, ~color & 0xFFFFFF), seed: seed)
-        }()
+        let bytes =
+            coverCache[key]
+            ?? {
+                let seed = UInt64(id.utf8.reduce(0) { ($0 &* 31) &+ Int($1) }.magnitude)
+                let color = UInt32(truncatingIfNeeded: seed) & 0xFFFFFF
+                return PNG.image(width: size, height: size, colors: (color, ~color & 0xFFFFFF), seed: seed)
+            }()
         coverCache[key] = bytes
-        return EmulatorResponse(status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=86400")], body: bytes)
+        return EmulatorResponse(
+            status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=86400")], body: bytes)
     }
 }
 

@@ -49,7 +49,9 @@ extension EmulatorState {
     }
 
     func takeFault(for request: EmulatorRequest) -> EmulatorResponse? {
-        if let index = faults.firstIndex(where: { $0.remaining > 0 && ($0.pathPrefix.map(request.path.hasPrefix) ?? true) }) {
+        if let index = faults.firstIndex(where: {
+            $0.remaining > 0 && ($0.pathPrefix.map(request.path.hasPrefix) ?? true)
+        }) {
             let rule = faults[index]
             faults[index].remaining -= 1
             if faults[index].remaining == 0 { faults.remove(at: index) }
@@ -64,7 +66,8 @@ extension EmulatorState {
     private func response(for rule: FaultRule) -> EmulatorResponse {
         switch rule.kind {
         case .rateLimited:
-            return .apiError(429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
+            return .apiError(
+                429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
         case .quotaExceeded: return .quotaExceeded(retryAfter: rule.retryAfter)
         case .notRegistered:
             return EmulatorResponse(

@@ -41,8 +41,11 @@ package struct EmulatorResponse: Sendable {
     package var body: Data
     package var delivery: Delivery = .normal
 
-    package static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> EmulatorResponse {
-        EmulatorResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: value.data)
+    package static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = [])
+        -> EmulatorResponse
+    {
+        EmulatorResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: value.data)
     }
 
     package static func html(_ text: String, status: Int = 200) -> EmulatorResponse {
@@ -56,15 +59,24 @@ package struct EmulatorResponse: Sendable {
     }
 
     /// Spotify's regular Web API error object.
-    package static func apiError(_ status: Int, _ message: String, headers: [(String, String)] = []) -> EmulatorResponse {
-        .json(.object([("error", .object([("status", .int(status)), ("message", .string(message))]))]), status: status, headers: headers)
+    package static func apiError(_ status: Int, _ message: String, headers: [(String, String)] = []) -> EmulatorResponse
+    {
+        .json(
+            .object([("error", .object([("status", .int(status)), ("message", .string(message))]))]), status: status,
+            headers: headers)
     }
 
     /// The live quota answer, to the byte: `{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}`.
     package static func quotaExceeded(retryAfter: String?) -> EmulatorResponse {
         .json(
             .object([
-                ("error", .object([("status", .int(429)), ("message", .string("Too many requests")), ("reason", .string("QUOTA_EXCEEDED"))]))
+                (
+                    "error",
+                    .object([
+                        ("status", .int(429)), ("message", .string("Too many requests")),
+                        ("reason", .string("QUOTA_EXCEEDED")),
+                    ])
+                )
             ]), status: 429, headers: retryAfter.map { [("Retry-After", $0)] } ?? [])
     }
 
@@ -121,7 +133,9 @@ package actor EmulatorState {
         self.configuration = configuration
         self.random = SeededGenerator(seed: configuration.seed)
         var system = SystemRandomNumberGenerator()
-        self.controlToken = configuration.controlToken ?? "EMU_CONTROL_" + (0..<4).map { _ in String(system.next(), radix: 36) }.joined()
+        self.controlToken =
+            configuration.controlToken ?? "EMU_CONTROL_"
+            + (0..<4).map { _ in String(system.next(), radix: 36) }.joined()
         self.catalog =
             try configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
             ?? Catalog.generated(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
@@ -174,10 +188,15 @@ package actor EmulatorState {
             // world, so it needs the control token, and a browser page on another site (which can
             // send a form POST but never this header) is refused outright.
             guard request.headers["origin"] == nil else {
-                return (Self.template(path), .apiError(403, "The emulator's control API does not answer browser pages."))
+                return (
+                    Self.template(path), .apiError(403, "The emulator's control API does not answer browser pages.")
+                )
             }
             guard request.headers["authorization"] == "Bearer " + controlToken else {
-                return (Self.template(path), .apiError(401, "The emulator's control API needs its control token (Authorization: Bearer …)."))
+                return (
+                    Self.template(path),
+                    .apiError(401, "The emulator's control API needs its control token (Authorization: Bearer …).")
+                )
             }
             return (Self.template(path), handleControl(request))
         }
@@ -192,7 +211,8 @@ package actor EmulatorState {
     /// `/v1/playlists/ABC/items` → `/v1/playlists/{id}/items`, for counters.
     static func template(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.count == 22 && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? "{id}" : String(segment)
+            segment.count == 22 && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                ? "{id}" : String(segment)
         }.joined(separator: "/")
     }
 }

@@ -135,7 +135,9 @@ package struct FieldSelection: Sendable, Equatable {
         case .object(let pairs):
             var kept: [(String, JSONValue)] = []
             for (key, nested) in keys {
-                guard let found = pairs.first(where: { $0.0 == key }) ?? aliases[key].flatMap({ alias in pairs.first { $0.0 == alias } })
+                guard
+                    let found = pairs.first(where: { $0.0 == key })
+                        ?? aliases[key].flatMap({ alias in pairs.first { $0.0 == alias } })
                 else { continue }
                 kept.append((key, nested.map { $0.apply(to: found.1) } ?? found.1))
             }

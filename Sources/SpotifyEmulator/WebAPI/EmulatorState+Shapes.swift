@@ -50,13 +50,17 @@ extension EmulatorState {
         ])
         var fields = commonPlaylistFields(playlist)
         if transition { fields.append(("tracks", reference)) }
-        fields += [("items", reference), ("type", .string("playlist")), ("uri", .string("spotify:playlist:\(playlist.id)"))]
+        fields += [
+            ("items", reference), ("type", .string("playlist")), ("uri", .string("spotify:playlist:\(playlist.id)")),
+        ]
         return .object(fields)
     }
 
     func fullPlaylistJSON(_ playlist: CatalogPlaylist, episodes: Bool, withItems: Bool) -> JSONValue {
         var fields = commonPlaylistFields(playlist)
-        fields.insert(("followers", .object([("href", .null), ("total", .int(playlist.id.utf8.reduce(0) { $0 + Int($1) }))])), at: 3)
+        fields.insert(
+            ("followers", .object([("href", .null), ("total", .int(playlist.id.utf8.reduce(0) { $0 + Int($1) }))])),
+            at: 3)
         if withItems {
             let limit = 100
             let items = playlist.entries.prefix(limit).enumerated().map { index, item in
@@ -77,7 +81,13 @@ extension EmulatorState {
         let itemValue = item.map { itemJSON($0, episodes: episodes) } ?? .null
         var fields: [(String, JSONValue)] = [
             ("added_at", .string(ISOTime.string(added))),
-            ("added_by", .object([("id", .string(playlist.ownerID)), ("type", .string("user")), ("uri", .string("spotify:user:\(playlist.ownerID)"))])),
+            (
+                "added_by",
+                .object([
+                    ("id", .string(playlist.ownerID)), ("type", .string("user")),
+                    ("uri", .string("spotify:user:\(playlist.ownerID)")),
+                ])
+            ),
             ("is_local", .bool(item?.kind == .local)),
             ("primary_color", .null),
         ]
@@ -99,11 +109,13 @@ extension EmulatorState {
     /// A full artist object (`/me/top/artists`): no followers or popularity since February 2026.
     func fullArtistJSON(_ name: String) -> JSONValue {
         let id = Self.stableID(name)
-        let genres: [JSONValue] = name.unicodeScalars.contains { $0.value >= 0x3000 } ? [.string("j-pop")] : [.string("indie")]
+        let genres: [JSONValue] =
+            name.unicodeScalars.contains { $0.value >= 0x3000 } ? [.string("j-pop")] : [.string("indie")]
         return .object([
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/artist/\(id)"))])),
             ("genres", .array(genres)), ("href", .string("\(baseURL)/v1/artists/\(id)")), ("id", .string(id)),
-            ("images", .array([])), ("name", .string(name)), ("type", .string("artist")), ("uri", .string("spotify:artist:\(id)")),
+            ("images", .array([])), ("name", .string(name)), ("type", .string("artist")),
+            ("uri", .string("spotify:artist:\(id)")),
         ])
     }
 
@@ -111,10 +123,11 @@ extension EmulatorState {
     static func stableID(_ name: String) -> String {
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         var hash = name.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        return String((0..<22).map { _ in
-            hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return alphabet[Int((hash >> 33) % 62)]
-        })
+        return String(
+            (0..<22).map { _ in
+                hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return alphabet[Int((hash >> 33) % 62)]
+            })
     }
 
     func itemJSON(_ item: CatalogItem, episodes: Bool) -> JSONValue {
@@ -137,28 +150,46 @@ extension EmulatorState {
                 ("name", .string(item.name)),
                 ("release_date", .string("2026-01-15")),
                 ("release_date_precision", .string("day")),
-                ("show", .object([
-                    ("available_markets", .array([])), ("copyrights", .array([])),
-                    ("description", .string("Conversations from \(item.album)")), ("explicit", .bool(false)),
-                    ("external_urls", .object([("spotify", .string("https://open.spotify.com/show/\(showID)"))])),
-                    ("href", .string("\(baseURL)/v1/shows/\(showID)")),
-                    ("html_description", .string("<p>Conversations from \(item.album)</p>")), ("id", .string(showID)),
-                    ("images", .array([])), ("is_externally_hosted", .bool(false)), ("languages", .array([.string("en")])),
-                    ("media_type", .string("audio")), ("name", .string(item.album)), ("publisher", .string(item.artist)),
-                    ("total_episodes", .int(1)), ("type", .string("show")), ("uri", .string("spotify:show:\(showID)")),
-                ])),
+                (
+                    "show",
+                    .object([
+                        ("available_markets", .array([])), ("copyrights", .array([])),
+                        ("description", .string("Conversations from \(item.album)")), ("explicit", .bool(false)),
+                        ("external_urls", .object([("spotify", .string("https://open.spotify.com/show/\(showID)"))])),
+                        ("href", .string("\(baseURL)/v1/shows/\(showID)")),
+                        ("html_description", .string("<p>Conversations from \(item.album)</p>")),
+                        ("id", .string(showID)),
+                        ("images", .array([])), ("is_externally_hosted", .bool(false)),
+                        ("languages", .array([.string("en")])),
+                        ("media_type", .string("audio")), ("name", .string(item.album)),
+                        ("publisher", .string(item.artist)),
+                        ("total_episodes", .int(1)), ("type", .string("show")),
+                        ("uri", .string("spotify:show:\(showID)")),
+                    ])
+                ),
                 ("type", .string("episode")),
                 ("uri", .string(item.uri)),
             ])
         case .local:
             return .object([
-                ("album", .object([
-                    ("album_type", .string("album")), ("artists", .array([])), ("available_markets", .array([])),
-                    ("external_urls", .object([])), ("href", .null), ("id", .null), ("images", .array([])),
-                    ("name", .string(item.album)), ("release_date", .string("")), ("release_date_precision", .string("day")),
-                    ("total_tracks", .int(0)), ("type", .string("album")), ("uri", .null),
-                ])),
-                ("artists", .array([.object([("id", .null), ("name", .string(item.artist)), ("type", .string("artist")), ("uri", .null)])])),
+                (
+                    "album",
+                    .object([
+                        ("album_type", .string("album")), ("artists", .array([])), ("available_markets", .array([])),
+                        ("external_urls", .object([])), ("href", .null), ("id", .null), ("images", .array([])),
+                        ("name", .string(item.album)), ("release_date", .string("")),
+                        ("release_date_precision", .string("day")),
+                        ("total_tracks", .int(0)), ("type", .string("album")), ("uri", .null),
+                    ])
+                ),
+                (
+                    "artists",
+                    .array([
+                        .object([
+                            ("id", .null), ("name", .string(item.artist)), ("type", .string("artist")), ("uri", .null),
+                        ])
+                    ])
+                ),
                 ("duration_ms", .int(item.durationMs)),
                 ("explicit", .bool(false)),
                 ("href", .null),
@@ -173,14 +204,20 @@ extension EmulatorState {
             let albumID = item.albumID ?? Self.stableID(item.album)
             let artist = artistJSON(item.artist)
             return .object([
-                ("album", .object([
-                    ("album_type", .string("album")), ("artists", .array([artist])), ("available_markets", .array([])),
-                    ("external_urls", .object([("spotify", .string("https://open.spotify.com/album/\(albumID)"))])),
-                    ("href", .string("\(baseURL)/v1/albums/\(albumID)")), ("id", .string(albumID)), ("images", .array([])),
-                    ("name", .string(item.album)), ("release_date", .string("2025-06-01")),
-                    ("release_date_precision", .string("day")), ("total_tracks", .int(12)), ("type", .string("album")),
-                    ("uri", .string("spotify:album:\(albumID)")),
-                ])),
+                (
+                    "album",
+                    .object([
+                        ("album_type", .string("album")), ("artists", .array([artist])),
+                        ("available_markets", .array([])),
+                        ("external_urls", .object([("spotify", .string("https://open.spotify.com/album/\(albumID)"))])),
+                        ("href", .string("\(baseURL)/v1/albums/\(albumID)")), ("id", .string(albumID)),
+                        ("images", .array([])),
+                        ("name", .string(item.album)), ("release_date", .string("2025-06-01")),
+                        ("release_date_precision", .string("day")), ("total_tracks", .int(12)),
+                        ("type", .string("album")),
+                        ("uri", .string("spotify:album:\(albumID)")),
+                    ])
+                ),
                 ("artists", .array([artist])),
                 ("duration_ms", .int(item.durationMs)),
                 ("episode", .bool(item.kind == .episode)),

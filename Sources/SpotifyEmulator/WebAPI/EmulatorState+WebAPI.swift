@@ -19,7 +19,9 @@ extension EmulatorState {
             return search(request)
         case "tracks" where segments.count == 3:
             guard let track = catalog.tracks[segments[2]] else {
-                return .apiError(segments[2].count == 22 ? 404 : 400, segments[2].count == 22 ? "Resource not found" : "Invalid base62 id")
+                return .apiError(
+                    segments[2].count == 22 ? 404 : 400,
+                    segments[2].count == 22 ? "Resource not found" : "Invalid base62 id")
             }
             return .json(itemJSON(track, episodes: false))
         default:
@@ -93,7 +95,9 @@ extension EmulatorState {
             }
             let items = ids.dropFirst(offset).prefix(limit).map { simplifiedPlaylistJSON(catalog.playlists[$0]!) }
             // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
-            return .withETag(.json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])), request)
+            return .withETag(
+                .json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
+                request)
         case ["tracks"]:
             if let denied = requireScope(access, anyOf: ["user-library-read"]) { return denied }
             guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
@@ -101,11 +105,17 @@ extension EmulatorState {
             }
             let items = catalog.savedTrackIDs.enumerated().dropFirst(offset).prefix(limit).map { index, id in
                 JSONValue.object([
-                    ("added_at", .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))),
+                    (
+                        "added_at",
+                        .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))
+                    ),
                     ("track", itemJSON(catalog.tracks[id]!, episodes: false)),
                 ])
             }
-            return .json(page(items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks", extra: []))
+            return .json(
+                page(
+                    items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks",
+                    extra: []))
         case ["top", "tracks"], ["top", "artists"]:
             if let denied = requireScope(access, anyOf: ["user-top-read"]) { return denied }
             let range = request.parameter("time_range") ?? "medium_term"
@@ -129,9 +139,11 @@ extension EmulatorState {
                 all = ordered.map { fullArtistJSON($0) }
             }
             let path = "/me/top/\(rest[1])"
-            return .json(page(
-                Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset, path: path,
-                extra: [("time_range", range)]))
+            return .json(
+                page(
+                    Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset,
+                    path: path,
+                    extra: [("time_range", range)]))
         case ["player", "currently-playing"], ["player"]:
             if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
                 return denied
@@ -175,7 +187,8 @@ extension EmulatorState {
         let episodes = (request.parameter("additional_types") ?? "").contains("episode")
         switch rest {
         case []:
-            var full = fullPlaylistJSON(playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
+            var full = fullPlaylistJSON(
+                playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
             if let fields = request.parameter("fields") {
                 guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
                 // Live still answers the old name `tracks` with the entries page, whose entries,
@@ -185,7 +198,8 @@ extension EmulatorState {
             return .json(full)
         case ["items"]:
             guard access.userID != nil, catalog.canReadItems(playlist) else { return .apiError(403, "Forbidden") }
-            guard let (limit, offset) = paging(request, defaultLimit: 100, maxLimit: 50, maxOffset: Int(Int32.max)) else {
+            guard let (limit, offset) = paging(request, defaultLimit: 100, maxLimit: 50, maxOffset: Int(Int32.max))
+            else {
                 return pagingError(request, maxLimit: 50)
             }
             var value = itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
@@ -236,19 +250,29 @@ extension EmulatorState {
                 !playlist.deleted && !playlist.forbidden && !playlist.isEditorial
                     && matches(playlist.name + " " + (playlist.description ?? ""))
             }
-            fields.append(("playlists", searchPage(found.map(simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)))
+            fields.append(
+                (
+                    "playlists",
+                    searchPage(found.map(simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)
+                ))
         }
         if types.contains("track") {
             let found = catalog.trackOrder.compactMap { catalog.tracks[$0] }.filter { track in
                 matches([track.name, track.artist, track.album, track.keywords].joined(separator: " "))
             }
-            fields.append(("tracks", searchPage(found.map { itemJSON($0, episodes: false) }, query: query, type: "track", limit, offset)))
+            fields.append(
+                (
+                    "tracks",
+                    searchPage(found.map { itemJSON($0, episodes: false) }, query: query, type: "track", limit, offset)
+                ))
         }
         return .json(.object(fields))
     }
 
     /// A page of search results with `null` mixed in, one after every third match, as live.
-    private func searchPage(_ matches: [JSONValue], query: String, type: String, _ limit: Int, _ offset: Int) -> JSONValue {
+    private func searchPage(_ matches: [JSONValue], query: String, type: String, _ limit: Int, _ offset: Int)
+        -> JSONValue
+    {
         var results: [JSONValue] = []
         for (index, match) in matches.enumerated() {
             results.append(match)
@@ -266,7 +290,8 @@ extension EmulatorState {
     ) -> (Int, Int)? {
         let limitText = request.parameter("limit")
         let offsetText = request.parameter("offset")
-        guard let limit = limitText.map({ Int($0) }) ?? min(defaultLimit, maxLimit), (minLimit...maxLimit).contains(limit),
+        guard let limit = limitText.map({ Int($0) }) ?? min(defaultLimit, maxLimit),
+            (minLimit...maxLimit).contains(limit),
             let offset = offsetText.map({ Int($0) }) ?? 0, (0...maxOffset).contains(offset)
         else { return nil }
         return (limit, offset)

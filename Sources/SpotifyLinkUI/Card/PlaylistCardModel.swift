@@ -77,7 +77,8 @@ public final class PlaylistCardModel {
     private func startRefresh(_ priority: RequestPriority) {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
-        let refresher = MetadataRefresher(store: store, client: connection.client, transport: coverTransport, priority: priority)
+        let refresher = MetadataRefresher(
+            store: store, client: connection.client, transport: coverTransport, priority: priority)
         refreshTask = Task {
             defer {
                 isRefreshing = false

@@ -88,8 +88,10 @@ public final class SpotifyConnectionModel {
                 return
             }
             state = .connected(
-                Account(accountID: tokens.account?.accountID, userID: tokens.account?.userID, displayName: tokens.account?.displayName,
-                        scopes: tokens.scopes))
+                Account(
+                    accountID: tokens.account?.accountID, userID: tokens.account?.userID,
+                    displayName: tokens.account?.displayName,
+                    scopes: tokens.scopes))
             signInWarning = try await session.signInWarning()
             await fetchAccount(scopes: tokens.scopes)
         } catch {
@@ -184,7 +186,9 @@ public final class SpotifyConnectionModel {
             _ = try? await session.remember(user)
             if isConnected {
                 state = .connected(
-                    Account(accountID: SpotifyAccount(user).accountID, userID: user.id, displayName: user.displayName, scopes: scopes))
+                    Account(
+                        accountID: SpotifyAccount(user).accountID, userID: user.id, displayName: user.displayName,
+                        scopes: scopes))
             }
         } catch {
             // Offline or rate limited: still connected, the name comes later.

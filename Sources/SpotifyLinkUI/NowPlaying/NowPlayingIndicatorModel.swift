@@ -72,7 +72,10 @@ public final class NowPlayingIndicatorModel {
                 routine?.observe(state, at: clock.now)
                 if state == .unavailable(.signedOut), connection.isConnected {
                     // Spotify ended the sign-in (not a disconnect by the user): tell the settings screen.
-                    await connection.report(OAuthError(code: .needsSignIn, message: "Spotify ended this sign-in. Connect again to see what plays."))
+                    await connection.report(
+                        OAuthError(
+                            code: .needsSignIn, message: "Spotify ended this sign-in. Connect again to see what plays.")
+                    )
                 }
             }
         }

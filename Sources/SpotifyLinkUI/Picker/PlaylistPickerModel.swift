@@ -135,7 +135,9 @@ public final class PlaylistPickerModel {
     private func showLocal() {
         let local = LibraryPlaylist.filter(library, matching: query)
         results = LibraryPlaylist.merge(local: local, search: searchResults)
-        phase = results.isEmpty ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
+        phase =
+            results.isEmpty
+            ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
     }
 
     private func show(_ error: any Error, for current: Int) async {

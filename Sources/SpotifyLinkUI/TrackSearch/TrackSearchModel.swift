@@ -59,7 +59,10 @@ public final class TrackSearchModel {
     /// - Parameters:
     ///   - clock: the debounce's clock (a test clock in tests).
     ///   - debounce: the pause in typing before Spotify is searched.
-    public init(connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(), debounce: Duration = .milliseconds(350)) {
+    public init(
+        connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
+        debounce: Duration = .milliseconds(350)
+    ) {
         self.connection = connection
         self.clock = clock
         self.debounce = debounce

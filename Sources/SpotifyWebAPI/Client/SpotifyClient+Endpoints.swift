@@ -26,7 +26,8 @@ extension SpotifyClient {
     public func allMyPlaylists(
         progress: (@Sendable (FetchProgress) -> Void)? = nil
     ) async throws -> PagedCollection<SimplifiedPlaylist> {
-        try await fetchAll(pageSize: 50, concurrency: configuration.pageConcurrency, progress: progress) { offset, limit in
+        try await fetchAll(pageSize: 50, concurrency: configuration.pageConcurrency, progress: progress) {
+            offset, limit in
             try await self.myPlaylists(limit: limit, offset: offset)
         }
     }
@@ -43,7 +44,8 @@ extension SpotifyClient {
     public func playlist<T: Decodable>(_ id: SpotifyID, fields: String, as type: T.Type) async throws -> T {
         guard !fields.isEmpty else { throw SpotifyAPIError.invalid("fields", "The fields filter is empty.") }
         return try await send(
-            Endpoint(path: "/playlists/\(id.rawValue)", query: Self.additionalTypes + [.init(name: "fields", value: fields)]),
+            Endpoint(
+                path: "/playlists/\(id.rawValue)", query: Self.additionalTypes + [.init(name: "fields", value: fields)]),
             as: T.self)
     }
 
@@ -88,8 +90,10 @@ extension SpotifyClient {
     public func searchPlaylists(_ query: String, limit: Int = 10, offset: Int = 0) async throws
         -> Page<SimplifiedPlaylist>
     {
-        try await send(try searchEndpoint(query, type: "playlist", limit: limit, offset: offset), as: PlaylistSearchResults.self)
-            .playlists
+        try await send(
+            try searchEndpoint(query, type: "playlist", limit: limit, offset: offset), as: PlaylistSearchResults.self
+        )
+        .playlists
     }
 
     /// `GET /me/player/currently-playing`; `nil` when nothing plays (204).
@@ -109,7 +113,8 @@ enum Validate {
     static func range(_ value: Int, _ range: ClosedRange<Int>, _ parameter: String) throws {
         guard range.contains(value) else {
             throw SpotifyAPIError.invalid(
-                parameter, "'\(parameter)' must be between \(range.lowerBound) and \(range.upperBound); it was \(value).")
+                parameter,
+                "'\(parameter)' must be between \(range.lowerBound) and \(range.upperBound); it was \(value).")
         }
     }
 }

@@ -128,7 +128,9 @@ extension SpotifyClient {
         let idempotent = endpoint.method == .get || endpoint.method == .head
         let route = endpoint.route
         let background = Self.requestPriority == .background
-        if !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(), granted.isDisjoint(with: endpoint.scopes) {
+        if !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(),
+            granted.isDisjoint(with: endpoint.scopes)
+        {
             throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
         }
         // Fetched only once the request may leave: a refresh is a request too, and none is owed
@@ -210,18 +212,22 @@ extension SpotifyClient {
                     await gate.close(until: cooldown.until)
                     throw SpotifyAPIError.cooldown(cooldown, now: now)
                 }
-                let decision = await gate.rateLimited(retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) })
+                let decision = await gate.rateLimited(
+                    retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) })
                 if let until = await gate.closedUntil() {
                     await ledger.learn(Cooldown(kind: .rateLimit, until: until, learnedAt: now))
                 }
                 switch decision {
                 case .fail(let wait):
-                    throw SpotifyAPIError.cooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+                    throw SpotifyAPIError.cooldown(
+                        Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now),
+                        now: now)
                 case .wait(let wait):
                     rateLimitWaits += 1
                     guard rateLimitWaits <= configuration.maxRateLimitRetries else {
                         throw SpotifyAPIError.cooldown(
-                            Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+                            Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now),
+                            now: now)
                     }
                 case .proceed:
                     break
@@ -280,7 +286,8 @@ extension SpotifyAPIError {
             message = "Spotify rejected the request" + (said.map { ": \($0)." } ?? ".")
         case 401:
             code = .unauthorized
-            message = "Spotify did not accept the access token even after a refresh" + (said.map { " (\($0))" } ?? "")
+            message =
+                "Spotify did not accept the access token even after a refresh" + (said.map { " (\($0))" } ?? "")
                 + ". The sign-in is kept: try again in a moment."
         case 403:
             return refusal(body: body, endpoint: endpoint)

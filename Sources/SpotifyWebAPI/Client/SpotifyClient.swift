@@ -130,7 +130,8 @@ actor GateShell {
             case .proceed: return
             case .wait(let duration): try await clock.sleep(for: duration)
             case .fail(let retryAfter):
-                let cooldown = Cooldown(kind: .rateLimit, until: now.addingTimeInterval(retryAfter.seconds), learnedAt: now)
+                let cooldown = Cooldown(
+                    kind: .rateLimit, until: now.addingTimeInterval(retryAfter.seconds), learnedAt: now)
                 throw SpotifyAPIError.cooldown(cooldown, now: now)
             }
         }

@@ -114,7 +114,8 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
         kindName: String, id: String, user: String?, original: String
     ) throws(SpotifyAPIError) -> SpotifyReference {
         guard let kind = Kind(rawValue: kindName) else {
-            throw failure(original, "Spotify has no object of kind '\(SpotifyAPIError.sanitized(kindName, limit: 20))'.")
+            throw failure(
+                original, "Spotify has no object of kind '\(SpotifyAPIError.sanitized(kindName, limit: 20))'.")
         }
         guard SpotifyID.isValid(id) else {
             throw failure(original, "its ID is not 22 letters and digits.")

@@ -53,7 +53,8 @@ public struct CurrentUser: Hashable, Sendable, Decodable {
 
     /// A user as `/me` describes one.
     public init(
-        id: String, displayName: String?, accountID: String?, images: [SpotifyImage] = [], uri: String? = nil, webURL: URL? = nil
+        id: String, displayName: String?, accountID: String?, images: [SpotifyImage] = [], uri: String? = nil,
+        webURL: URL? = nil
     ) {
         self.id = id
         self.displayName = displayName

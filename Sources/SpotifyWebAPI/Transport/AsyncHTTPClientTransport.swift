@@ -35,17 +35,23 @@
             let deadline = NIODeadline.now() + max(.nanoseconds(1), TimeAmount(timeout))
             do {
                 let response = try await Self.client.execute(outgoing, deadline: deadline)
-                if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced > maxBodyBytes {
+                if let announced = response.headers.first(name: "content-length").flatMap(Int.init),
+                    announced > maxBodyBytes
+                {
                     throw TransportError.bodyTooLarge(limit: maxBodyBytes)
                 }
                 var data = Data()
                 for try await chunk in response.body {
-                    guard data.count + chunk.readableBytes <= maxBodyBytes else { throw TransportError.bodyTooLarge(limit: maxBodyBytes) }
+                    guard data.count + chunk.readableBytes <= maxBodyBytes else {
+                        throw TransportError.bodyTooLarge(limit: maxBodyBytes)
+                    }
                     data.append(contentsOf: chunk.readableBytesView)
                 }
                 var fields = HTTPFields()
                 for header in response.headers {
-                    if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+                    if let name = HTTPField.Name(header.name) {
+                        fields.append(HTTPField(name: name, value: header.value))
+                    }
                 }
                 return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), data)
             } catch let error as TransportError {

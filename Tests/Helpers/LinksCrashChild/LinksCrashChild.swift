@@ -19,7 +19,8 @@ struct LinksCrashChild {
 
     static func main() async throws {
         let arguments = CommandLine.arguments
-        guard arguments.count == 5, let first = Int(arguments[2]), let count = Int(arguments[3]), let killAfter = Int(arguments[4])
+        guard arguments.count == 5, let first = Int(arguments[2]), let count = Int(arguments[3]),
+            let killAfter = Int(arguments[4])
         else {
             FileHandle.standardError.write(Data("usage: LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_US\n".utf8))
             exit(2)

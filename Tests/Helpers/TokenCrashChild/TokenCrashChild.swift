@@ -13,7 +13,8 @@ struct TokenCrashChild {
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 4, let first = Int(arguments[2]), let killAfter = Int(arguments[3]) else {
-            FileHandle.standardError.write(Data("usage: TokenCrashChild DIRECTORY FIRST KILL_AFTER_MICROSECONDS\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: TokenCrashChild DIRECTORY FIRST KILL_AFTER_MICROSECONDS\n".utf8))
             exit(2)
         }
         let store = FileTokenStore(directory: URL(fileURLWithPath: arguments[1]))
@@ -26,7 +27,9 @@ struct TokenCrashChild {
             try store.save(tokens, for: key)
             FileHandle.standardOutput.write(Data("saved \(index)\n".utf8))
             if index == first {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) { kill(getpid(), SIGKILL) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) {
+                    kill(getpid(), SIGKILL)
+                }
             }
         }
     }

@@ -43,7 +43,9 @@ func makeClient(
 ) -> SpotifyClient {
     var configuration = SpotifyClient.Configuration.live
     configure(&configuration)
-    return SpotifyClient(configuration: configuration, tokens: tokens, transport: transport, clock: clock, ledger: ledger)
+    return SpotifyClient(
+        configuration: configuration, tokens: tokens, transport: transport, clock: clock, ledger: ledger)
 }
 
-let meJSON = #"{"id":"tester","display_name":"Test User","images":null,"uri":"spotify:user:tester","account_id":"acc-1"}"#
+let meJSON =
+    #"{"id":"tester","display_name":"Test User","images":null,"uri":"spotify:user:tester","account_id":"acc-1"}"#

@@ -14,10 +14,12 @@ struct PagingTests {
             let components = URLComponents(string: "https://x" + (request.path ?? ""))
             let offset = Int(components?.queryItems?.first { $0.name == "offset" }?.value ?? "0") ?? 0
             let entries = (offset..<min(offset + 50, count)).map { index in
-                index == 7 ? "null" : #"{"is_local":false,"item":{"type":"track","name":"T\#(index)","duration_ms":1000}}"#
+                index == 7
+                    ? "null" : #"{"is_local":false,"item":{"type":"track","name":"T\#(index)","duration_ms":1000}}"#
             }
             let next = offset + 50 < count ? #""https://x/next""# : "null"
-            let body = #"{"items":[\#(entries.joined(separator: ","))],"limit":50,"offset":\#(offset),"next":\#(next),"total":\#(total.map(String.init) ?? "null")}"#
+            let body =
+                #"{"items":[\#(entries.joined(separator: ","))],"limit":50,"offset":\#(offset),"next":\#(next),"total":\#(total.map(String.init) ?? "null")}"#
             return .json(body)
         }
     }

@@ -294,7 +294,8 @@ struct TokenOnlyWhenSentTests {
         let clock = TestClock(mode: .automatic)
         let tokens = AskCounter(scopes: ["playlist-read-private"])
         let store = MemoryRequestLedgerStore()
-        try await store.extendCooldown(Cooldown(kind: .quota, until: clock.now.addingTimeInterval(600), learnedAt: clock.now), for: key)
+        try await store.extendCooldown(
+            Cooldown(kind: .quota, until: clock.now.addingTimeInterval(600), learnedAt: clock.now), for: key)
         let transport = ScriptedTransport([])
         let client = makeClient(transport, clock: clock, tokens: tokens, ledger: RequestLedger(key: key, store: store))
         await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }

@@ -16,7 +16,8 @@ struct RetryProofTests {
         let clock = TestClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
         let transport = ScriptedTransport { _, _ in
-            clock.now < reopens ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(Self.emptyPage)
+            clock.now < reopens
+                ? .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "5"]) : .json(Self.emptyPage)
         }
         let client = makeClient(transport, clock: clock)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -33,7 +34,9 @@ struct RetryProofTests {
     }
 
     @Test func afterMaxRateLimitRetriesWaitsTheCallFailsTyped() async throws {
-        let transport = ScriptedTransport { _, _ in .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "2"]) }
+        let transport = ScriptedTransport { _, _ in
+            .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "2"])
+        }
         let clock = TestClock(mode: .automatic)
         let client = makeClient(transport, clock: clock) { $0.maxRateLimitRetries = 2 }
         await #expect {

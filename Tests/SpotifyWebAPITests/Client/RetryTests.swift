@@ -13,11 +13,16 @@ struct RetryTests {
         let user = try await makeClient(transport, tokens: tokens).currentUser()
         #expect(user.id == "tester")
         #expect(tokens.refreshes == 1)
-        #expect(transport.requests.map { $0.headerFields[.authorization] } == ["Bearer SENTINEL_AT_1", "Bearer SENTINEL_AT_2"])
+        #expect(
+            transport.requests.map { $0.headerFields[.authorization] } == [
+                "Bearer SENTINEL_AT_1", "Bearer SENTINEL_AT_2",
+            ])
     }
 
     @Test func unauthorizedTwiceIsAnErrorNotALoop() async throws {
-        let transport = ScriptedTransport([.apiError(401, "Invalid access token"), .apiError(401, "Invalid access token")])
+        let transport = ScriptedTransport([
+            .apiError(401, "Invalid access token"), .apiError(401, "Invalid access token"),
+        ])
         let tokens = CountingTokenProvider()
         await #expect {
             try await makeClient(transport, tokens: tokens).currentUser()
@@ -28,9 +33,10 @@ struct RetryTests {
         #expect(tokens.refreshes == 1)
     }
 
-    @Test(arguments: [
-        ("5", 5.0), ("0", nil), ("1.5", 1.5), ("-1", nil), ("abc", nil), (nil, nil),
-    ] as [(String?, Double?)])
+    @Test(
+        arguments: [
+            ("5", 5.0), ("0", nil), ("1.5", 1.5), ("-1", nil), ("abc", nil), (nil, nil),
+        ] as [(String?, Double?)])
     func retryAfterValuesWaitOnTheClock(header: String?, expectedWait: Double?) async throws {
         let headers = header.map { ["Retry-After": $0] } ?? [:]
         let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: headers), .json(meJSON)])
@@ -49,13 +55,16 @@ struct RetryTests {
     @Test func retryAfterAsHTTPDate() async throws {
         let clock = TestClock(mode: .automatic)
         let date = HTTPDate.format(clock.now.addingTimeInterval(7))
-        let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": date]), .json(meJSON)])
+        let transport = ScriptedTransport([
+            .apiError(429, "API rate limit exceeded", headers: ["Retry-After": date]), .json(meJSON),
+        ])
         _ = try await makeClient(transport, clock: clock).currentUser()
         #expect(clock.totalSlept == .seconds(7))
     }
 
     @Test func hugeRetryAfterFailsFastAndKeepsTheGateClosed() async throws {
-        let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": "86400"])])
+        let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": "86400"])]
+        )
         let clock = TestClock(mode: .automatic)
         let client = makeClient(transport, clock: clock)
         await #expect {
@@ -112,7 +121,9 @@ struct RetryTests {
     }
 
     @Test func serverErrorThenSuccess() async throws {
-        let transport = ScriptedTransport([.json("oops", status: 503), .failure(.connectionLost("reset")), .json(meJSON)])
+        let transport = ScriptedTransport([
+            .json("oops", status: 503), .failure(.connectionLost("reset")), .json(meJSON),
+        ])
         #expect(try await makeClient(transport).currentUser().id == "tester")
         #expect(transport.requests.count == 3)
     }

@@ -53,7 +53,8 @@ struct FixtureDecodingTests {
     }
 
     @Test func myPlaylistsPage() throws {
-        let page = try decoder.decode(Page<SimplifiedPlaylist>.self, from: RecordedFixtures.data("current_user_playlist_1"))
+        let page = try decoder.decode(
+            Page<SimplifiedPlaylist>.self, from: RecordedFixtures.data("current_user_playlist_1"))
         #expect(page.total == 94)
         #expect(page.elementCount == 48)
         #expect(page.next != nil)
@@ -89,7 +90,8 @@ struct FixtureDecodingTests {
 
     @Test(arguments: [("playlist_not_found", 404, SpotifyAPIError.Code.notFound), ("rate_limit", 429, .rateLimited)])
     func errorObjects(name: String, status: Int, code: SpotifyAPIError.Code) throws {
-        let error = SpotifyAPIError.from(status: status, body: try RecordedFixtures.data(name), endpoint: Endpoint(path: "/me"))
+        let error = SpotifyAPIError.from(
+            status: status, body: try RecordedFixtures.data(name), endpoint: Endpoint(path: "/me"))
         #expect(error.code == code)
         #expect(error.status == status)
     }
@@ -97,7 +99,9 @@ struct FixtureDecodingTests {
     @Test func smallShapes() throws {
         #expect(try decoder.decode([Bool].self, from: RecordedFixtures.data("library_contains")).count > 0)
         struct Snapshot: Decodable { var snapshot_id: String }
-        #expect(try !decoder.decode(Snapshot.self, from: RecordedFixtures.data("playlist_update_items")).snapshot_id.isEmpty)
+        #expect(
+            try !decoder.decode(Snapshot.self, from: RecordedFixtures.data("playlist_update_items")).snapshot_id.isEmpty
+        )
     }
 }
 
@@ -105,12 +109,17 @@ struct FixtureDecodingTests {
 struct OddShapeTests {
     let decoder = makeSpotifyDecoder()
 
-    static let track = #"{"type":"track","id":"4iV5W9uYEdYUVa79Axb7Rh","name":"Song","duration_ms":200000,"uri":"spotify:track:4iV5W9uYEdYUVa79Axb7Rh","artists":[{"name":"A"}]}"#
-    static let episode = #"{"type":"episode","id":"512ojhOuo1ktJprKbVcKyQ","name":"Ep","duration_ms":1800000,"uri":"spotify:episode:512ojhOuo1ktJprKbVcKyQ","show":{"name":"Show"}}"#
-    static let local = #"{"type":"track","id":null,"name":"Demo take","duration_ms":95000,"uri":"spotify:local:Me:Tapes:Demo+take:95","album":{"name":"Tapes"},"artists":[{"name":"Me"}]}"#
+    static let track =
+        #"{"type":"track","id":"4iV5W9uYEdYUVa79Axb7Rh","name":"Song","duration_ms":200000,"uri":"spotify:track:4iV5W9uYEdYUVa79Axb7Rh","artists":[{"name":"A"}]}"#
+    static let episode =
+        #"{"type":"episode","id":"512ojhOuo1ktJprKbVcKyQ","name":"Ep","duration_ms":1800000,"uri":"spotify:episode:512ojhOuo1ktJprKbVcKyQ","show":{"name":"Show"}}"#
+    static let local =
+        #"{"type":"track","id":null,"name":"Demo take","duration_ms":95000,"uri":"spotify:local:Me:Tapes:Demo+take:95","album":{"name":"Tapes"},"artists":[{"name":"Me"}]}"#
 
     func page(_ entries: [String], total: String = "null") -> Data {
-        Data(#"{"href":null,"items":[\#(entries.joined(separator: ","))],"limit":50,"offset":0,"next":null,"previous":null,"total":\#(total)}"#.utf8)
+        Data(
+            #"{"href":null,"items":[\#(entries.joined(separator: ","))],"limit":50,"offset":0,"next":null,"previous":null,"total":\#(total)}"#
+                .utf8)
     }
 
     @Test func pageWithNullEntryLocalFileEpisodeAndUnknown() throws {
@@ -139,7 +148,8 @@ struct OddShapeTests {
     }
 
     @Test func playlistNotOwnedHasNoItemsAndNullImages() throws {
-        let json = #"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Today","description":"","images":null,"owner":{"id":"spotify","display_name":"Spotify"},"public":null,"collaborative":false,"snapshot_id":"s1","uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","external_urls":{"spotify":"https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M"},"unexpected":{"deep":[1,2]}}"#
+        let json =
+            #"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Today","description":"","images":null,"owner":{"id":"spotify","display_name":"Spotify"},"public":null,"collaborative":false,"snapshot_id":"s1","uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","external_urls":{"spotify":"https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M"},"unexpected":{"deep":[1,2]}}"#
         let playlist = try decoder.decode(Playlist.self, from: Data(json.utf8))
         #expect(playlist.items == nil)
         #expect(playlist.itemCount == nil)
@@ -149,14 +159,16 @@ struct OddShapeTests {
     }
 
     @Test func playlistWithReferenceOnlyAndNullTotal() throws {
-        let json = #"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"X","images":[],"owner":{"id":"o"},"uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","items":{"href":"https://api.spotify.com/v1/playlists/37i9dQZF1DXcBWIGoYBM5M/items","total":null}}"#
+        let json =
+            #"{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"X","images":[],"owner":{"id":"o"},"uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","items":{"href":"https://api.spotify.com/v1/playlists/37i9dQZF1DXcBWIGoYBM5M/items","total":null}}"#
         let playlist = try decoder.decode(Playlist.self, from: Data(json.utf8))
         #expect(playlist.items == nil)
         #expect(playlist.itemCount == nil)
     }
 
     @Test func searchPageWithNullPlaylists() throws {
-        let json = #"{"playlists":{"href":"h","items":[null,{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Focus","images":null,"owner":{"id":"o"},"uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","tracks":{"href":null,"total":12}},null],"limit":10,"offset":0,"next":null,"previous":null,"total":3}}"#
+        let json =
+            #"{"playlists":{"href":"h","items":[null,{"id":"37i9dQZF1DXcBWIGoYBM5M","name":"Focus","images":null,"owner":{"id":"o"},"uri":"spotify:playlist:37i9dQZF1DXcBWIGoYBM5M","tracks":{"href":null,"total":12}},null],"limit":10,"offset":0,"next":null,"previous":null,"total":3}}"#
         let result = try decoder.decode(PlaylistSearchResults.self, from: Data(json.utf8))
         #expect(result.playlists.items.map(\.name) == ["Focus"])
         #expect(result.playlists.nullCount == 2)
@@ -164,9 +176,18 @@ struct OddShapeTests {
     }
 
     @Test(arguments: [
-        (#"{"timestamp":1,"is_playing":true,"item":null,"currently_playing_type":"ad","progress_ms":1000}"#, CurrentlyPlaying.Item.ad),
-        (#"{"timestamp":1,"is_playing":true,"item":null,"currently_playing_type":"episode"}"#, .unknown(type: "episode")),
-        (#"{"timestamp":1,"is_playing":false,"item":null,"currently_playing_type":"unknown"}"#, .unknown(type: "unknown")),
+        (
+            #"{"timestamp":1,"is_playing":true,"item":null,"currently_playing_type":"ad","progress_ms":1000}"#,
+            CurrentlyPlaying.Item.ad
+        ),
+        (
+            #"{"timestamp":1,"is_playing":true,"item":null,"currently_playing_type":"episode"}"#,
+            .unknown(type: "episode")
+        ),
+        (
+            #"{"timestamp":1,"is_playing":false,"item":null,"currently_playing_type":"unknown"}"#,
+            .unknown(type: "unknown")
+        ),
         (#"{"timestamp":1,"is_playing":false,"currently_playing_type":"hologram"}"#, .unknown(type: "hologram")),
     ])
     func currentlyPlayingKinds(json: String, expected: CurrentlyPlaying.Item) throws {

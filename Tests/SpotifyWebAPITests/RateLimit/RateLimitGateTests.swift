@@ -26,7 +26,9 @@ struct RateLimitGateTests {
         var gate = RateLimitGate(policy: .init(maxWait: .seconds(1000)))
         var waits: [Duration] = []
         for _ in 0..<8 {
-            if case .wait(let wait) = gate.recordRateLimited(retryAfter: nil, now: start, jitter: 0) { waits.append(wait) }
+            if case .wait(let wait) = gate.recordRateLimited(retryAfter: nil, now: start, jitter: 0) {
+                waits.append(wait)
+            }
         }
         #expect(waits == [1, 2, 4, 8, 16, 32, 32, 32].map { Duration.seconds($0) })
         gate.recordSuccess()
@@ -35,7 +37,9 @@ struct RateLimitGateTests {
 
     @Test func beyondTheCapFailsAndStaysClosed() {
         var gate = RateLimitGate(policy: .init(maxWait: .seconds(60)))
-        #expect(gate.recordRateLimited(retryAfter: .seconds(3600), now: start, jitter: 0) == .fail(retryAfter: .seconds(3600)))
+        #expect(
+            gate.recordRateLimited(retryAfter: .seconds(3600), now: start, jitter: 0)
+                == .fail(retryAfter: .seconds(3600)))
         #expect(gate.admit(now: start.addingTimeInterval(100)) == .fail(retryAfter: .seconds(3500)))
         #expect(gate.admit(now: start.addingTimeInterval(3540)) == .wait(.seconds(60)))
     }
@@ -68,7 +72,10 @@ struct RateLimitGateTests {
         #expect(HTTPDate.parse(HTTPDate.format(now)) == now)
     }
 
-    @Test(arguments: ["Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT"])
+    @Test(arguments: [
+        "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT",
+    ])
     func rejectsBadHTTPDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

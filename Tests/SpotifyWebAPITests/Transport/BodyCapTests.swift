@@ -32,7 +32,8 @@ struct BodyCapTests {
     @Test func aBodyUnderTheCapArrivesWhole() async throws {
         let server = try EndlessBodyServer(total: 300_000)
         let request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(server.port)/small")!)
-        let (response, body) = try await platformDefaultTransport().send(request, body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        let (response, body) = try await platformDefaultTransport().send(
+            request, body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
         #expect(response.status == .ok)
         #expect(body.count == 300_000)
     }
@@ -53,7 +54,9 @@ final class EndlessBodyServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -72,7 +75,9 @@ final class EndlessBodyServer: Sendable {
             let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
             var written = 0
             while written < total {
-                let sent = chunk.withUnsafeBytes { send(connection, $0.baseAddress, min($0.count, total - written), Int32(MSG_NOSIGNAL)) }
+                let sent = chunk.withUnsafeBytes {
+                    send(connection, $0.baseAddress, min($0.count, total - written), Int32(MSG_NOSIGNAL))
+                }
                 if sent <= 0 { break }
                 written += sent
             }
