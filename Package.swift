@@ -217,6 +217,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FuzzRegressionTests",
             dependencies: ["SpotLinkFuzzTargets"],
             swiftSettings: strictSettings

@@ -296,7 +296,7 @@ struct CardModelTests {
         #expect(card.card?.metadata.name == "Deep Work")
         // Fresh details: opening the card asks nothing; pulling to refresh does.
         #expect(!card.isRefreshing)
-        card.refresh()
+        await card.refresh()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
@@ -344,7 +344,7 @@ struct CardModelTests {
         #expect(!card.isRefreshing)
         #expect(card.card?.metadata.id == deep)
         let calls = harness.transport.requestCount
-        card.refresh()
+        await card.refresh()
         await card.waitForRefresh()
         #expect(harness.transport.requestCount == calls)
         await harness.stop()

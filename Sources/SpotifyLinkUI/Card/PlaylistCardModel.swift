@@ -69,9 +69,11 @@ public final class PlaylistCardModel {
         if age.map({ $0 >= refreshAfter.seconds }) ?? true { startRefresh(.background) }
     }
 
-    /// Refreshes from Spotify when connected (pull to refresh: a person asked); one refresh at a time.
-    public func refresh() {
+    /// Refreshes from Spotify when connected (pull to refresh: a person asked) and returns when it
+    /// is done; a refresh already running is joined, not repeated.
+    public func refresh() async {
         startRefresh(.userInitiated)
+        await refreshTask?.value
     }
 
     private func startRefresh(_ priority: RequestPriority) {

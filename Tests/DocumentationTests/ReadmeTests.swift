@@ -1,0 +1,75 @@
+import Foundation
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+/// The README's Swift examples are the ones compiled in ReadmeExamples.swift.
+@Suite("README examples")
+struct ReadmeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The README's ```swift blocks, in order.
+    static func readmeBlocks() throws -> [[String]] {
+        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(
+            separatedBy: "\n")
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in lines {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The lines between `// README example N begins` and `… ends`, without their indentation.
+    static func compiledExample(_ number: Int) throws -> [String] {
+        let source = try String(
+            contentsOf: root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift"), encoding: .utf8)
+        let lines = source.components(separatedBy: "\n")
+        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) begins") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) ends") })
+        let indentation = lines[begin].prefix { $0 == " " }.count
+        return lines[(begin + 1)..<end].map {
+            $0.hasPrefix(String(repeating: " ", count: indentation)) ? String($0.dropFirst(indentation)) : $0
+        }
+    }
+
+    @Test(arguments: [2, 3])
+    func theExampleIsTheCompiledOne(_ number: Int) throws {
+        let blocks = try Self.readmeBlocks()
+        try #require(blocks.count >= number, "the README has \(blocks.count) Swift examples")
+        let shown = Array(blocks[number - 1].filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty })
+        let compiled = try Self.compiledExample(number)
+        #expect(shown == compiled, "README example \(number) differs from ReadmeExamples.swift: update both together")
+        // Every module the README imports is imported by the compiled file.
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift"),
+            encoding: .utf8)
+        for module in blocks[number - 1].filter({ $0.hasPrefix("import ") }) {
+            #expect(source.contains(module + "\n"), "ReadmeExamples.swift lacks \(module)")
+        }
+    }
+
+    /// The learning example runs as shown against the emulator, with a signed-in client.
+    @Test func theLearningExampleRuns() async throws {
+        try await withEmulator { emulator in
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL),
+                tokens: StaticAccessTokenProvider(
+                    AccessToken(
+                        await emulator.issueAccessToken(
+                            scopes: EmulatorServer.allScopes + ["user-library-read", "user-top-read"]))),
+                clock: TestClock(mode: .automatic))
+            try await readmeExampleLearning(client: client)
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)
+        }
+    }
+}
