@@ -38,7 +38,9 @@ public final class LoopbackReceiver: Sendable {
     ///
     /// - Parameters:
     ///   - host: `127.0.0.1` or `::1`; nothing else is accepted.
+    ///   - port: the port to listen on; 0 for any free one.
     ///   - path: the callback path, as `/callback`.
+    ///   - handler: gets each callback's raw query and returns the page the browser shows.
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, path: String,
         handler: @escaping @Sendable (_ query: String) async -> Page

@@ -17,8 +17,13 @@ public struct LoopbackSignIn: Sendable {
     public var showDialog: Bool
 
     /// - Parameters:
+    ///   - clientID: the app's client ID from Spotify's dashboard.
+    ///   - redirectURI: the loopback redirect URI registered in the dashboard; its port is replaced
+    ///     by the one the listener gets.
     ///   - scopes: what to ask for; to add a scope to a sign-in, pass
-    ///     ``SpotifySession/scopesForSignIn(adding:)`` and `showDialog: true`.
+    ///     `SpotifySession.scopesForSignIn(adding:)` and `showDialog: true`.
+    ///   - server: the accounts service (Spotify's, or the emulator's).
+    ///   - timeout: how long the user has to finish in the browser.
     ///   - showDialog: show the consent page even to a user who agreed before.
     public init(
         clientID: String, redirectURI: String = "http://127.0.0.1/callback", scopes: [String] = SpotifyScope.all,
@@ -35,9 +40,12 @@ public struct LoopbackSignIn: Sendable {
     /// Runs the whole sign-in and stores the tokens in `session`.
     ///
     /// - Parameters:
+    ///   - session: receives the tokens.
+    ///   - transport: reaches the token endpoint.
+    ///   - random: the source of the PKCE verifier and state (tests pass a seeded one).
     ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
     ///   - clock: the deadline's clock.
-    /// - Throws: ``OAuthError`` (`.timedOut` after ``timeout``, `.accessDenied`, `.stateMismatch`
+    /// - Throws: `OAuthError` (`.timedOut` after ``timeout``, `.accessDenied`, `.stateMismatch`
     ///   after repeated forged callbacks, …); `CancellationError` when the task is cancelled. The
     ///   port is closed in every case.
     @discardableResult

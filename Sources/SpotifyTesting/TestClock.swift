@@ -1,6 +1,6 @@
 public import SpotifyWebAPI
 
-/// The tests' name for ``VirtualClock``, which lives in `SpotifyWebAPI` so demos and previews can
+/// The tests' name for `VirtualClock`, which lives in `SpotifyWebAPI` so demos and previews can
 /// use it without this test library.
 public typealias TestClock = VirtualClock
 

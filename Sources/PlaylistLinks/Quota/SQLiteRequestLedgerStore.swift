@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 public import SpotifyWebAPI
 
-/// A ``RequestLedgerStore`` in a SQLite file: the cooldown and request counts shared by every
+/// A `RequestLedgerStore` in a SQLite file: the cooldown and request counts shared by every
 /// process and client of the same app on the device, kept across restarts.
 ///
 /// Writes are transactions in WAL mode, so a process killed mid-write leaves the last complete

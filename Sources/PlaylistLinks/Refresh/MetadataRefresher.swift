@@ -10,7 +10,7 @@ public import SpotifyWebAPI
 /// It spends as few requests as still reflect every change: a playlist whose `snapshot_id` is the
 /// one cached keeps its count, duration and cover, and ``refreshStale(olderThan:concurrency:progress:)``
 /// revalidates the playlists in the user's library 50 at a time from `/me/playlists` before it reads
-/// any playlist on its own. Its requests are background requests (``RequestPriority/background``)
+/// any playlist on its own. Its requests are background requests (`RequestPriority.background`)
 /// unless made with another `priority`, so a ledger's daily budget stops them.
 public struct MetadataRefresher: Sendable {
     /// What happened to one playlist.
@@ -37,6 +37,8 @@ public struct MetadataRefresher: Sendable {
     public let priority: RequestPriority
 
     /// - Parameters:
+    ///   - store: where the metadata and covers are kept.
+    ///   - client: reads the playlists (its gate, ledger and session apply).
     ///   - transport: fetches cover bytes (image URLs need no token).
     ///   - priority: `.userInitiated` when a person asked for this refresh (a pull to refresh, a command).
     public init(

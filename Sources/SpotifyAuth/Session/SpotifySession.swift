@@ -4,7 +4,7 @@ public import SpotifyWebAPI
 
 /// A signed-in user's tokens, refreshed without the user noticing: the refresh coordinator.
 ///
-/// It implements ``AccessTokenProvider`` for ``SpotifyClient``. One refresh is in flight however
+/// It implements `AccessTokenProvider` for `SpotifyClient`. One refresh is in flight however
 /// many callers need one; a refresh happens only if the failing token is still the current one;
 /// tokens are refreshed 60 s before they expire; a new refresh token is persisted before the new
 /// access token is handed out; `invalid_grant` removes the tokens and leaves the session in

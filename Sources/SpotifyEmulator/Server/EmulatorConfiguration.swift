@@ -13,6 +13,10 @@ public struct EmulatorConfiguration: Sendable {
         public var developer: String
 
         /// - Parameters:
+        ///   - id: the client ID apps send.
+        ///   - name: the app's name on the consent page.
+        ///   - redirectURIs: the registered redirect URIs, matched exactly (a loopback port aside).
+        ///   - secret: the client secret, for client credentials; `nil` for a public (PKCE) app.
         ///   - developer: the owning developer account; every client belongs to `developer` unless told otherwise.
         public init(
             id: String, name: String? = nil, redirectURIs: [String], secret: String? = nil,

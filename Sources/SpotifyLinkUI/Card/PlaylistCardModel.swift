@@ -29,6 +29,9 @@ public final class PlaylistCardModel {
     public let refreshAfter: Duration
 
     /// - Parameters:
+    ///   - record: the host app's record whose playlist the card shows.
+    ///   - store: where the link, metadata and cover are kept.
+    ///   - connection: the app's Spotify connection; refreshes happen only while it is connected.
     ///   - coverTransport: fetches cover images (their URLs need no token).
     ///   - refreshAfter: how old saved details may be before opening the card refreshes them.
     public init(

@@ -48,6 +48,9 @@ public final class PlaylistPickerModel {
     private var nextOffset: Int?
 
     /// - Parameters:
+    ///   - store: where the chosen link and the library copy are kept.
+    ///   - connection: the app's Spotify connection; Spotify is searched only while it is connected.
+    ///   - clock: the debounce's clock (a virtual clock in tests and previews).
     ///   - debounce: the pause in typing before Spotify is searched.
     ///   - pageSize: search results per request (Spotify allows at most 10).
     public init(

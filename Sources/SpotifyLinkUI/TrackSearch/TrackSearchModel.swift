@@ -57,6 +57,7 @@ public final class TrackSearchModel {
     private static let pageSize = 10
 
     /// - Parameters:
+    ///   - connection: the app's Spotify connection (a client-credentials client works too).
     ///   - clock: the debounce's clock (a test clock in tests).
     ///   - debounce: the pause in typing before Spotify is searched.
     public init(

@@ -40,7 +40,10 @@ extension SpotifyClient {
 
     /// `GET /playlists/{id}` with a `fields` filter, decoded as whatever shape the filter leaves.
     ///
-    /// - Parameter fields: Spotify's field selection, as `name,snapshot_id,items(total)`.
+    /// - Parameters:
+    ///   - id: the playlist.
+    ///   - fields: Spotify's field selection, as `name,snapshot_id,items(total)`.
+    ///   - type: the shape the filter leaves.
     public func playlist<T: Decodable>(_ id: SpotifyID, fields: String, as type: T.Type) async throws -> T {
         guard !fields.isEmpty else { throw SpotifyAPIError.invalid("fields", "The fields filter is empty.") }
         return try await send(
@@ -68,6 +71,7 @@ extension SpotifyClient {
     /// ``Configuration/pageConcurrency`` pages at once, growing to ``Configuration/maxPageConcurrency``
     /// while Spotify answers without a 429 and halving on one.
     /// - Parameters:
+    ///   - id: the playlist.
     ///   - concurrency: a fixed number of pages in flight instead.
     ///   - progress: called after each page with entries fetched so far and the total.
     public func allPlaylistEntries(
@@ -85,6 +89,7 @@ extension SpotifyClient {
     ///
     /// `null` results (Spotify sends them) are dropped and counted in the page's `nullCount`.
     /// - Parameters:
+    ///   - query: the words to search for, in any script.
     ///   - limit: 1–10 (Spotify's 2026 maximum).
     ///   - offset: 0–1,000; ask for the next page with `offset + limit`.
     public func searchPlaylists(_ query: String, limit: Int = 10, offset: Int = 0) async throws

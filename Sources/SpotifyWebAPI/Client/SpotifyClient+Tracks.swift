@@ -15,6 +15,7 @@ extension SpotifyClient {
     /// `null` results are dropped and counted in the page's `nullCount`. Works with an app-only
     /// (client-credentials) token.
     /// - Parameters:
+    ///   - query: the words to search for, in any script (kana, kanji and full-width forms work).
     ///   - limit: 1–10 (Spotify's 2026 maximum).
     ///   - offset: 0–1,000; ask for the next page with `offset + limit`.
     public func searchTracks(_ query: String, limit: Int = 10, offset: Int = 0) async throws -> Page<Track> {

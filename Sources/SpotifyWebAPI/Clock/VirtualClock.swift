@@ -8,7 +8,7 @@ import Synchronization
 /// emulator's `time: .external { clock.now }`), so every part sees the same virtual time.
 ///
 /// In ``Mode/manual`` a sleeper waits until ``advance(by:)`` passes its deadline, so concurrent
-/// code can be stepped deterministically (``waitForSleepers(_:)`` tells when all are parked).
+/// code can be stepped deterministically (``waitForSleepers(_:maxYields:)`` tells when all are parked).
 /// In ``Mode/automatic`` each sleep moves time forward by its own duration and returns at once,
 /// which suits sequential code such as retry loops.
 public final class VirtualClock: SpotifyClock {
@@ -38,7 +38,9 @@ public final class VirtualClock: SpotifyClock {
     /// How time moves on this clock.
     public let mode: Mode
 
-    /// - Parameter now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
+    /// - Parameters:
+    ///   - now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
+    ///   - mode: whether sleepers wait for ``advance(by:)`` or move time themselves.
     public init(now: Date = Date(timeIntervalSince1970: 1_790_000_000), mode: Mode = .manual) {
         self.state = Mutex(State(now: now))
         self.mode = mode

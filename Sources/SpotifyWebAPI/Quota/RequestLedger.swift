@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// Past a ledger's ``RequestLedger/dailyBudget`` background requests fail before they are sent,
 /// while requests a person asked for go on until Spotify's own quota. Set it for a stretch of work
-/// with ``SpotifyClient/withPriority(_:_:)``; requests are ``userInitiated`` unless told otherwise.
+/// with ``SpotifyClient/withPriority(_:_:isolation:)``; requests are ``userInitiated`` unless told otherwise.
 public enum RequestPriority: String, Sendable, Hashable {
     /// A person is waiting for the answer.
     case userInitiated
@@ -12,7 +12,7 @@ public enum RequestPriority: String, Sendable, Hashable {
     case background
 }
 
-/// The requests spent in a window, as ``RequestLedger/usage()`` reports them.
+/// The requests spent in a window, as ``RequestLedger/usage(at:)`` reports them.
 public struct RequestUsage: Sendable, Hashable {
     /// Requests to one endpoint.
     public struct EndpointCount: Sendable, Hashable {

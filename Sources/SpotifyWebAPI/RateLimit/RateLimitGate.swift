@@ -73,6 +73,7 @@ public struct RateLimitGate: Sendable {
     ///
     /// - Parameters:
     ///   - retryAfter: the parsed `Retry-After`, `nil` when missing or unreadable.
+    ///   - now: the time of the answer.
     ///   - jitter: a number in `0..<1` that spreads backoff across clients.
     public mutating func recordRateLimited(retryAfter: Duration?, now: Date, jitter: Double) -> Decision {
         consecutiveRateLimits += 1

@@ -71,7 +71,7 @@ public protocol AccessTokenProvider: Sendable {
 extension AccessTokenProvider {
     /// Unknown by default: requests are sent and a 403 tells.
     public func grantedScopes() async -> Set<String>? { nil }
-    /// Any API by default; ``SpotifySession`` answers for its own accounts service only.
+    /// Any API by default; `SpotifySession` (SpotifyAuth) answers for its own accounts service only.
     public func issues(for apiBaseURL: URL) async -> Bool { true }
 }
 

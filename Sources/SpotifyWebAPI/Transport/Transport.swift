@@ -3,13 +3,15 @@ public import HTTPTypes
 
 /// Sends one HTTP request and returns the whole response.
 ///
-/// The client's only door to the network. ``platformDefault()`` is the real one (async-http-client
+/// The client's only door to the network. ``platformDefaultTransport()`` is the real one (async-http-client
 /// on Linux, `URLSession` on Apple platforms); tests use a scripted transport (`SpotifyTesting`) or
 /// real HTTP against the emulator.
 public protocol Transport: Sendable {
     /// Sends `request` to `url` and collects the response body.
     ///
     /// - Parameters:
+    ///   - request: the method, URL and headers.
+    ///   - body: the request body, if any.
     ///   - timeout: how long the exchange may take from start to last byte.
     ///   - maxBodyBytes: a larger body ends the exchange with ``TransportError/bodyTooLarge(limit:)``
     ///     before more than that is held in memory.

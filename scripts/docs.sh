@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library product from the compiler's symbol graphs and
+# each target's catalog, failing on any warning (a broken symbol link, an undocumented parameter).
+# Archives land in .build/docs/MODULE.doccarchive.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks SpotifyLinkUI SpotifyEmulator SpotifyTesting"
+[ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public >/dev/null
+graphs=$(ls -d .build/*/symbolgraph | head -n 1)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p .build/docs
+status=0
+for module in $modules; do
+  mkdir -p "$work/$module"
+  cp "$graphs/$module.symbols.json" "$work/$module/"
+  cp "$graphs/$module"@*.symbols.json "$work/$module/" 2>/dev/null || true
+  if ! docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$work/$module" \
+      --fallback-display-name "$module" --fallback-bundle-identifier "dev.spotifylink.$module" \
+      --output-path ".build/docs/$module.doccarchive" --warnings-as-errors > "$work/$module.log" 2>&1; then
+    echo "== $module: documentation has warnings" >&2
+    grep -E "warning|error" "$work/$module.log" >&2 || cat "$work/$module.log" >&2
+    status=1
+  else
+    echo "$module: documentation built clean"
+  fi
+done
+exit $status
