@@ -34,9 +34,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        // The small helpers every layer shares (form encoding, HTML escaping, Duration in seconds),
+        // one copy each; package access only, not a product.
+        .target(name: "SpotifyLinkSupport", swiftSettings: strictSettings),
         .target(
             name: "SpotifyWebAPI",
             dependencies: [
+                "SpotifyLinkSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,6 +56,7 @@ let package = Package(
         .target(
             name: "SpotifyAuth",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -62,6 +67,7 @@ let package = Package(
         .target(
             name: "LocalHTTPServer",
             dependencies: [
+                "SpotifyLinkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -71,6 +77,7 @@ let package = Package(
         .target(
             name: "SpotifyAuthLoopback",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyAuth", "LocalHTTPServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -82,6 +89,7 @@ let package = Package(
         .target(
             name: "PlaylistLinks",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -92,6 +100,7 @@ let package = Package(
         .target(
             name: "SpotifyEmulator",
             dependencies: [
+                "SpotifyLinkSupport",
                 "LocalHTTPServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -101,13 +110,16 @@ let package = Package(
         ),
         .target(
             name: "SpotifyLinkUI",
-            dependencies: ["SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"],
+            dependencies: [
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks",
+            ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SpotifyTesting",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyEmulator",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -117,6 +129,7 @@ let package = Package(
         .target(
             name: "EmulatorCommandLine",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -130,6 +143,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
                 "EmulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -143,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkBench",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
                 "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -153,7 +168,9 @@ let package = Package(
         ),
         .target(
             name: "SpotLinkFuzzTargets",
-            dependencies: ["SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"],
+            dependencies: [
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator",
+            ],
             swiftSettings: strictSettings
         ),
         // libFuzzer entry point (scripts/fuzz.sh builds it with -DFUZZING); a plain build replays inputs.
@@ -164,19 +181,24 @@ let package = Package(
         ),
         .executableTarget(
             name: "TokenCrashChild",
-            dependencies: ["SpotifyAuth", "SpotifyWebAPI"],
+            dependencies: [
+                "SpotifyLinkSupport", "SpotifyAuth", "SpotifyWebAPI",
+            ],
             path: "Tests/Helpers/TokenCrashChild",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "LinksCrashChild",
-            dependencies: ["PlaylistLinks", "SpotifyWebAPI"],
+            dependencies: [
+                "SpotifyLinkSupport", "PlaylistLinks", "SpotifyWebAPI",
+            ],
             path: "Tests/Helpers/LinksCrashChild",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SpotLinkTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -184,6 +206,7 @@ let package = Package(
         .testTarget(
             name: "PlaylistLinksTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -193,6 +216,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyAuthTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,6 +226,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyEmulatorTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -210,6 +235,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -218,7 +244,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting"],
+            dependencies: [
+                "SpotifyLinkSupport", "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator",
+                "SpotifyTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -229,6 +258,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyWebAPITests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

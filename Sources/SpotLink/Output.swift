@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// Printing for people and for programs: colours only on a terminal and never with `NO_COLOR`,

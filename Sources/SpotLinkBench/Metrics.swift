@@ -5,6 +5,7 @@ import PlaylistLinks
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization

@@ -5,6 +5,7 @@ import HummingbirdCore
 import LocalHTTPServer
 import Logging
 import NIOCore
+import SpotifyLinkSupport
 
 /// A one-shot HTTP listener on a loopback address for the OAuth redirect.
 ///
@@ -114,10 +115,7 @@ struct CallbackResponder: HTTPResponder {
 
     /// A self-contained page: no scripts, nothing external, nothing from the request echoed back.
     static func render(_ page: LoopbackReceiver.Page) -> Response {
-        func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let escape = HTML.escape
         let html = """
             <!doctype html><html><head><meta charset="utf-8"><title>\(escape(page.title))</title>
             <style>body{font-family:sans-serif;max-width:32em;margin:4em auto;line-height:1.5}</style></head>

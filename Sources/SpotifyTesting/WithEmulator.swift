@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// Runs `body` against a fresh emulator on `127.0.0.1:0` and always shuts it down.

@@ -1,5 +1,6 @@
 import Foundation
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization

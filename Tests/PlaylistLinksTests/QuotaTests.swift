@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization

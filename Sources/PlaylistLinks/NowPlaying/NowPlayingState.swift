@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// What plays, as a screen shows it.

@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// When to ask Spotify again, as a pure state machine.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// Fills in and refreshes the cached metadata and covers of linked playlists through the client.

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The ``PlaylistLinkStore`` apps use: links, cached metadata, covers and the picker's library in

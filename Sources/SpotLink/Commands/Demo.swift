@@ -5,6 +5,7 @@ import PlaylistLinks
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotifyAuth
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// What can be searched for.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EmulatorCommandLine
 import Foundation
 import PlaylistLinks
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 struct NowPlaying: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import HTTPTypes
 import HTTPTypesFoundation
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// A signed-in client, or exit 3 with the fix.

@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// One sign-in, as a pure state machine: it binds the verifier, `state`, issuer and redirect URI
@@ -170,31 +171,14 @@ public struct AuthorizationFlow: Sendable {
     /// Whether `query` holds exactly one `state` parameter and it equals `expected`; read from the
     /// raw text, so nothing else in a forged callback is decoded.
     package static func carries(state expected: String, in query: String) -> Bool {
-        let values = query.split(separator: "&").compactMap { part -> Substring? in
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return pieces.count == 2 && pieces[0] == "state" ? pieces[1] : nil
-        }
-        guard values.count == 1,
-            let value = String(values[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-            !value.isEmpty
+        let values = FormEncoding.rawPairs(query).filter { $0.name == "state" }.map(\.value)
+        guard values.count == 1, let value = FormEncoding.decode(values[0]), !value.isEmpty
         else { return false }
         return constantTimeEqual(value, expected)
     }
 
     /// Splits a query into name-value pairs; `nil` on bad percent-encoding or NUL bytes.
-    package static func parse(_ query: String) -> [(String, String)]? {
-        var pairs: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = String(pieces[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                let value = (pieces.count > 1 ? String(pieces[1]) : "").replacingOccurrences(of: "+", with: " ")
-                    .removingPercentEncoding,
-                !name.contains("\u{0}"), !value.contains("\u{0}")
-            else { return nil }
-            pairs.append((name, value))
-        }
-        return pairs
-    }
+    package static func parse(_ query: String) -> [(String, String)]? { FormEncoding.decode(query) }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)

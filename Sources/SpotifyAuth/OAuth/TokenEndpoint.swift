@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// Talks to `/api/token`: code exchange, refresh and client credentials.

@@ -2,6 +2,7 @@
     import Dispatch
     import Foundation
     import Synchronization
+    import SpotifyLinkSupport
 
     #if canImport(Glibc)
         import Glibc
@@ -220,11 +221,5 @@
 
         /// Marks the call finished; waits for a `whileRunning` body that has already started.
         func finish() { finished.withLock { $0 = true } }
-    }
-
-    extension Duration {
-        fileprivate var nanoseconds: Int64 {
-            components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-        }
     }
 #endif

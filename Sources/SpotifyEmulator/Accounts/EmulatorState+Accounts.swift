@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SpotifyLinkSupport
 
 struct PendingAuthorization: Sendable {
     var clientID: String
@@ -168,7 +169,7 @@ extension EmulatorState {
         }
     }
 
-    private var ttl: TimeInterval { configuration.accessTokenTTL.timeInterval }
+    private var ttl: TimeInterval { configuration.accessTokenTTL.seconds }
 
     /// A code issued without PKCE is exchanged only by a client that authenticates with its secret.
     private func exchangeCode(
@@ -324,18 +325,12 @@ extension EmulatorState {
     }
 
     static func appending(to uri: String, _ items: [(String, String)]) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let query = items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
-        return uri + (uri.contains("?") ? "&" : "?") + query
+        uri + (uri.contains("?") ? "&" : "?") + FormEncoding.encode(items)
     }
 
     // MARK: - Pages
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { HTML.escape(text) }
 
     static func errorPage(_ message: String) -> String {
         "<!doctype html><html><head><meta charset=utf-8><title>Error</title></head><body><h1>\(escape(message))</h1></body></html>"
@@ -356,11 +351,5 @@ extension EmulatorState {
             <button type="submit" name="decision" value="cancel">Cancel</button>
             </form></body></html>
             """
-    }
-}
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

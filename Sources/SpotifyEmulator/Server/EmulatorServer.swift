@@ -4,6 +4,7 @@ import Hummingbird
 import LocalHTTPServer
 import Logging
 import NIOCore
+import SpotifyLinkSupport
 
 /// A running emulator: a Hummingbird server on a loopback port over an ``EmulatorConfiguration``'s
 /// world.
@@ -66,7 +67,7 @@ public final class EmulatorServer: Sendable {
     public var now: Date { get async { await state.now } }
 
     /// Moves the emulator's clock forward (its clock, not the caller's).
-    public func advanceClock(by duration: Duration) async { await state.advanceClock(by: duration.timeInterval) }
+    public func advanceClock(by duration: Duration) async { await state.advanceClock(by: duration.seconds) }
 
     /// Request counts as JSON: `{"total": N, "requests": {"GET /v1/me": {"200": 3}}}`.
     package func statisticsJSON() async -> Data { await state.statistics().data }
@@ -192,7 +193,7 @@ extension EmulatorState {
         let access = random.token("EMU_AT_")
         accessTokens[access] = AccessRecord(
             clientID: clientID, userID: catalog.userID, scopes: Set(scopes),
-            expiresAt: now.addingTimeInterval(configuration.accessTokenTTL.timeInterval), family: nil)
+            expiresAt: now.addingTimeInterval(configuration.accessTokenTTL.seconds), family: nil)
         return access
     }
 

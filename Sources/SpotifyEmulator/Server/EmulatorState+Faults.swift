@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 
 /// A misbehaviour the emulator plays on the next matching Web API requests.
 package struct FaultRule: Sendable {
@@ -44,7 +45,7 @@ extension EmulatorState {
 
     package func currentLatency() -> Duration {
         guard configuration.latencyJitter > .zero else { return latency }
-        let jitterMs = Int(configuration.latencyJitter.timeInterval * 1000)
+        let jitterMs = Int(configuration.latencyJitter.seconds * 1000)
         return latency + .milliseconds(Int(random.next() % UInt64(max(jitterMs, 1))))
     }
 

@@ -1,4 +1,5 @@
 package import Foundation
+import SpotifyLinkSupport
 
 /// One HTTP exchange as the emulator sees it.
 package struct EmulatorRequest: Sendable {
@@ -22,15 +23,7 @@ package struct EmulatorRequest: Sendable {
     /// The form fields of an `application/x-www-form-urlencoded` body.
     package var form: [(String, String)] { Self.parseQuery(String(decoding: body, as: UTF8.self)) }
 
-    package static func parseQuery(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
-            }
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
-        }
-    }
+    package static func parseQuery(_ text: String) -> [(String, String)] { FormEncoding.decodeLeniently(text) }
 }
 
 /// What the emulator answers, or the fault it plays instead.
@@ -141,7 +134,7 @@ package actor EmulatorState {
             ?? Catalog.generated(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
         self.rateLimit = configuration.rateLimit
         self.quota = configuration.quota
-        self.quotaWindow = configuration.quotaWindow.timeInterval
+        self.quotaWindow = configuration.quotaWindow.seconds
         self.latency = configuration.latency
         self.serverErrorRate = configuration.serverErrorRate
         if case .virtual(let start) = configuration.time {

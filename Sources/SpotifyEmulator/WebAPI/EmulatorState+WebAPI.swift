@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 
 extension EmulatorState {
     func handleWebAPI(_ request: EmulatorRequest) -> EmulatorResponse {
@@ -308,11 +309,11 @@ extension EmulatorState {
         -> JSONValue
     {
         func link(_ offset: Int) -> JSONValue {
-            var parts = extra.compactMap { key, value in
-                value.map { "\(key)=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
-            }
-            parts += ["offset=\(offset)", "limit=\(limit)"]
-            return .string("\(baseURL)/v1\(path)?\(parts.joined(separator: "&"))")
+            let parts =
+                extra.compactMap { key, value in value.map { (key, $0) } } + [
+                    ("offset", "\(offset)"), ("limit", "\(limit)"),
+                ]
+            return .string("\(baseURL)/v1\(path)?\(FormEncoding.encode(parts))")
         }
         return .object([
             ("href", link(offset)),

@@ -1,6 +1,7 @@
 public import Foundation
 public import Observation
 public import PlaylistLinks
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The playlist card in a record's detail screen: the saved card at once (cover, name, track

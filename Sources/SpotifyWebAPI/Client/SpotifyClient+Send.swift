@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import SpotifyLinkSupport
 
 /// One Web API request, before the token and the base URL are added.
 struct Endpoint: Sendable {

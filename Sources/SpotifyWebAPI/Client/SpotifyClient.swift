@@ -1,6 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Logging
+import SpotifyLinkSupport
 
 /// A typed client for the Spotify Web API as it behaves since 2026.
 ///

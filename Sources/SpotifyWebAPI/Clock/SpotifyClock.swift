@@ -20,18 +20,3 @@ public struct SystemClock: SpotifyClock {
         try await ContinuousClock().sleep(for: duration)
     }
 }
-
-extension Duration {
-    /// The duration as fractional seconds.
-    package var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-
-    /// A duration from fractional seconds, clamped to `0...1e9` and rounded up to the millisecond,
-    /// so that sleeping it never ends short of the moment it was computed from.
-    package static func clampedSeconds(_ value: Double) -> Duration {
-        guard value.isFinite, value > 0 else { return .zero }
-        return .milliseconds(Int64((min(value, 1e9) * 1000).rounded(.up)))
-    }
-}

@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 import Synchronization
 
 /// A clock whose time moves only when its owner says so: for tests, demos and previews that play

@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 
 extension SpotifyAPIError {
     /// The error for a cooldown in force: which limit it is, when it lifts in words and in local

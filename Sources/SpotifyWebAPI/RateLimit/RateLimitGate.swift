@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 
 /// The rate-limit state one client shares across all its requests, as a pure state machine.
 ///

@@ -1,4 +1,5 @@
 package import Foundation
+import SpotifyLinkSupport
 
 /// Reads a `Retry-After` header: delta seconds or an HTTP date.
 package enum RetryAfter {

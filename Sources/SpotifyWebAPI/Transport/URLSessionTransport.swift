@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import HTTPTypesFoundation
+import SpotifyLinkSupport
 import Synchronization
 
 #if canImport(FoundationNetworking)

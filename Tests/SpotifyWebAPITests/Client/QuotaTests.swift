@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing

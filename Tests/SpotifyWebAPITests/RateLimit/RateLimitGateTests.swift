@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 import Testing
 
 @testable import SpotifyWebAPI
