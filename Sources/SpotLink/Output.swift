@@ -1,4 +1,5 @@
 import Foundation
+import PlaylistLinks
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -70,11 +71,8 @@ enum Output {
                 }))
     }
 
+    /// A length to the nearest minute, as cards show it; "unknown" when Spotify did not say.
     static func duration(_ duration: Duration?) -> String {
-        guard let duration else { return "unknown" }
-        let total = Int(duration.seconds.rounded())
-        let hours = total / 3600
-        let minutes = total % 3600 / 60
-        return hours > 0 ? "\(hours) h \(minutes) min" : "\(minutes) min \(total % 60) s"
+        duration.map(PlaylistMetadata.durationText) ?? "unknown"
     }
 }

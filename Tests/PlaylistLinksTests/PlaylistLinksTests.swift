@@ -265,22 +265,26 @@ struct SongTimeTests {
         #expect(SongTime.label(songs) == label)
     }
 
-    @Test func twentyMinuteRoutineAcrossTracksOfVariousLengths() {
-        let tracks: [Duration] = [
-            .seconds(180), .seconds(240), .seconds(200), .seconds(300), .seconds(150), .seconds(400),
-        ]
-        let fill = SongTime.fill(.seconds(1200), with: tracks)
-        // 180 + 240 + 200 + 300 + 150 = 1070 s, then 130 s of a 400 s track.
-        #expect(fill.trackCount == 6)
-        #expect(abs(fill.songs - (5 + 130.0 / 400)) < 1e-9)
-        #expect(fill.coversTarget)
-        #expect(SongTime.label(fill.songs) == "5.5 songs")
-        #expect(SongTime.songsHeard(in: .seconds(420), durations: tracks) == 2)
+    @Test func aCardEstimatesSongsFromTheAverageTrack() throws {
+        var metadata = PlaylistMetadata(id: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(SongTime.estimate(.seconds(1200), in: metadata) == nil)
+        metadata.trackCount = 12
+        metadata.totalDuration = .seconds(12 * 240)
+        #expect(SongTime.estimate(.seconds(1200), in: metadata) == 5)
+        metadata.trackCount = 0
+        #expect(SongTime.estimate(.seconds(1200), in: metadata) == nil)
     }
 
-    @Test func tooShortAPlaylistSaysSo() {
-        let fill = SongTime.fill(.seconds(1200), with: [.seconds(100), .seconds(100)])
-        #expect(fill == SongTime.Fill(trackCount: 2, songs: 2, coversTarget: false))
-        #expect(SongTime.fill(.seconds(10), with: []).songs == 0)
+    @Test(
+        arguments: [
+            (nil, nil, nil), (1, nil, "1 track"), (12, 2880.0, "12 tracks · 48 min"),
+            (49, 10_184.0, "49 tracks · 2 h 50 min"),
+            (nil, 29.0, "0 min"), (3, 3600.0, "3 tracks · 1 h 0 min"),
+        ] as [(Int?, Double?, String?)])
+    func theSummaryLineOfACard(tracks: Int?, seconds: Double?, line: String?) throws {
+        var metadata = PlaylistMetadata(id: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        metadata.trackCount = tracks
+        metadata.totalDuration = seconds.map { .milliseconds(Int64($0 * 1000)) }
+        #expect(metadata.summaryLine == line)
     }
 }

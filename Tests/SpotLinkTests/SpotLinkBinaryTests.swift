@@ -684,7 +684,7 @@ struct MoreCommandTests {
         }
         let show = try await cli.run(["session", "show", "1"] + common)
         #expect(
-            show.stdout.contains("49 tracks · 2 h 49 min") && show.stdout.contains("cover: 11786 bytes cached"),
+            show.stdout.contains("49 tracks · 2 h 50 min") && show.stdout.contains("cover: 11786 bytes cached"),
             "\(show.stdout)")
         #expect(try await cli.run(["session", "new", "After the move"] + common).stdout.contains("Created session 4"))
         // The doctor finds the file sound (it also reports no client ID and no network here).

@@ -1,38 +1,5 @@
 /// Time expressed in songs, the routine app's idea: "you got through 4.5 songs".
 public enum SongTime {
-    /// The tracks that fill `target`, in order.
-    public struct Fill: Sendable, Equatable {
-        /// How many tracks are needed (the last one possibly in part).
-        public var trackCount: Int
-        /// Songs, with the fraction of the last one.
-        public var songs: Double
-        /// `false` when the tracks together are shorter than the target.
-        public var coversTarget: Bool
-    }
-
-    /// The tracks that fill `target`, and the fractional song count.
-    public static func fill(_ target: Duration, with durations: [Duration]) -> Fill {
-        var remaining = target
-        var songs = 0.0
-        var count = 0
-        for duration in durations where duration > .zero {
-            guard remaining > .zero else { break }
-            count += 1
-            if duration >= remaining {
-                songs += remaining / duration
-                return Fill(trackCount: count, songs: songs, coversTarget: true)
-            }
-            songs += 1
-            remaining -= duration
-        }
-        return Fill(trackCount: count, songs: songs, coversTarget: remaining <= .zero)
-    }
-
-    /// Songs heard in `elapsed` of listening from the start of `durations`.
-    public static func songsHeard(in elapsed: Duration, durations: [Duration]) -> Double {
-        fill(elapsed, with: durations).songs
-    }
-
     /// Songs a playlist's average track fits into `target`, from its saved count and duration;
     /// `nil` when either is unknown. What a card shows before anything plays ("20 min ≈ 5.5 songs").
     public static func estimate(_ target: Duration, in metadata: PlaylistMetadata) -> Double? {

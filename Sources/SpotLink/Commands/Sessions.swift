@@ -181,7 +181,7 @@ enum CardPrinter {
             "  ♫ \(Output.bold(Output.safe(metadata.name ?? metadata.id.rawValue)))"
                 + (metadata.ownerName.map { "  by \(Output.safe($0))" } ?? ""))
         Output.line(
-            "  \(metadata.trackCount.map { Output.count($0, "track") } ?? "track count unknown") · \(Output.duration(metadata.totalDuration))"
+            "  " + (metadata.summaryLine ?? "track count and duration unknown")
         )
         if let minutes = entry.minutes, let label = songs(card, minutes: minutes) {
             Output.line("  \(minutes) min ≈ \(label)")

@@ -47,16 +47,7 @@ public final class PlaylistCardModel {
     }
 
     /// The formatted facts: "12 tracks · 48 min".
-    public var summaryLine: String? {
-        guard let metadata = card?.metadata else { return nil }
-        var parts: [String] = []
-        if let count = metadata.trackCount { parts.append("\(count) track\(count == 1 ? "" : "s")") }
-        if let duration = metadata.totalDuration {
-            let minutes = Int((duration.seconds / 60).rounded())
-            parts.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
-        }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
-    }
+    public var summaryLine: String? { card?.metadata.summaryLine }
 
     /// "Open in Spotify": the universal link (opens the app, or the web player without it) and the
     /// `spotify:` URI for apps that check `canOpenURL` first.
