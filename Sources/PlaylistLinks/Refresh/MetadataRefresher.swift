@@ -83,19 +83,12 @@ public struct MetadataRefresher: Sendable {
         if !outcomes.isEmpty { progress?(outcomes.count, due.count) }
         due.removeAll { outcomes[$0] != nil }
         let total = outcomes.count + due.count
-        try await withThrowingTaskGroup(of: (SpotifyID, Outcome).self) { group in
-            var next = 0
-            func launch() {
-                let id = due[next]
-                next += 1
-                group.addTask { (id, try await refresh(playlist: id)) }
-            }
-            while next < min(max(1, concurrency), due.count) { launch() }
-            while let (id, outcome) = try await group.next() {
-                outcomes[id] = outcome
-                progress?(outcomes.count, total)
-                if next < due.count { launch() }
-            }
+        _ = try await withBoundedTaskGroup(over: due, limit: concurrency) { id in
+            try await refresh(playlist: id)
+        } received: { index, outcome in
+            outcomes[due[index]] = outcome
+            progress?(outcomes.count, total)
+            return concurrency
         }
         return outcomes
     }

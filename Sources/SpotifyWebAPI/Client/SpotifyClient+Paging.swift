@@ -46,30 +46,18 @@ extension SpotifyClient {
             var slots = [Page<Item>?](repeating: nil, count: offsets.count)
             var allowed = PageConcurrency(initial: concurrency, maximum: maximumConcurrency ?? concurrency)
             var limitsSeen = await gate.rateLimitCount
-            try await withThrowingTaskGroup(of: (Int, Page<Item>).self) { group in
-                var nextIndex = 0
-                var inFlight = 0
-                func launchWhileAllowed() {
-                    while inFlight < allowed.current, nextIndex < offsets.count {
-                        let index = nextIndex
-                        nextIndex += 1
-                        inFlight += 1
-                        group.addTask { (index, try await fetch(offsets[index], pageSize)) }
-                    }
-                    peak = max(peak, inFlight)
-                }
-                launchWhileAllowed()
-                while let (index, page) = try await group.next() {
-                    inFlight -= 1
-                    slots[index] = page
-                    fetched += page.elementCount
-                    progress?(FetchProgress(fetched: fetched, total: total))
-                    let limits = await gate.rateLimitCount
-                    allowed.answered(rateLimited: limits > limitsSeen)
-                    limitsSeen = limits
-                    launchWhileAllowed()
-                }
+            let launched = try await withBoundedTaskGroup(over: offsets, limit: allowed.current) { offset in
+                try await fetch(offset, pageSize)
+            } received: { index, page in
+                slots[index] = page
+                fetched += page.elementCount
+                progress?(FetchProgress(fetched: fetched, total: total))
+                let limits = await gate.rateLimitCount
+                allowed.answered(rateLimited: limits > limitsSeen)
+                limitsSeen = limits
+                return allowed.current
             }
+            peak = max(peak, launched)
             pages += slots.compactMap { $0 }
         } else {
             var offset = first.elementCount
