@@ -3,7 +3,8 @@
 
     swift package dump-symbol-graph --minimum-access-level public
     scripts/public-api.py                 # writes API/public-api.txt
-    scripts/public-api.py --check         # fails, with a diff, when the API differs from it
+    scripts/public-api.py --check         # fails, with a diff, when the API differs from it, and
+                                          # when a public symbol has no doc comment
     scripts/public-api.py --stats         # counts per module, and symbols without a doc comment
 
 One line per public symbol (module, kind, path and declaration) and per public conformance. Synthesized members (from
@@ -83,7 +84,10 @@ def symbols():
                     where = f"{extended}:{where}"
                 rows.append(f"{module}\t{symbol['kind']['identifier'].removeprefix('swift.')}\t{where}\t{declaration}")
                 if not symbol.get("docComment") and symbol["identifier"]["precise"] not in inherited:
-                    undocumented.setdefault(module, []).append(where)
+                    location = symbol.get("location", {})
+                    line = location.get("position", {}).get("line", -1) + 1
+                    place = location.get("uri", "").replace("file://" + ROOT + "/", "")
+                    undocumented.setdefault(module, []).append(f"{where}  ({place}:{line})")
     return sorted(set(rows)), undocumented
 
 
@@ -97,7 +101,11 @@ def main():
             print("\nThe public API differs from API/public-api.txt. If the change is meant, run "
                   "scripts/public-api.py and commit the new listing with the change.", file=sys.stderr)
             sys.exit(1)
-        print(f"public API unchanged: {len(rows)} lines")
+        missing = [f"{module} {name}" for module, names in undocumented.items() for name in names]
+        if missing:
+            print("Public symbols without a doc comment:\n  " + "\n  ".join(missing), file=sys.stderr)
+            sys.exit(1)
+        print(f"public API unchanged: {len(rows)} lines, every symbol documented")
     elif "--stats" in sys.argv:
         for module in PRODUCTS:
             count = sum(1 for row in rows if row.startswith(module + "\t") and "\tconformance\t" not in row)

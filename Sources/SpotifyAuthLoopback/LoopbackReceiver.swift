@@ -15,10 +15,14 @@ import SpotifyLinkSupport
 public final class LoopbackReceiver: Sendable {
     /// The page sent back to the browser for one callback.
     public struct Page: Sendable {
+        /// The HTTP status of the page.
         public var status: Int
+        /// The page's title and heading.
         public var title: String
+        /// The sentence under the heading: what happened and what to do next.
         public var message: String
 
+        /// A page with `status`, `title` and `message` (escaped when rendered).
         public init(status: Int, title: String, message: String) {
             self.status = status
             self.title = title
@@ -28,6 +32,7 @@ public final class LoopbackReceiver: Sendable {
 
     /// Where the listener is: `http://127.0.0.1:PORT`.
     public var host: String { server.host }
+    /// The port the listener is bound to (the one put in the redirect URI).
     public var port: Int { server.port }
     private let server: LocalHTTPServer
 
@@ -88,6 +93,7 @@ public final class LoopbackReceiver: Sendable {
 
 /// Why the loopback listener could not serve.
 public struct LoopbackError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in a sentence for people.
     public var message: String
     public var description: String { message }
 }

@@ -5,11 +5,14 @@ public import SpotifyWebAPI
 /// Sign-in for command-line and desktop apps: PKCE through the browser, with the redirect
 /// received by a ``LoopbackReceiver`` that is open only while the sign-in is pending.
 public struct LoopbackSignIn: Sendable {
+    /// The app's client ID from Spotify's dashboard.
     public var clientID: String
     /// A loopback redirect URI as registered with Spotify, e.g. `http://127.0.0.1/callback`. Without
     /// a port, any free port is used (Spotify matches loopback URIs registered without a port).
     public var redirectURI: String
+    /// The scopes asked for.
     public var scopes: [String]
+    /// The accounts service (Spotify's, or the emulator's).
     public var server: AuthorizationServer
     /// How long the user has to finish.
     public var timeout: Duration

@@ -10,10 +10,12 @@ public struct ConsentBrowser: Sendable {
         public var redirect: URL?
         /// The status and body of the page at the redirect target (the app's result page).
         public var finalStatus: Int
+        /// The body of that page.
         public var finalPage: String
     }
 
     private let http = TestHTTP()
+    /// The button pressed: `agree` or `cancel`.
     public var decision: String
 
     /// - Parameter agree: press Agree (`true`) or Cancel.
@@ -21,6 +23,7 @@ public struct ConsentBrowser: Sendable {
         self.decision = agree ? "agree" : "cancel"
     }
 
+    /// Opens `authorizeURL`, presses the button, follows the redirect, and says what it saw.
     public func visit(_ authorizeURL: URL) async throws -> Visit {
         var (status, headers, body) = try await http.send(.get, authorizeURL)
         if status == 200 {

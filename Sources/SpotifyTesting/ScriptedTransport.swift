@@ -10,7 +10,9 @@ import Synchronization
 public final class ScriptedTransport: Transport {
     /// What the transport answers to one request.
     public enum Reply: Sendable {
+        /// An HTTP response.
         case response(status: Int, headers: [String: String] = [:], body: Data = Data())
+        /// A transport failure instead of a response.
         case failure(TransportError)
 
         /// A JSON body with `status`.
@@ -26,6 +28,7 @@ public final class ScriptedTransport: Transport {
         }
     }
 
+    /// Answers the `index`th request (from 0).
     public typealias Handler = @Sendable (_ request: HTTPRequest, _ index: Int) async throws -> Reply
 
     private let handler: Handler

@@ -31,6 +31,7 @@ public func withEmulator<T>(
 public struct TestHTTP: Sendable {
     let transport = platformDefaultTransport()
 
+    /// A client with a fresh session configuration.
     public init() {}
 
     /// One exchange; `form` fields become an `application/x-www-form-urlencoded` body.
@@ -58,6 +59,7 @@ public struct TestHTTP: Sendable {
         return (status, object ?? [:])
     }
 
+    /// `fields` as an `application/x-www-form-urlencoded` body.
     public static func formEncode(_ fields: [(String, String)]) -> String {
         FormEncoding.encode(fields)
     }

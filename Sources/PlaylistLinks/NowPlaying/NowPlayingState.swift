@@ -4,16 +4,28 @@ public import SpotifyWebAPI
 
 /// What plays, as a screen shows it.
 public struct NowPlayingItem: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case track, episode }
+    /// Whether the item is a song or a podcast episode.
+    public enum Kind: Sendable, Equatable {
+        /// A song.
+        case track
+        /// A podcast episode.
+        case episode
+    }
+    /// Whether the item is a song or a podcast episode.
     public var kind: Kind
+    /// The item's `spotify:` URI.
     public var uri: String
+    /// The track's or episode's name.
     public var name: String
     /// Artists for tracks, the show for episodes.
     public var subtitle: String?
+    /// The item's length.
     public var duration: Duration
+    /// What it plays from (a playlist's or album's URI), when Spotify says.
     public var contextURI: String?
     /// The position at ``observedAt``.
     public var progress: Duration
+    /// When this was read from Spotify (progress is computed from it locally).
     public var observedAt: Date
 
     /// The position at `now`, computed locally between polls.
@@ -28,15 +40,22 @@ public struct NowPlayingItem: Sendable, Equatable {
 
 /// The states a now-playing indicator shows.
 public enum NowPlayingState: Sendable, Equatable {
+    /// Spotify is reachable and nothing is loaded in any player.
     case nothingPlaying
+    /// An item is playing.
     case playing(NowPlayingItem)
+    /// An item is loaded and paused.
     case paused(NowPlayingItem)
     /// An advertisement (Spotify Free).
     case ad
+    /// What is playing cannot be known now, and why.
     case unavailable(UnavailableReason)
 
+    /// Why what is playing cannot be known.
     public enum UnavailableReason: Sendable, Equatable {
+        /// No one is signed in (or the sign-in ended): monitoring stops.
         case signedOut
+        /// Spotify cannot be reached; the monitor tries again later.
         case offline
         /// Spotify's 30-second rate limit: polling resumes after `retryAfter`.
         case rateLimited(retryAfter: Duration)
@@ -69,6 +88,7 @@ public enum NowPlayingState: Sendable, Equatable {
         }
     }
 
+    /// The state Spotify's answer describes (`nil`: nothing playing), read at `observedAt`.
     public init(_ playing: CurrentlyPlaying?, observedAt: Date) {
         guard let playing else {
             self = .nothingPlaying

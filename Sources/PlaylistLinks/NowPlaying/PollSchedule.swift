@@ -23,10 +23,15 @@ public struct PollSchedule: Sendable {
         /// When set, the playing cap doubles after each poll that finds the player as predicted (the
         /// same item, or the next one at a track end), up to this value; any other change resets it.
         public var calmPlayingInterval: Duration?
+        /// How long after a track's predicted end to poll, so the next track has started.
         public var margin: Duration = .milliseconds(1500)
+        /// The first wait while nothing plays.
         public var idleInterval: Duration = .seconds(15)
+        /// The longest wait while nothing plays (the idle wait grows to it).
         public var maxIdleInterval: Duration = .seconds(120)
+        /// The wait during an advertisement, whose length Spotify does not give.
         public var adInterval: Duration = .seconds(15)
+        /// How much each idle or calm wait grows over the previous one.
         public var growth: Double = 2
         /// The most polls in any hour, whatever the player does; `nil` for no budget.
         public var callsPerHour: Int?
@@ -63,6 +68,7 @@ public struct PollSchedule: Sendable {
         }
     }
 
+    /// The limits this schedule keeps to.
     public var policy: Policy
     private var idleStreak = 0
     private var calmStreak = 0
@@ -72,6 +78,7 @@ public struct PollSchedule: Sendable {
     private var tokens: Double?
     private var toppedUpAt: Date?
 
+    /// A schedule keeping to `policy`.
     public init(policy: Policy = .init()) {
         self.policy = policy
     }

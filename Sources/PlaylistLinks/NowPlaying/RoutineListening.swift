@@ -7,7 +7,9 @@ public struct RoutineListening: Sendable {
     public struct Summary: Sendable, Equatable {
         /// Songs heard: whole tracks plus fractions; `nil` when no music played at all.
         public var songs: Double?
+        /// Distinct tracks or episodes heard at least in part.
         public var tracksPlayed: Int
+        /// Time music was playing during the routine.
         public var timeListened: Duration
 
         /// "you got through 4.5 songs", or an honest "no music was playing".
@@ -19,6 +21,7 @@ public struct RoutineListening: Sendable {
 
     /// The links to open the playlist in Spotify.
     public var webURL: URL
+    /// The `spotify:` URI of the playlist.
     public var uri: String
     private var heard: [String: (fraction: Double, time: Duration)] = [:]
     private var order: [String] = []

@@ -23,7 +23,9 @@ public struct MetadataRefresher: Sendable {
         /// One of Spotify's own playlists (`37i9dQZ…`), which Spotify does not show apps: the link
         /// stays and opens in Spotify, with no details.
         case spotifyOwned
+        /// Spotify answered 404: the playlist was deleted; what was saved stays.
         case notFound
+        /// Spotify answered 403: the playlist is no longer accessible to this user; what was saved stays.
         case forbidden
         /// Spotify could not be reached or failed; the cache was left as it was.
         case stale(String)

@@ -165,6 +165,7 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
 
 /// The one error of this module.
 public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, to match on: `catch PlaylistLinksError.Code.database`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         /// The database could not be opened, read or written.

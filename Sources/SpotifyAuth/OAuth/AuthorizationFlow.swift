@@ -11,13 +11,18 @@ public import SpotifyWebAPI
 public struct AuthorizationFlow: Sendable {
     /// What the app asks for.
     public struct Request: Sendable {
+        /// The app's client ID from Spotify's dashboard.
         public var clientID: String
+        /// The redirect URI registered in the dashboard, exactly as registered (a loopback port aside).
         public var redirectURI: String
+        /// The scopes asked for.
         public var scopes: [String]
+        /// The accounts service.
         public var server: AuthorizationServer
         /// Ask Spotify to show the consent page even if the user agreed before.
         public var showDialog: Bool
 
+        /// A request for `scopes` from `server` on behalf of `clientID`, answered at `redirectURI`.
         public init(
             clientID: String, redirectURI: String, scopes: [String] = SpotifyScope.all, server: AuthorizationServer,
             showDialog: Bool = false
@@ -32,8 +37,11 @@ public struct AuthorizationFlow: Sendable {
 
     /// Where the flow is.
     public enum Phase: Sendable, Equatable {
+        /// The authorize URL is out; waiting for the callback.
         case awaitingCallback
+        /// A code was accepted: exchange it.
         case completed
+        /// The sign-in is over without a code.
         case failed
     }
 
@@ -47,12 +55,17 @@ public struct AuthorizationFlow: Sendable {
         case fail(OAuthError)
     }
 
+    /// What the app asked for.
     public let request: Request
+    /// The PKCE verifier, sent with the code to the token endpoint.
     public let verifier: CodeVerifier
+    /// The random `state` the callback must carry.
     public let state: String
+    /// Where the flow is.
     public private(set) var phase: Phase = .awaitingCallback
     /// Callbacks refused so far; after ``maxRejectedCallbacks`` the flow fails.
     public private(set) var rejectedCallbacks = 0
+    /// How many forged or stray callbacks are ignored before the flow fails.
     public var maxRejectedCallbacks = 5
 
     /// Starts a flow with a fresh verifier and state.

@@ -5,7 +5,9 @@ public import Foundation
 public struct AuthorizationServer: Sendable, Hashable {
     /// Identifies the issuer in token stores and flows: `https://accounts.spotify.com` or the emulator's URL.
     public var issuer: String
+    /// Where the user is sent to sign in and consent.
     public var authorizeURL: URL
+    /// Where codes and refresh tokens are exchanged.
     public var tokenURL: URL
     /// The Web API base that goes with these tokens.
     public var apiBaseURL: URL
@@ -46,8 +48,11 @@ public struct AuthorizationServer: Sendable, Hashable {
 
 /// The scopes SpotifyLink uses: read-only, and fine for Spotify Free and Premium alike.
 public enum SpotifyScope {
+    /// Reading the user's own and collaborative playlists.
     public static let readPlaylists = ["playlist-read-private", "playlist-read-collaborative"]
+    /// Reading what is playing now.
     public static let nowPlaying = ["user-read-currently-playing", "user-read-playback-state"]
+    /// What the journal and routine apps ask for: playlists and what is playing, read-only.
     public static let all = readPlaylists + nowPlaying
 
     /// What a scope lets the app do, in words for people.

@@ -1,5 +1,6 @@
 /// The one error of sign-in and token handling.
 public struct OAuthError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, to match on: `catch OAuthError.Code.accessDenied`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         /// The user pressed Cancel on the consent page.
@@ -30,12 +31,16 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         public var description: String { name }
     }
 
+    /// What went wrong.
     public var code: Code
+    /// The HTTP status of the token endpoint's answer, when there was one.
     public var status: Int?
     /// A sentence for people: what happened and what to do next. Never holds a secret.
     public var message: String
+    /// The error below (a transport failure, say), when there was one.
     public var underlying: (any Error & Sendable)?
 
+    /// An error with `code` and a `message` for people.
     public init(code: Code, status: Int? = nil, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.status = status

@@ -6,6 +6,7 @@ public enum RedirectURIPolicy {
     public enum Kind: Sendable, Equatable {
         /// `http://127.0.0.1[:PORT]/...` or `http://[::1][:PORT]/...`: a local listener receives it.
         case loopback(host: String, port: Int?, path: String)
+        /// An `https` URL the app's server receives.
         case https
         /// An app's own scheme, as `myapp://callback`.
         case customScheme(String)

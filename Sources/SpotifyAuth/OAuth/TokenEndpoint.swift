@@ -8,7 +8,9 @@ public import SpotifyWebAPI
 /// Nothing here retries: an `invalid_grant` is final, and a transient failure is reported so the
 /// caller keeps what it has.
 public struct TokenEndpoint: Sendable {
+    /// The accounts service.
     public var server: AuthorizationServer
+    /// The app's client ID.
     public var clientID: String
     let transport: any Transport
     let clock: any SpotifyClock
@@ -16,6 +18,7 @@ public struct TokenEndpoint: Sendable {
     /// The largest token answer read (a bigger one is an error, not unbounded memory).
     static let maxBodyBytes = 1024 * 1024
 
+    /// An endpoint of `server` for `clientID`, reached through `transport`.
     public init(
         server: AuthorizationServer, clientID: String, transport: any Transport = platformDefaultTransport(),
         clock: any SpotifyClock = SystemClock()

@@ -6,8 +6,11 @@ public struct StoredTokens: Sendable, Codable, Equatable {
     /// The format version; a store from a newer version is treated as signed out.
     public static let currentVersion = 1
 
+    /// The format version this value was written in.
     public var version = StoredTokens.currentVersion
+    /// The access token (redacted in every description).
     public var accessToken: AccessToken
+    /// The refresh token; `nil` for flows that issue none.
     public var refreshToken: RefreshToken?
     /// When the access token stops working, by local receipt time minus a margin; `nil` = unknown
     /// (refresh on the first 401).
@@ -16,11 +19,14 @@ public struct StoredTokens: Sendable, Codable, Equatable {
     public var scopes: [String]
     /// The user's sign-in; refresh tokens expire six months later whatever happens in between.
     public var signedInAt: Date
+    /// The accounts service that issued the tokens.
     public var issuer: String
+    /// The app they were issued to.
     public var clientID: String
     /// Who signed in, once Spotify said (`/me`); `nil` in stores written before it was kept.
     public var account: SpotifyAccount?
 
+    /// Tokens as issued at `signedInAt`.
     public init(
         accessToken: AccessToken, refreshToken: RefreshToken?, expiresAt: Date?, scopes: [String], signedInAt: Date,
         issuer: String, clientID: String

@@ -10,6 +10,7 @@ public protocol RandomSource: Sendable {
 
 /// The operating system's CSPRNG (`getrandom` on Linux, `SecRandomCopyBytes` on Apple platforms).
 public struct SystemRandomSource: RandomSource {
+    /// The system's random source.
     public init() {}
     public func bytes(_ count: Int) throws -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

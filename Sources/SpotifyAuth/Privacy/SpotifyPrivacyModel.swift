@@ -6,8 +6,11 @@ import Foundation
 public struct SpotifyPrivacyModel: Sendable {
     /// One thing kept on the device.
     public struct StoredItem: Sendable, Equatable {
+        /// What is kept.
         public var what: String
+        /// Where it is kept.
         public var location: String
+        /// When it is removed.
         public var removedWhen: String
     }
 
@@ -17,12 +20,17 @@ public struct SpotifyPrivacyModel: Sendable {
         public var category: String
         /// The manifest's reason code.
         public var reason: String
+        /// Why the libraries call it, in plain words.
         public var why: String
     }
 
+    /// Each scope asked for, with what it lets the app do.
     public var scopes: [(scope: String, meaning: String)]
+    /// What is kept on the device, where, and until when.
     public var stored: [StoredItem]
+    /// What is never collected.
     public var neverCollected: [String]
+    /// How to revoke the app's access, on the device and on Spotify.
     public var revokeSteps: [String]
     /// Whether the libraries track users (App Store sense): never.
     public let tracks = false

@@ -12,20 +12,26 @@ public import SpotifyWebAPI
 public actor SpotifySession: AccessTokenProvider {
     /// What the session knows about the sign-in.
     public enum Status: Sendable, Equatable {
+        /// No tokens are stored.
         case signedOut
+        /// Tokens are stored and usable.
         case signedIn
         /// The sign-in ended (refresh token expired or revoked, store unreadable); the reason says why.
         case needsSignIn(String)
     }
 
+    /// Where codes are exchanged and tokens refreshed.
     public nonisolated let endpoint: TokenEndpoint
+    /// Where the tokens are kept.
     public nonisolated let store: any TokenStore
+    /// The key the tokens are kept under: this app on this accounts service.
     public nonisolated let key: TokenStoreKey
     private let clock: any SpotifyClock
     private let logger: Logger?
     private var cached: StoredTokens?
     private var loaded = false
     private var inFlight: Task<StoredTokens, any Error>?
+    /// Signed in or out, and why out.
     public private(set) var status: Status = .signedOut
     /// Refreshes performed by this session (for diagnostics and benchmarks).
     package private(set) var refreshCount = 0
@@ -35,6 +41,7 @@ public actor SpotifySession: AccessTokenProvider {
     /// Warn this long before the six-month sign-in limit.
     public static let signInWarningPeriod: TimeInterval = 14 * 86400
 
+    /// A session for `endpoint`'s app keeping its tokens in `store`.
     public init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil
     ) {
@@ -204,6 +211,7 @@ public actor ClientCredentialsProvider: AccessTokenProvider {
     private var current: (token: AccessToken, expiresAt: Date?)?
     private var inFlight: Task<AccessToken, any Error>?
 
+    /// App-only tokens for `endpoint`'s app with `secret`, fetched when first needed and again before they expire.
     public init(endpoint: TokenEndpoint, secret: ClientSecret, clock: any SpotifyClock = SystemClock()) {
         self.endpoint = endpoint
         self.secret = secret

@@ -15,6 +15,7 @@ package import SpotifyWebAPI
 /// the old or the new file, never half of one. Files and folders reached through symbolic links,
 /// owned by someone else or readable by others are refused. A lock file serializes processes.
 public struct FileTokenStore: TokenStore {
+    /// The folder (0700) that holds the token file (0600) and its lock.
     public let directory: URL
     /// The clock a refresh sleeps on between tries while another process holds the lock.
     let clock: any SpotifyClock

@@ -96,7 +96,9 @@
 
     /// The GLib error behind an unavailable Secret Service store.
     public struct SecretServiceFailure: Error, Sendable, Equatable {
+        /// The GLib error domain.
         public var domain: String
+        /// The GLib error code.
         public var code: Int32
     }
 #endif

@@ -3,9 +3,12 @@ import Synchronization
 
 /// Identifies one sign-in in a store: tokens of one issuer never reach another, nor another app's.
 public struct TokenStoreKey: Hashable, Sendable {
+    /// The accounts service's issuer.
     public var issuer: String
+    /// The app's client ID.
     public var clientID: String
 
+    /// The key of `clientID`'s tokens from `issuer`.
     public init(issuer: String, clientID: String) {
         self.issuer = issuer
         self.clientID = clientID
@@ -20,6 +23,7 @@ public struct TokenStoreKey: Hashable, Sendable {
 /// The caller chooses the store; nothing falls back silently from a secret store to a file, and
 /// ``kind`` says which store is in use so a command can report it.
 public protocol TokenStore: Sendable {
+    /// Which store this is, to tell the user where their tokens are.
     var kind: TokenStoreKind { get }
     /// The stored tokens, `nil` when signed out.
     /// - Throws: ``TokenStoreError``; `.corrupt` after moving an unreadable store aside.
@@ -35,6 +39,7 @@ public protocol TokenStore: Sendable {
 
 /// A held store lock.
 public protocol TokenStoreLock: Sendable {
+    /// Releases the lock; other processes may take it at once.
     func release()
 }
 
@@ -45,9 +50,13 @@ struct ProcessLocalLock: TokenStoreLock {
 
 /// The kinds of token store.
 public enum TokenStoreKind: Sendable, Equatable, CustomStringConvertible {
+    /// This process's memory.
     case memory
+    /// A 0600 file in this folder.
     case file(URL)
+    /// The desktop keyring, through the Secret Service (Linux).
     case secretService
+    /// The Keychain (Apple platforms).
     case keychain
 
     public var description: String {
@@ -62,6 +71,7 @@ public enum TokenStoreKind: Sendable, Equatable, CustomStringConvertible {
 
 /// The one error of token stores.
 public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, to match on: `catch TokenStoreError.Code.insecure`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         /// The store cannot be used here (no keyring daemon, locked keychain).
@@ -75,10 +85,14 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         public var description: String { name }
     }
 
+    /// What went wrong.
     public var code: Code
+    /// A sentence for people: what happened and what to do.
     public var message: String
+    /// The error below, when there was one.
     public var underlying: (any Error & Sendable)?
 
+    /// An error with `code` and `message`; store implementations throw these too.
     public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
@@ -92,6 +106,7 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
 public final class MemoryTokenStore: TokenStore {
     private let entries = Mutex<[TokenStoreKey: StoredTokens]>([:])
 
+    /// An empty store.
     public init() {}
 
     public var kind: TokenStoreKind { .memory }

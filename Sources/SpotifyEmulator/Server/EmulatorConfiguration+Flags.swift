@@ -63,7 +63,9 @@ extension EmulatorConfiguration {
 
 /// A bad emulator flag.
 public struct EmulatorConfigurationError: Error, CustomStringConvertible {
+    /// The command-line flag that was refused.
     public var flag: String
+    /// Why, and what the flag accepts.
     public var message: String
     public var description: String { "\(flag) \(message)" }
 }

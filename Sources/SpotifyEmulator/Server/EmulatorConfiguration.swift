@@ -5,7 +5,9 @@ public struct EmulatorConfiguration: Sendable {
     /// An app registered with the emulator's accounts service.
     public struct Client: Sendable, Hashable {
         public var id: String
+        /// The app's name, shown on the consent page.
         public var name: String
+        /// The registered redirect URIs, matched exactly (a loopback URI's port aside, as Spotify does).
         public var redirectURIs: [String]
         /// Only for the client-credentials flow and confidential apps; public (PKCE) apps have none.
         public var secret: String?
@@ -48,6 +50,7 @@ public struct EmulatorConfiguration: Sendable {
 
     /// Where the emulator's time comes from.
     public enum TimeSource: Sendable {
+        /// The system clock.
         case system
         /// Frozen at a start date; moves only through `/emulator/clock/advance`.
         case virtual(start: Date)
@@ -55,17 +58,25 @@ public struct EmulatorConfiguration: Sendable {
         case external(@Sendable () -> Date)
     }
 
+    /// The address to listen on; only loopback addresses are sensible.
     public var host = "127.0.0.1"
+    /// The port to listen on; 0 for any free one (``EmulatorServer/baseURL`` tells which).
     public var port = 0
+    /// The seed of the generated catalogue and of every random choice, so runs repeat.
     public var seed: UInt64 = 1
+    /// Approve every authorization request at once, as Spotify does for an app the user approved before.
     public var autoApprove = false
+    /// The apps registered with the accounts service.
     public var clients = [
         Client(id: "spotlink-demo", name: "SpotifyLink Demo", redirectURIs: ["http://127.0.0.1/callback"])
     ]
+    /// How long an access token lives.
     public var accessTokenTTL: Duration = .seconds(3600)
+    /// Whether a refresh returns a new refresh token.
     public var refreshRotation: RefreshRotation = .none
     /// Added to every response (benchmarks use 40 ms), plus up to ``latencyJitter``.
     public var latency: Duration = .zero
+    /// A random extra delay of up to this much on every response.
     public var latencyJitter: Duration = .zero
     /// Requests per rolling 30 s per client before 429s; `nil` for no limit.
     public var rateLimit: Int?
@@ -80,12 +91,16 @@ public struct EmulatorConfiguration: Sendable {
     public var extraLibraryPlaylists = 0
     /// Share of Web API requests answered with a 5xx, decided by the seed.
     public var serverErrorRate: Double = 0
+    /// A catalogue file to serve instead of the generated one.
     public var catalogFile: URL?
+    /// Which generation of response shapes to answer with.
     public var shape: Shape = .current
+    /// Where the emulator's time comes from.
     public var time: TimeSource = .system
     /// The bearer token the control API (`/emulator/...`) asks for; `nil` draws a random one from
     /// the system's generator (never from ``seed``, so it cannot be guessed).
     public var controlToken: String?
 
+    /// The defaults: a loopback port, the demo client, hour-long tokens, the 2026 shapes, the system clock.
     public init() {}
 }

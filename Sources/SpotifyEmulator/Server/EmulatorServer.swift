@@ -86,6 +86,7 @@ public final class EmulatorServer: Sendable {
 
 /// Why an emulator could not start.
 public enum EmulatorError: Error, CustomStringConvertible {
+    /// The address could not be bound (the port is taken, or the host is not local).
     case couldNotBind(host: String, port: Int)
 
     public var description: String {

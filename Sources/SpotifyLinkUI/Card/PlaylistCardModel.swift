@@ -15,9 +15,11 @@ public import SpotifyWebAPI
 /// line, and a failed refresh leaves the card as it was.
 @MainActor @Observable
 public final class PlaylistCardModel {
+    /// The host app's record whose playlist the card shows.
     public let record: RecordID
     /// The saved card; `nil` when nothing is linked to the record.
     public private(set) var card: PlaylistCard?
+    /// Whether a refresh from Spotify is under way.
     public private(set) var isRefreshing = false
     /// A line under the card: deleted, inaccessible, not fetched yet, or couldn't refresh.
     public private(set) var statusLine: String?

@@ -12,9 +12,11 @@ public import SpotifyWebAPI
 public final class SpotifyConnectionModel {
     /// What the settings screen shows.
     public enum State: Sendable, Equatable {
+        /// Not connected: show Connect.
         case disconnected
         /// A sign-in is in flight; ``connect()`` does nothing more until it ends.
         case connecting
+        /// Connected to this account.
         case connected(Account)
         /// Spotify ended the sign-in (six months passed, access revoked): the reason, and a Connect button.
         case needsSignInAgain(String)
@@ -26,8 +28,11 @@ public final class SpotifyConnectionModel {
     public struct Account: Sendable, Equatable {
         /// The immutable key of the account (`account_id`), once Spotify said.
         public var accountID: String?
+        /// The Spotify user ID, once known.
         public var userID: String?
+        /// The name the user shows on Spotify, when they set one.
         public var displayName: String?
+        /// The scopes the sign-in granted.
         public var scopes: [String]
     }
 
@@ -44,6 +49,7 @@ public final class SpotifyConnectionModel {
     /// scopes.
     public typealias SignIn = @Sendable (SpotifySession, SignInRequest) async throws -> Void
 
+    /// Where the connection is: what the settings row shows.
     public private(set) var state: State = .disconnected
     /// Shown near the Connect button when the six-month sign-in limit is near.
     public private(set) var signInWarning: String?
@@ -52,13 +58,16 @@ public final class SpotifyConnectionModel {
     /// A scope Spotify said the sign-in lacks; offer ``connect(adding:)`` with it.
     public private(set) var missingScope: String?
 
+    /// The session that holds the tokens.
     public let session: SpotifySession
+    /// The client every other model calls Spotify through.
     public let client: SpotifyClient
     private let signIn: SignIn
     private var connectTask: Task<Void, Never>?
     /// Sign-ins started, for diagnostics (a double tap starts one).
     package private(set) var signInCount = 0
 
+    /// A connection for `session` and `client`; `signIn` runs this platform's sign-in (a web authentication session, or a loopback listener).
     public init(session: SpotifySession, client: SpotifyClient, signIn: @escaping SignIn) {
         self.session = session
         self.client = client

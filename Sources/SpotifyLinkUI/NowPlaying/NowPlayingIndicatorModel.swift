@@ -23,6 +23,7 @@ public final class NowPlayingIndicatorModel {
     private var followTask: Task<Void, Never>?
     private var routine: RoutineListening?
 
+    /// An indicator that follows the player while `connection` is connected, polling as `policy` allows.
     public init(connection: SpotifyConnectionModel, policy: PollSchedule.Policy = .responsive) {
         self.connection = connection
         self.policy = policy
@@ -45,6 +46,7 @@ public final class NowPlayingIndicatorModel {
         }
     }
 
+    /// Whether the item shown is paused.
     public var isPaused: Bool {
         if case .paused = state { return true }
         return false

@@ -20,6 +20,7 @@ public final class PlaylistPickerModel {
         case empty(String)
         /// Spotify can't be reached: saved playlists only, with this message.
         case offline(String)
+        /// The saved playlists could not be read, or Spotify refused: the message says what to do.
         case failed(String)
     }
 
@@ -28,7 +29,9 @@ public final class PlaylistPickerModel {
         didSet { if query != oldValue { queryChanged() } }
     }
 
+    /// The playlists to list: saved matches first, then Spotify's.
     public private(set) var results: [LibraryPlaylist] = []
+    /// What the list shows under the results.
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more search results for this text.
     public private(set) var canLoadMore = false

@@ -44,6 +44,7 @@ public final class TrackSearchModel {
 
     /// The tracks found for the current text, pages appended in order.
     public private(set) var results: [Track] = []
+    /// What the list shows under the results.
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more results for this text.
     public private(set) var canLoadMore = false

@@ -1,9 +1,11 @@
 /// How far a multi-page read has come.
 public struct FetchProgress: Sendable, Hashable {
+    /// Elements fetched so far.
     public var fetched: Int
     /// `nil` while unknown (Spotify did not send `total`).
     public var total: Int?
 
+    /// Progress of `fetched` elements out of `total`.
     public init(fetched: Int, total: Int?) {
         self.fetched = fetched
         self.total = total
@@ -12,6 +14,7 @@ public struct FetchProgress: Sendable, Hashable {
 
 /// Every element of a paged list, in order, with what was dropped along the way.
 public struct PagedCollection<Item: Sendable & Decodable>: Sendable {
+    /// Every element read, in list order.
     public var items: [Item]
     /// The list's length as Spotify reported it.
     public var total: Int?

@@ -32,6 +32,7 @@ public final class SpotifyClient: Sendable {
         /// 429 and halves on one (``PageConcurrency``).
         public var maxPageConcurrency: Int = 8
 
+        /// A configuration for the Web API at `apiBaseURL` (ending in `/v1`).
         public init(apiBaseURL: URL) {
             self.apiBaseURL = apiBaseURL
         }
@@ -45,6 +46,7 @@ public final class SpotifyClient: Sendable {
         }
     }
 
+    /// Where the client sends requests, and how many pages it reads at once.
     public let configuration: Configuration
     let tokens: any AccessTokenProvider
     let transport: any Transport

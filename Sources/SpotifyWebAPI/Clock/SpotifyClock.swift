@@ -14,6 +14,7 @@ public protocol SpotifyClock: Sendable {
 
 /// The real clock: `Date()` and `ContinuousClock`.
 public struct SystemClock: SpotifyClock {
+    /// The system's clock.
     public init() {}
     public var now: Date { Date() }
     public func sleep(for duration: Duration) async throws {

@@ -7,6 +7,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
+        /// 401 even after a refresh: the sign-in no longer works for this call.
         public static let unauthorized = Code(name: "unauthorized")
         /// A 403 of no known kind.
         public static let forbidden = Code(name: "forbidden")
@@ -22,6 +23,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         /// 403 on a playlist's entries: the user neither owns nor collaborates on it (its details
         /// are still readable).
         public static let playlistNotOwned = Code(name: "playlistNotOwned")
+        /// 404: the object does not exist, or Spotify does not show it to apps.
         public static let notFound = Code(name: "notFound")
         /// Spotify's 30-second rate limit: wait ``SpotifyAPIError/retryAfter``.
         public static let rateLimited = Code(name: "rateLimited")
@@ -31,16 +33,24 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         /// The app's own daily budget (``RequestLedger/dailyBudget``) is spent: background requests
         /// wait until ``SpotifyAPIError/retryAt``; requests a person asks for still go.
         public static let budgetExhausted = Code(name: "budgetExhausted")
+        /// 400 for another reason than a bad identifier.
         public static let badRequest = Code(name: "badRequest")
+        /// 5xx after the retries a GET gets.
         public static let server = Code(name: "server")
+        /// Spotify could not be reached, or the connection broke.
         public static let transport = Code(name: "transport")
+        /// The answer was larger than the client reads.
         public static let responseTooLarge = Code(name: "responseTooLarge")
+        /// The answer could not be read as the expected shape.
         public static let decoding = Code(name: "decoding")
+        /// A parameter is out of Spotify's range (a limit of 51, say); nothing was sent.
         public static let invalidRequest = Code(name: "invalidRequest")
+        /// Text that is not a Spotify ID, URI or link; nothing was sent.
         public static let invalidIdentifier = Code(name: "invalidIdentifier")
         public var description: String { name }
     }
 
+    /// What went wrong, to match on: `catch SpotifyAPIError.Code.notFound`.
     public var code: Code
     /// The HTTP status, where the service answered.
     public var status: Int?
@@ -57,6 +67,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     /// The error underneath, if any (a transport or decoding error).
     public var underlying: (any Error & Sendable)?
 
+    /// An error with `code` and `message` and what is known of the answer.
     public init(
         code: Code,
         status: Int? = nil,

@@ -8,14 +8,17 @@ public import Foundation
 public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
     /// The kinds of object a reference can name.
     public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// A playlist, track, album, artist, podcast episode or show.
         case playlist, track, album, artist, episode, show
     }
 
+    /// What the reference names.
     public var kind: Kind
     public var id: SpotifyID
     /// The owner named by a legacy `spotify:user:USER:playlist:ID` form, kept for display only.
     public var legacyUser: String?
 
+    /// A reference to the `kind` object `id`.
     public init(kind: Kind, id: SpotifyID, legacyUser: String? = nil) {
         self.kind = kind
         self.id = id
@@ -134,5 +137,6 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
 
 /// The reason underneath a short link's parse error: it must be resolved by following a redirect.
 public struct ShortLinkError: Error, Sendable, Hashable {
+    /// The short link (`spotify.link/…`) to resolve.
     public let url: URL
 }

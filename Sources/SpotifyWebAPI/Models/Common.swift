@@ -2,10 +2,14 @@ public import Foundation
 
 /// A cover or profile image. Spotify's image URLs expire within a day: cache bytes, not URLs.
 public struct SpotifyImage: Hashable, Sendable, Codable {
+    /// Where the image is; the URL expires within a day.
     public var url: URL
+    /// Its width in pixels, when Spotify says.
     public var width: Int?
+    /// Its height in pixels, when Spotify says.
     public var height: Int?
 
+    /// An image at `url`.
     public init(url: URL, width: Int? = nil, height: Int? = nil) {
         self.url = url
         self.width = width
@@ -27,6 +31,7 @@ public struct SpotifyImage: Hashable, Sendable, Codable {
 /// A user as Spotify shows them inside other objects (a playlist's owner, an entry's `added_by`).
 public struct PublicUser: Hashable, Sendable, Decodable {
     public var id: String
+    /// The name the user shows, when they set one.
     public var displayName: String?
 
     enum CodingKeys: String, CodingKey {
@@ -34,6 +39,7 @@ public struct PublicUser: Hashable, Sendable, Decodable {
         case displayName = "display_name"
     }
 
+    /// A user with `id` and `displayName`.
     public init(id: String, displayName: String?) {
         self.id = id
         self.displayName = displayName
@@ -44,9 +50,13 @@ public struct PublicUser: Hashable, Sendable, Decodable {
 /// product or followers.
 public struct CurrentUser: Hashable, Sendable, Decodable {
     public var id: String
+    /// The name the user shows, when they set one.
     public var displayName: String?
+    /// The user's pictures, largest first.
     public var images: [SpotifyImage]
+    /// The user's `spotify:` URI.
     public var uri: String?
+    /// The user's page on open.spotify.com.
     public var webURL: URL?
     /// The immutable key of the account (added May 2026); `id` can change and is for display.
     public var accountID: String?
@@ -88,6 +98,7 @@ public struct CurrentUser: Hashable, Sendable, Decodable {
 /// An artist as it appears inside a track.
 public struct SimplifiedArtist: Hashable, Sendable, Decodable {
     public var id: String?
+    /// The artist's name.
     public var name: String
 
     enum CodingKeys: String, CodingKey { case id, name }
@@ -102,7 +113,9 @@ public struct SimplifiedArtist: Hashable, Sendable, Decodable {
 /// An album as it appears inside a track.
 public struct SimplifiedAlbum: Hashable, Sendable, Decodable {
     public var id: String?
+    /// The album's name.
     public var name: String
+    /// The album's covers, largest first.
     public var images: [SpotifyImage]
 
     enum CodingKeys: String, CodingKey { case id, name, images }

@@ -4,7 +4,9 @@ public import Foundation
 public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
     /// What is playing.
     public enum Item: Hashable, Sendable {
+        /// A song.
         case track(Track)
+        /// A podcast episode.
         case episode(Episode)
         /// An advertisement (Spotify Free): no item is sent.
         case ad
@@ -12,6 +14,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
         /// or a type this version does not know.
         case unknown(type: String)
 
+        /// The item's length; `nil` for an advertisement or an unknown item.
         public var duration: Duration? {
             switch self {
             case .track(let track): track.duration
@@ -20,6 +23,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
             }
         }
 
+        /// The item's `spotify:` URI, when there is an item.
         public var uri: String? {
             switch self {
             case .track(let track): track.uri
@@ -28,6 +32,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
             }
         }
 
+        /// The item's name, when there is an item.
         public var name: String? {
             switch self {
             case .track(let track): track.name
@@ -39,10 +44,13 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
 
     /// When Spotify computed ``progress``, per Spotify's clock.
     public var timestamp: Date
+    /// How far into the item, at ``timestamp``.
     public var progress: Duration?
+    /// Whether it plays (`false` when paused).
     public var isPlaying: Bool
     /// The playlist, album or artist the playback came from.
     public var contextURI: String?
+    /// What is loaded.
     public var item: Item
 
     enum CodingKeys: String, CodingKey {
@@ -55,6 +63,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
     private struct Context: Decodable { var uri: String? }
     private struct Typed: Decodable { var type: String? }
 
+    /// A state of the player, as Spotify reports it.
     public init(timestamp: Date, progress: Duration?, isPlaying: Bool, contextURI: String?, item: Item) {
         self.timestamp = timestamp
         self.progress = progress

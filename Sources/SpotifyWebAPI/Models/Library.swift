@@ -4,6 +4,7 @@ public import Foundation
 public struct Artist: Hashable, Sendable, Decodable, Identifiable {
     /// The artist's catalog ID.
     public var id: SpotifyID
+    /// The artist's name.
     public var name: String
     /// Spotify's genre names for the artist; often empty.
     public var genres: [String]

@@ -5,19 +5,28 @@ public import Foundation
 /// `null` elements are dropped and counted in ``nullCount``; elements the model cannot read are
 /// dropped and counted in ``undecodableCount``, so one odd element never fails a page.
 public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
+    /// This page's own URL.
     public var href: URL?
+    /// The elements Spotify sent that could be read, in order.
     public var items: [Item]
+    /// The page size asked for.
     public var limit: Int
+    /// The index of this page's first element in the whole list.
     public var offset: Int
+    /// The next page's URL; `nil` on the last page.
     public var next: URL?
+    /// The previous page's URL; `nil` on the first page.
     public var previous: URL?
     /// The number of elements across all pages; `nil` when Spotify sends `null`.
     public var total: Int?
+    /// `null` elements dropped from this page.
     public var nullCount: Int
+    /// Elements dropped because the model could not read them.
     public var undecodableCount: Int
 
     enum CodingKeys: String, CodingKey { case href, items, limit, offset, next, previous, total }
 
+    /// A page of `items` (for tests and stores that keep pages).
     public init(
         items: [Item], limit: Int, offset: Int, total: Int?, next: URL? = nil, previous: URL? = nil, href: URL? = nil
     ) {

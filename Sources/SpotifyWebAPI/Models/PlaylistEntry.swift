@@ -6,12 +6,19 @@ public import Foundation
 /// previews to them): open the track in Spotify instead (``webURL`` or ``uri``).
 public struct Track: Hashable, Sendable, Decodable, Identifiable {
     public var id: SpotifyID?
+    /// The track's name.
     public var name: String
+    /// Its length.
     public var duration: Duration
+    /// Its `spotify:` URI; `nil` for tracks Spotify no longer has.
     public var uri: String?
+    /// Its artists, in credit order.
     public var artists: [SimplifiedArtist]
+    /// Its album.
     public var album: SimplifiedAlbum?
+    /// Whether it plays in the user's market, when Spotify says.
     public var isPlayable: Bool?
+    /// Whether it has explicit lyrics, when Spotify says.
     public var explicit: Bool?
     /// A 30-second preview; `nil` for apps created after November 2024, and kept optional for all.
     public var previewURL: URL?
@@ -51,10 +58,15 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
 /// A podcast episode, inside a playlist or playing now.
 public struct Episode: Hashable, Sendable, Decodable {
     public var id: SpotifyID?
+    /// The episode's name.
     public var name: String
+    /// Its length.
     public var duration: Duration
+    /// Its `spotify:` URI.
     public var uri: String?
+    /// The show's name, when Spotify sends the show.
     public var showName: String?
+    /// Its covers, largest first.
     public var images: [SpotifyImage]
 
     enum CodingKeys: String, CodingKey {
@@ -77,17 +89,25 @@ public struct Episode: Hashable, Sendable, Decodable {
 
 /// A file from the user's own device added to a playlist: no catalog ID, only a `spotify:local:` URI.
 public struct LocalFile: Hashable, Sendable {
+    /// The file's name as the user's library shows it.
     public var name: String
+    /// Its `spotify:local:` URI.
     public var uri: String
+    /// Its length.
     public var duration: Duration
+    /// The artist, from the file's tags.
     public var artistName: String?
+    /// The album, from the file's tags.
     public var albumName: String?
 }
 
 /// What one playlist entry holds.
 public enum PlaylistItem: Hashable, Sendable {
+    /// A song from Spotify's catalog.
     case track(Track)
+    /// A podcast episode.
     case episode(Episode)
+    /// A file from the user's own device.
     case localFile(LocalFile)
     /// The entry's `item` was `null`: removed from the catalog or not available in this market.
     case unavailable
@@ -117,9 +137,13 @@ public enum PlaylistItem: Hashable, Sendable {
 
 /// One entry of a playlist (`/playlists/{id}/items`).
 public struct PlaylistEntry: Hashable, Sendable, Decodable {
+    /// When the entry was added; `nil` for very old playlists.
     public var addedAt: Date?
+    /// The user ID of who added it, when Spotify says.
     public var addedBy: String?
+    /// Whether the item is a local file.
     public var isLocal: Bool
+    /// The track, episode or local file.
     public var item: PlaylistItem
 
     enum CodingKeys: String, CodingKey {
@@ -137,6 +161,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     private struct Named: Decodable { var name: String? }
     private struct AddedBy: Decodable { var id: String? }
 
+    /// An entry holding `item`.
     public init(item: PlaylistItem, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
         self.item = item
         self.addedAt = addedAt

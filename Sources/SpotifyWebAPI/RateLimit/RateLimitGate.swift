@@ -19,8 +19,10 @@ public struct RateLimitGate: Sendable {
         public var maxBackoff: Duration = .seconds(32)
         /// Requests per rolling ``pacingWindow``; `nil` sends as fast as callers ask.
         public var pacingLimit: Int?
+        /// The window `pacingLimit` counts requests in.
         public var pacingWindow: Duration = .seconds(30)
 
+        /// Wait at most `maxWait` for the gate; with a `pacingLimit`, send at most that many requests per window.
         public init(maxWait: Duration = .seconds(60), pacingLimit: Int? = nil) {
             self.maxWait = maxWait
             self.pacingLimit = pacingLimit
@@ -29,11 +31,15 @@ public struct RateLimitGate: Sendable {
 
     /// What a request must do now.
     public enum Decision: Sendable, Hashable {
+        /// Send now.
         case proceed
+        /// Wait this long, then ask again.
         case wait(Duration)
+        /// Fail now: the gate stays closed longer than the policy lets a request wait.
         case fail(retryAfter: Duration)
     }
 
+    /// How long requests wait and how they are paced.
     public var policy: Policy
     /// When the gate opens again after a 429; `nil` while open.
     public private(set) var closedUntil: Date?
@@ -44,6 +50,7 @@ public struct RateLimitGate: Sendable {
 
     private static let tolerance: TimeInterval = 0.001
 
+    /// An open gate keeping to `policy`.
     public init(policy: Policy) {
         self.policy = policy
     }

@@ -14,6 +14,7 @@ public struct Secret<Kind: SecretKind>: Sendable, Hashable, Codable, CustomStrin
     /// The secret itself. Read it only to send it to the service it belongs to or to a secret store.
     public let unredactedValue: String
 
+    /// Wraps `unredactedValue`.
     public init(_ unredactedValue: String) {
         self.unredactedValue = unredactedValue
     }
@@ -32,10 +33,15 @@ public struct Secret<Kind: SecretKind>: Sendable, Hashable, Codable, CustomStrin
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
+/// Marks an access token.
 public enum AccessTokenKind: SecretKind {}
+/// Marks a refresh token.
 public enum RefreshTokenKind: SecretKind {}
+/// Marks an authorization code.
 public enum AuthorizationCodeKind: SecretKind {}
+/// Marks a PKCE code verifier.
 public enum CodeVerifierKind: SecretKind {}
+/// Marks a client secret.
 public enum ClientSecretKind: SecretKind {}
 
 /// A Web API access token (a bearer token). Prints `<redacted>`.
@@ -79,6 +85,7 @@ extension AccessTokenProvider {
 public struct StaticAccessTokenProvider: AccessTokenProvider {
     let token: AccessToken
 
+    /// A provider that always answers `token`.
     public init(_ token: AccessToken) {
         self.token = token
     }

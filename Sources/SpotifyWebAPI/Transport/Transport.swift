@@ -32,11 +32,17 @@ public func platformDefaultTransport() -> any Transport {
 
 /// Why an exchange did not produce a response.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The exchange took longer than its timeout.
     case timedOut
+    /// No connection could be made; the text says why.
     case cannotConnect(String)
+    /// The connection broke before the answer was complete.
     case connectionLost(String)
+    /// The body was larger than `limit` bytes; reading stopped there.
     case bodyTooLarge(limit: Int)
+    /// The request's URL cannot be sent.
     case invalidURL
+    /// Another failure; the text says what.
     case other(String)
 
     public var description: String {

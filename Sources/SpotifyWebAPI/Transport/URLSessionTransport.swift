@@ -17,6 +17,7 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate: Delegate
 
+    /// A transport on a session with `configuration` (ephemeral: no cookies, no cache on disk).
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
