@@ -24,31 +24,8 @@ struct Endpoint: Sendable {
     }
 }
 
-/// What a 401 means, decided from the answer alone.
-enum Unauthorized {
-    /// Pauses before a transient 401 is retried with the same token: 1 s, then 2 s.
-    static let pause: Duration = .seconds(1)
-    static let maxPauses = 2
-
-    /// Whether the 401 is the transient "Access token missing" seen since July 2026 on tokens
-    /// issued moments before, which succeed when retried after a short pause.
-    static func isTransient(body: Data) -> Bool {
-        SpotifyAPIError.bodyText(body)?.lowercased() == "access token missing"
-    }
-}
-
-/// What a 429 means, decided from the answer alone.
+/// What a quota 429 imposes.
 enum TooManyRequests {
-    private struct Envelope: Decodable {
-        struct Body: Decodable { var reason: String? }
-        var error: Body
-    }
-
-    /// Whether the body names the Development Mode quota (`"reason": "QUOTA_EXCEEDED"`).
-    static func isQuota(body: Data) -> Bool {
-        (try? JSONDecoder().decode(Envelope.self, from: body))?.error.reason == "QUOTA_EXCEEDED"
-    }
-
     /// The cooldown a quota 429 imposes: its `Retry-After`, capped at a day; an hour when the
     /// header is missing or unreadable (retrying sooner would only lengthen the penalty).
     static func quotaCooldown(retryAfter: Duration?, now: Date) -> Cooldown {
@@ -137,10 +114,9 @@ extension SpotifyClient {
         // Fetched only once the request may leave: a refresh is a request too, and none is owed
         // for a call that fails for a missing scope or waits out a cooldown.
         var token: AccessToken?
-        var refreshedAfter401 = false
-        var transientPauses = 0
-        var failures = 0
-        var rateLimitWaits = 0
+        var machine = ExchangeStateMachine(
+            idempotent: idempotent, maxAttempts: configuration.maxAttempts,
+            maxRateLimitRetries: configuration.maxRateLimitRetries)
         while true {
             try Task.checkCancellation()
             try await admit()
@@ -167,76 +143,65 @@ extension SpotifyClient {
                     maxBodyBytes: configuration.maxResponseBytes)
             } catch let error as TransportError {
                 await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: nil, background: background))
-                if case .bodyTooLarge(let limit) = error {
+                logger?.debug("spotify transport error", metadata: ["error": "\(error)"])
+                switch machine.transportFailed(error) {
+                case .failTooLarge(let limit):
                     throw SpotifyAPIError(
                         code: .responseTooLarge,
                         message: "Spotify's answer was larger than \(limit) bytes and was not read.",
                         underlying: error)
-                }
-                failures += 1
-                logger?.debug("spotify transport error", metadata: ["error": "\(error)", "try": "\(failures)"])
-                guard idempotent, failures < configuration.maxAttempts else {
+                case .backOffThenRetry(let attempt):
+                    try await backOff(after: attempt)
+                    continue
+                default:
                     throw SpotifyAPIError(
                         code: .transport,
                         message: "Could not reach Spotify: \(error). Check the network connection and try again.",
                         underlying: error)
                 }
-                try await backOff(after: failures)
-                continue
             }
             let status = response.status.code
             await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: status, background: background))
             logger?.debug("spotify response", metadata: ["path": "\(endpoint.path)", "status": "\(status)"])
-            switch status {
-            case 304 where validator != nil:
-                await gate.succeeded()
-                return (HTTPResponse(status: .ok, headerFields: response.headerFields), validator!.body)
-            case 200..<300:
-                await gate.succeeded()
-                if idempotent, let etag = response.headerFields[.eTag] {
-                    await validators.remember(etag: etag, body: data, for: url)
-                }
-                return (response, data)
-            case 401 where Unauthorized.isTransient(body: data) && transientPauses < Unauthorized.maxPauses:
-                // "Access token missing" on a good token: Spotify has not caught up with it yet.
-                transientPauses += 1
-                try await clock.sleep(for: Unauthorized.pause * transientPauses)
-            case 401 where !refreshedAfter401:
-                refreshedAfter401 = true
-                token = try await tokens.refreshedAccessToken(replacing: current)
-            case 429:
-                let now = clock.now
-                let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: now)
-                if TooManyRequests.isQuota(body: data) {
-                    let cooldown = TooManyRequests.quotaCooldown(retryAfter: retryAfter, now: now)
-                    await ledger.learn(cooldown)
-                    await gate.close(until: cooldown.until)
-                    throw SpotifyAPIError.cooldown(cooldown, now: now)
-                }
+            let now = clock.now
+            let retryAfter = status == 429 ? RetryAfter.parse(response.headerFields[.retryAfter], now: now) : nil
+            var action = machine.received(
+                status: status, body: data, retryAfter: retryAfter, sentValidator: validator != nil)
+            if case .consultGate(let retryAfter) = action {
                 let decision = await gate.rateLimited(
                     retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) })
                 if let until = await gate.closedUntil() {
                     await ledger.learn(Cooldown(kind: .rateLimit, until: until, learnedAt: now))
                 }
-                switch decision {
-                case .fail(let wait):
-                    throw SpotifyAPIError.cooldown(
-                        Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now),
-                        now: now)
-                case .wait(let wait):
-                    rateLimitWaits += 1
-                    guard rateLimitWaits <= configuration.maxRateLimitRetries else {
-                        throw SpotifyAPIError.cooldown(
-                            Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now),
-                            now: now)
-                    }
-                case .proceed:
-                    break
+                action = machine.gateDecided(decision)
+            }
+            switch action {
+            case .useCachedBody:
+                await gate.succeeded()
+                return (HTTPResponse(status: .ok, headerFields: response.headerFields), validator?.body ?? data)
+            case .succeed:
+                await gate.succeeded()
+                if idempotent, let etag = response.headerFields[.eTag] {
+                    await validators.remember(etag: etag, body: data, for: url)
                 }
-            case 500...599 where idempotent && failures + 1 < configuration.maxAttempts:
-                failures += 1
-                try await backOff(after: failures)
-            default:
+                return (response, data)
+            case .retry, .consultGate:
+                continue
+            case .pauseThenRetry(let pause):
+                try await clock.sleep(for: pause)
+            case .refreshThenRetry:
+                token = try await tokens.refreshedAccessToken(replacing: current)
+            case .backOffThenRetry(let attempt):
+                try await backOff(after: attempt)
+            case .failWithQuotaCooldown(let retryAfter):
+                let cooldown = TooManyRequests.quotaCooldown(retryAfter: retryAfter, now: now)
+                await ledger.learn(cooldown)
+                await gate.close(until: cooldown.until)
+                throw SpotifyAPIError.cooldown(cooldown, now: now)
+            case .failRateLimited(let wait):
+                throw SpotifyAPIError.cooldown(
+                    Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+            case .failWithStatus, .failTransport, .failTooLarge:
                 throw SpotifyAPIError.from(status: status, body: data, endpoint: endpoint)
             }
         }
