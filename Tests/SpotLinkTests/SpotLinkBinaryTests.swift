@@ -122,71 +122,78 @@ struct SpotLinkBinaryTests {
     @Test func loginThenEveryCommandAgainstAnEmulatorAndOffline() async throws {
         let cli = try SpotLinkBinary()
         var emulator = try await EmulatorServer.start()
-        let url = emulator.baseURL.absoluteString
-        let common = ["--emulator", url]
+        // Stopped and restarted on purpose below; stopped on any failure too.
+        do {
+            let url = emulator.baseURL.absoluteString
+            let common = ["--emulator", url]
 
-        let login = try await cli.login(common)
-        #expect(login.status == 0, "\(login.stderr)")
-        #expect(login.stdout.contains("Signed in"))
+            let login = try await cli.login(common)
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(login.stdout.contains("Signed in"))
 
-        let status = try await cli.run(["status", "--json"] + common)
-        #expect(status.status == 0)
-        let statusObject = try #require(
-            try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
-        #expect(statusObject["user"] as? String == "emu-user")
+            let status = try await cli.run(["status", "--json"] + common)
+            #expect(status.status == 0)
+            let statusObject = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            #expect(statusObject["user"] as? String == "emu-user")
 
-        let playlists = try await cli.run(["playlists", "--filter", "FOCUS", "--json"] + common)
-        #expect(playlists.status == 0)
-        #expect(playlists.stdout.contains("Morning Focus"))
-        let search = try await cli.run(["search", "focus", "--limit", "3", "--json"] + common)
-        #expect(search.status == 0 && search.stdout.contains("next_offset"))
-        #expect(try await cli.run(["search", "focus", "--limit", "11"] + common).status == 2)
+            let playlists = try await cli.run(["playlists", "--filter", "FOCUS", "--json"] + common)
+            #expect(playlists.status == 0)
+            #expect(playlists.stdout.contains("Morning Focus"))
+            let search = try await cli.run(["search", "focus", "--limit", "3", "--json"] + common)
+            #expect(search.status == 0 && search.stdout.contains("next_offset"))
+            #expect(try await cli.run(["search", "focus", "--limit", "11"] + common).status == 2)
 
-        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-        let show = try await cli.run(
-            ["playlist", "show", "https://open.spotify.com/intl-de/playlist/\(deep)?si=x", "--json"] + common)
-        #expect(show.status == 0)
-        #expect(show.stdout.contains("\"tracks\":50"))
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            let show = try await cli.run(
+                ["playlist", "show", "https://open.spotify.com/intl-de/playlist/\(deep)?si=x", "--json"] + common)
+            #expect(show.status == 0)
+            #expect(show.stdout.contains("\"tracks\":50"))
 
-        #expect(try await cli.run(["session", "new", "Focus block", "--minutes", "20"] + common).status == 0)
-        let attach = try await cli.run(["session", "attach", "1", "spotify:playlist:\(deep)"] + common)
-        #expect(attach.status == 0, "\(attach.stderr)")
-        let card = try await cli.run(["session", "show", "1", "--json"] + common)
-        let cardObject = try #require(try JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])
-        let playlist = try #require(cardObject["playlist"] as? [String: Any])
-        #expect(playlist["tracks"] as? Int == 50)
-        #expect((playlist["cover_bytes"] as? Int ?? 0) > 0)
+            #expect(try await cli.run(["session", "new", "Focus block", "--minutes", "20"] + common).status == 0)
+            let attach = try await cli.run(["session", "attach", "1", "spotify:playlist:\(deep)"] + common)
+            #expect(attach.status == 0, "\(attach.stderr)")
+            let card = try await cli.run(["session", "show", "1", "--json"] + common)
+            let cardObject = try #require(
+                try JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])
+            let playlist = try #require(cardObject["playlist"] as? [String: Any])
+            #expect(playlist["tracks"] as? Int == 50)
+            #expect((playlist["cover_bytes"] as? Int ?? 0) > 0)
 
-        await emulator.control("faults", ["kind": "429", "retry_after": "3600"])
-        let limited = try await cli.run(["playlists"] + common)
-        #expect(limited.status == 4, "\(limited.stderr)")
-        #expect(limited.stderr.contains("retry after"))
-        // The next process honours the cooldown the first one learned: it sends nothing.
-        await emulator.resetStatistics()
-        let stillLimited = try await cli.run(["search", "focus"] + common)
-        #expect(stillLimited.status == 4 && stillLimited.stderr.contains("rate limit"), "\(stillLimited.stderr)")
-        #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
+            await emulator.control("faults", ["kind": "429", "retry_after": "3600"])
+            let limited = try await cli.run(["playlists"] + common)
+            #expect(limited.status == 4, "\(limited.stderr)")
+            #expect(limited.stderr.contains("retry after"))
+            // The next process honours the cooldown the first one learned: it sends nothing.
+            await emulator.resetStatistics()
+            let stillLimited = try await cli.run(["search", "focus"] + common)
+            #expect(stillLimited.status == 4 && stillLimited.stderr.contains("rate limit"), "\(stillLimited.stderr)")
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
 
-        await emulator.stop()
-        let offlineCard = try await cli.run(["session", "show", "1"] + common)
-        #expect(offlineCard.status == 0)
-        #expect(offlineCard.stdout.contains("Deep Work") && offlineCard.stdout.contains("50 tracks"))
-        var later = cli
-        later.extraEnvironment["SPOTLINK_CLOCK_OFFSET_SECONDS"] = "3700"
-        let offline = try await later.run(["playlists"] + common)
-        #expect(offline.status == 5, "\(offline.stderr)")
+            await emulator.stop()
+            let offlineCard = try await cli.run(["session", "show", "1"] + common)
+            #expect(offlineCard.status == 0)
+            #expect(offlineCard.stdout.contains("Deep Work") && offlineCard.stdout.contains("50 tracks"))
+            var later = cli
+            later.extraEnvironment["SPOTLINK_CLOCK_OFFSET_SECONDS"] = "3700"
+            let offline = try await later.run(["playlists"] + common)
+            #expect(offline.status == 5, "\(offline.stderr)")
 
-        emulator = try await emulator.restarted()
-        let export = cli.home.appendingPathComponent("links.json").path
-        #expect(try await later.run(["playlists"] + common).status == 0)
-        #expect(try await cli.run(["export", export] + common).status == 0)
-        #expect(try await cli.run(["logout"] + common).status == 0)
-        let signedOut = try await cli.run(["playlists"] + common)
-        #expect(signedOut.status == 3)
-        #expect(signedOut.stderr.contains("spotlink login"))
-        #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
-        #expect(try await cli.run(["import", export] + common).status == 0)
-        await emulator.stop()
+            emulator = try await emulator.restarted()
+            let export = cli.home.appendingPathComponent("links.json").path
+            #expect(try await later.run(["playlists"] + common).status == 0)
+            #expect(try await cli.run(["export", export] + common).status == 0)
+            #expect(try await cli.run(["logout"] + common).status == 0)
+            let signedOut = try await cli.run(["playlists"] + common)
+            #expect(signedOut.status == 3)
+            #expect(signedOut.stderr.contains("spotlink login"))
+            #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
+            #expect(try await cli.run(["import", export] + common).status == 0)
+            await emulator.stop()
+        } catch {
+            await emulator.stop()
+            throw error
+        }
     }
 
     @Test func aQuotaLearnedByOneProcessKeepsEveryLaterOneQuietUntilItEnds() async throws {
@@ -460,52 +467,53 @@ struct SpotLinkBinaryTests {
 
     @Test func verboseOutputNeverShowsASecret() async throws {
         let cli = try SpotLinkBinary()
-        let emulator = try await EmulatorServer.start()
-        let common = ["--emulator", emulator.baseURL.absoluteString, "--verbose"]
-        var outputs: [String] = []
-        let login = try await cli.login(common)
-        outputs += [login.stdout, login.stderr]
-        let playlist = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(playlist)"])
-        let export = cli.home.appendingPathComponent("export.json").path
-        let commands: [[String]] = [
-            ["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"],
-            ["session", "new", "Focus", "--minutes", "1"], ["session", "attach", "1", "spotify:playlist:\(playlist)"],
-            ["session", "show", "1"], ["session", "list"], ["open", "1"], ["refresh"],
-            ["routine", "1", "--minutes", "0.02"],
-            ["export", export], ["import", export], ["playlist", "show", playlist],
-        ]
-        for arguments in commands {
-            let result = try await cli.run(arguments + common)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            outputs += [result.stdout, result.stderr]
-        }
-        // A refresh at --verbose: the access token is expired on the service, so the next call refreshes.
-        await emulator.control("tokens/expire")
-        let refreshed = try await cli.run(["playlists"] + common)
-        outputs += [refreshed.stdout, refreshed.stderr]
-        #expect(refreshed.stderr.contains("spotify token refresh") || refreshed.stdout.contains("Deep Work"))
-        let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
-            $0.hasSuffix(".json") && $0.contains("tokens")
-        }
-        let file = try #require(tokenFiles.first)
-        let stored = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file)))
-                as? [String: Any])
-        let secrets = [stored["accessToken"] as? String, stored["refreshToken"] as? String].compactMap { $0 }
-        #expect(secrets.count == 2)
-        #expect(outputs.joined().contains("spotify request"))
-        let logout = try await cli.run(["logout"] + common)
-        outputs += [logout.stdout, logout.stderr]
-        let exported = try String(contentsOfFile: export, encoding: .utf8)
-        for output in outputs + [exported] {
-            for secret in secrets { #expect(!output.contains(secret)) }
-            // Every code, access token and refresh token the emulator ever issued has one of these.
-            for prefix in ["EMU_CODE_", "EMU_AT_", "EMU_RT_"] {
-                #expect(!output.contains(prefix), "\(prefix) in: \(output.prefix(200))")
+        try await withEmulator { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString, "--verbose"]
+            var outputs: [String] = []
+            let login = try await cli.login(common)
+            outputs += [login.stdout, login.stderr]
+            let playlist = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            await emulator.control("player/play", ["context_uri": "spotify:playlist:\(playlist)"])
+            let export = cli.home.appendingPathComponent("export.json").path
+            let commands: [[String]] = [
+                ["status"], ["playlists"], ["now-playing"], ["privacy"], ["doctor"], ["search", "focus"],
+                ["session", "new", "Focus", "--minutes", "1"],
+                ["session", "attach", "1", "spotify:playlist:\(playlist)"],
+                ["session", "show", "1"], ["session", "list"], ["open", "1"], ["refresh"],
+                ["routine", "1", "--minutes", "0.02"],
+                ["export", export], ["import", export], ["playlist", "show", playlist],
+            ]
+            for arguments in commands {
+                let result = try await cli.run(arguments + common)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                outputs += [result.stdout, result.stderr]
+            }
+            // A refresh at --verbose: the access token is expired on the service, so the next call refreshes.
+            await emulator.control("tokens/expire")
+            let refreshed = try await cli.run(["playlists"] + common)
+            outputs += [refreshed.stdout, refreshed.stderr]
+            #expect(refreshed.stderr.contains("spotify token refresh") || refreshed.stdout.contains("Deep Work"))
+            let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
+                $0.hasSuffix(".json") && $0.contains("tokens")
+            }
+            let file = try #require(tokenFiles.first)
+            let stored = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cli.home.appendingPathComponent(file)))
+                    as? [String: Any])
+            let secrets = [stored["accessToken"] as? String, stored["refreshToken"] as? String].compactMap { $0 }
+            #expect(secrets.count == 2)
+            #expect(outputs.joined().contains("spotify request"))
+            let logout = try await cli.run(["logout"] + common)
+            outputs += [logout.stdout, logout.stderr]
+            let exported = try String(contentsOfFile: export, encoding: .utf8)
+            for output in outputs + [exported] {
+                for secret in secrets { #expect(!output.contains(secret)) }
+                // Every code, access token and refresh token the emulator ever issued has one of these.
+                for prefix in ["EMU_CODE_", "EMU_AT_", "EMU_RT_"] {
+                    #expect(!output.contains(prefix), "\(prefix) in: \(output.prefix(200))")
+                }
             }
         }
-        await emulator.stop()
     }
 
     @Test(arguments: [
@@ -550,17 +558,17 @@ struct SecretStoreChoiceTests {
     @Test func withoutAKeyringLoginStopsBeforeTheBrowserAndOffersTheFileStore() async throws {
         var cli = try SpotLinkBinary()
         cli.extraEnvironment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/spotlink-test-bus"]
-        let emulator = try await EmulatorServer.start()
-        let result = try await cli.run(["login", "--no-browser", "--emulator", emulator.baseURL.absoluteString])
-        await emulator.stop()
-        #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("Secret Service store"))
-        #expect(result.stderr.contains("--store file"))
-        #expect(!result.stderr.contains("Open this URL"))
-        // Nothing was written anywhere instead: no silent fallback to a file.
-        let tokens = cli.home.appendingPathComponent("config/spotlink/tokens")
-        #expect(!FileManager.default.fileExists(atPath: tokens.path))
-        #expect(await emulator.requestCount("POST /api/token") == 0)
+        try await withEmulator { emulator in
+            let result = try await cli.run(["login", "--no-browser", "--emulator", emulator.baseURL.absoluteString])
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("Secret Service store"))
+            #expect(result.stderr.contains("--store file"))
+            #expect(!result.stderr.contains("Open this URL"))
+            // Nothing was written anywhere instead: no silent fallback to a file.
+            let tokens = cli.home.appendingPathComponent("config/spotlink/tokens")
+            #expect(!FileManager.default.fileExists(atPath: tokens.path))
+            #expect(await emulator.requestCount("POST /api/token") == 0)
+        }
     }
 
     static let keyringTools =
@@ -576,41 +584,42 @@ struct SecretStoreChoiceTests {
             "needs dbus-run-session and gnome-keyring-daemon (apt-get install dbus-x11 gnome-keyring)"))
     func aLockedKeyringStopsLoginBeforeTheBrowserAndSaysWhy() async throws {
         let cli = try SpotLinkBinary()
-        let emulator = try await EmulatorServer.start()
-        let keyring = cli.home.appendingPathComponent("keyring")
-        let script = """
-            export HOME='\(keyring.path)' XDG_DATA_HOME='\(keyring.path)/data'
-            printf unlock-me | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
-            dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
-              org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
-            export HOME='\(cli.home.path)' XDG_DATA_HOME='\(cli.home.path)/data' XDG_CONFIG_HOME='\(cli.home.path)/config'
-            status=0
-            '\(builtExecutable(named: "spotlink").path)' login --store secret-service --no-browser \\
-              --emulator '\(emulator.baseURL.absoluteString)' --client-id spotlink-demo 2>'\(cli.home.path)/stderr.txt' || status=$?
-            # The keyring daemon this session started (by D-Bus activation too) ends with it.
-            for pid in $(pgrep -x gnome-keyring-d); do
-              grep -qz "$DBUS_SESSION_BUS_ADDRESS" /proc/$pid/environ 2>/dev/null && kill $pid
-            done
-            exit $status
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        process.arguments = ["--", "/bin/sh", "-c", script]
-        process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-        // Files, not pipes: the keyring daemon outlives the command and would hold a pipe open.
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+        try await withEmulator { emulator in
+            let keyring = cli.home.appendingPathComponent("keyring")
+            let script = """
+                export HOME='\(keyring.path)' XDG_DATA_HOME='\(keyring.path)/data'
+                printf unlock-me | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+                dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
+                  org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
+                export HOME='\(cli.home.path)' XDG_DATA_HOME='\(cli.home.path)/data' XDG_CONFIG_HOME='\(cli.home.path)/config'
+                status=0
+                '\(builtExecutable(named: "spotlink").path)' login --store secret-service --no-browser \\
+                  --emulator '\(emulator.baseURL.absoluteString)' --client-id spotlink-demo 2>'\(cli.home.path)/stderr.txt' || status=$?
+                # The keyring daemon this session started (by D-Bus activation too) ends with it.
+                for pid in $(pgrep -x gnome-keyring-d); do
+                  grep -qz "$DBUS_SESSION_BUS_ADDRESS" /proc/$pid/environ 2>/dev/null && kill $pid
+                done
+                exit $status
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
+            process.arguments = ["--", "/bin/sh", "-c", script]
+            process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+            // Files, not pipes: the keyring daemon outlives the command and would hold a pipe open.
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+            let stderr = (try? String(contentsOf: cli.home.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+            #expect(process.terminationStatus == 1, "\(stderr)")
+            #expect(stderr.contains("Secret Service store cannot be used") && stderr.contains("locked"), "\(stderr)")
+            #expect(stderr.contains("--store file"))
+            #expect(
+                !stderr.contains("Open this URL"), "the browser step began on a keyring that cannot keep the tokens")
+            #expect(await emulator.requestCount("POST /api/token") == 0)
         }
-        let stderr = (try? String(contentsOf: cli.home.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
-        await emulator.stop()
-        #expect(process.terminationStatus == 1, "\(stderr)")
-        #expect(stderr.contains("Secret Service store cannot be used") && stderr.contains("locked"), "\(stderr)")
-        #expect(stderr.contains("--store file"))
-        #expect(!stderr.contains("Open this URL"), "the browser step began on a keyring that cannot keep the tokens")
-        #expect(await emulator.requestCount("POST /api/token") == 0)
     }
 
     @Test(
@@ -620,18 +629,19 @@ struct SecretStoreChoiceTests {
     func loginKeepsTokensInTheKeyringAndSaysSo() async throws {
         var cli = try SpotLinkBinary()
         cli.extraEnvironment = ["DBUS_SESSION_BUS_ADDRESS": try #require(Self.sessionBus)]
-        let emulator = try await EmulatorServer.start()
-        let common = ["--emulator", emulator.baseURL.absoluteString]
-        let login = try await cli.login(["--store", "secret-service"] + common)
-        #expect(login.status == 0, "\(login.stderr)")
-        #expect(login.stdout.contains("Secret Service"))
-        let status = try await cli.run(["status", "--json"] + common)
-        #expect(status.status == 0, "\(status.stderr)")
-        #expect(status.stdout.contains("Secret Service"))
-        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("config/spotlink/tokens").path))
-        #expect(try await cli.run(["logout"] + common).status == 0)
-        #expect(try await cli.run(["status"] + common).status == 3)
-        await emulator.stop()
+        try await withEmulator { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            let login = try await cli.login(["--store", "secret-service"] + common)
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(login.stdout.contains("Secret Service"))
+            let status = try await cli.run(["status", "--json"] + common)
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.contains("Secret Service"))
+            #expect(
+                !FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("config/spotlink/tokens").path))
+            #expect(try await cli.run(["logout"] + common).status == 0)
+            #expect(try await cli.run(["status"] + common).status == 3)
+        }
     }
 }
 
@@ -642,21 +652,21 @@ struct TwoProcessTests {
         let cli = try SpotLinkBinary()
         var configuration = EmulatorConfiguration()
         configuration.refreshRotation = rotation
-        let emulator = try await EmulatorServer.start(configuration)
-        let common = ["--emulator", emulator.baseURL.absoluteString]
-        let login = try await cli.login(common)
-        #expect(login.status == 0)
-        // The access token expires on the emulator's side; both processes meet a 401 at once.
-        await emulator.advanceClock(by: .seconds(3601))
-        async let first = cli.run(["playlists", "--json"] + common)
-        async let second = cli.run(["status", "--json"] + common)
-        let results = try await [first, second]
-        for result in results { #expect(result.status == 0, "\(result.stderr)") }
-        #expect(await emulator.requestCount("POST /api/token", status: 200) == 2)
-        #expect(await emulator.requestCount("POST /api/token", status: 400) == 0)
-        // Both keep working afterwards: nothing was revoked by a racing refresh.
-        #expect(try await cli.run(["status"] + common).status == 0)
-        await emulator.stop()
+        try await withEmulator(configuration) { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            let login = try await cli.login(common)
+            #expect(login.status == 0)
+            // The access token expires on the emulator's side; both processes meet a 401 at once.
+            await emulator.advanceClock(by: .seconds(3601))
+            async let first = cli.run(["playlists", "--json"] + common)
+            async let second = cli.run(["status", "--json"] + common)
+            let results = try await [first, second]
+            for result in results { #expect(result.status == 0, "\(result.stderr)") }
+            #expect(await emulator.requestCount("POST /api/token", status: 200) == 2)
+            #expect(await emulator.requestCount("POST /api/token", status: 400) == 0)
+            // Both keep working afterwards: nothing was revoked by a racing refresh.
+            #expect(try await cli.run(["status"] + common).status == 0)
+        }
     }
 }
 
@@ -693,39 +703,40 @@ struct MoreCommandTests {
 
     @Test func openRefreshDetachDeleteDoctorAndNowPlaying() async throws {
         let cli = try SpotLinkBinary()
-        let emulator = try await EmulatorServer.start()
-        let common = ["--emulator", emulator.baseURL.absoluteString]
-        _ = try await cli.login(common)
-        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-        #expect(try await cli.run(["session", "new", "A"] + common).status == 0)
-        #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
+        try await withEmulator { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            _ = try await cli.login(common)
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            #expect(try await cli.run(["session", "new", "A"] + common).status == 0)
+            #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
 
-        let open = try await cli.run(["open", "1", "--uri", "--json"] + common)
-        #expect(open.status == 0)
-        #expect(open.stdout.contains("spotify:playlist:\(deep)"))
+            let open = try await cli.run(["open", "1", "--uri", "--json"] + common)
+            #expect(open.status == 0)
+            #expect(open.stdout.contains("spotify:playlist:\(deep)"))
 
-        await emulator.control("playlists/\(deep)/rename", ["name": "Deep Work II"])
-        let refresh = try await cli.run(["refresh", "--json"] + common)
-        #expect(refresh.status == 0 && refresh.stdout.contains("\"refreshed\":1"))
-        #expect(try await cli.run(["session", "list"] + common).stdout.contains("Deep Work II"))
+            await emulator.control("playlists/\(deep)/rename", ["name": "Deep Work II"])
+            let refresh = try await cli.run(["refresh", "--json"] + common)
+            #expect(refresh.status == 0 && refresh.stdout.contains("\"refreshed\":1"))
+            #expect(try await cli.run(["session", "list"] + common).stdout.contains("Deep Work II"))
 
-        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
-        let playing = try await cli.run(["now-playing", "--json"] + common)
-        #expect(playing.status == 0 && playing.stdout.contains("\"state\":\"playing\""))
-        await emulator.control("player/stop")
-        #expect(try await cli.run(["now-playing"] + common).stdout.contains("Nothing is playing"))
+            await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+            let playing = try await cli.run(["now-playing", "--json"] + common)
+            #expect(playing.status == 0 && playing.stdout.contains("\"state\":\"playing\""))
+            await emulator.control("player/stop")
+            #expect(try await cli.run(["now-playing"] + common).stdout.contains("Nothing is playing"))
 
-        let doctor = try await cli.run(["doctor", "--json"] + common)
-        #expect(doctor.status == 0, "\(doctor.stdout)")
-        let badRedirect = try await cli.run(["doctor", "--redirect-uri", "http://localhost:8888/callback"] + common)
-        #expect(badRedirect.status == 1)
-        #expect(badRedirect.stdout.contains("http://127.0.0.1:8888/callback"))
+            let doctor = try await cli.run(["doctor", "--json"] + common)
+            #expect(doctor.status == 0, "\(doctor.stdout)")
+            let badRedirect = try await cli.run(
+                ["doctor", "--redirect-uri", "http://localhost:8888/callback"] + common)
+            #expect(badRedirect.status == 1)
+            #expect(badRedirect.stdout.contains("http://127.0.0.1:8888/callback"))
 
-        #expect(try await cli.run(["session", "detach", "1"] + common).stdout.contains("Detached"))
-        #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("No playlist attached"))
-        #expect(try await cli.run(["session", "delete", "1"] + common).status == 0)
-        #expect(try await cli.run(["session", "show", "1"] + common).status == 1)
-        await emulator.stop()
+            #expect(try await cli.run(["session", "detach", "1"] + common).stdout.contains("Detached"))
+            #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("No playlist attached"))
+            #expect(try await cli.run(["session", "delete", "1"] + common).status == 0)
+            #expect(try await cli.run(["session", "show", "1"] + common).status == 1)
+        }
     }
 }
 
@@ -733,27 +744,27 @@ struct MoreCommandTests {
 struct InteractiveCommandTests {
     @Test func pickerRoutineAndSummary() async throws {
         let cli = try SpotLinkBinary()
-        let emulator = try await EmulatorServer.start()
-        let common = ["--emulator", emulator.baseURL.absoluteString]
-        _ = try await cli.login(common)
-        #expect(try await cli.run(["playlists"] + common).status == 0)
-        #expect(try await cli.run(["session", "new", "Run", "--minutes", "20"] + common).status == 0)
-        // Type a filter, then pick the first match.
-        let pick = try await cli.run(["session", "attach", "1", "--pick"] + common, input: "deep\n1\n")
-        #expect(pick.status == 0, "\(pick.stderr)")
-        #expect(pick.stdout.contains("Deep Work"))
+        try await withEmulator { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            _ = try await cli.login(common)
+            #expect(try await cli.run(["playlists"] + common).status == 0)
+            #expect(try await cli.run(["session", "new", "Run", "--minutes", "20"] + common).status == 0)
+            // Type a filter, then pick the first match.
+            let pick = try await cli.run(["session", "attach", "1", "--pick"] + common, input: "deep\n1\n")
+            #expect(pick.status == 0, "\(pick.stderr)")
+            #expect(pick.stdout.contains("Deep Work"))
 
-        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
-        await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
-        let routine = try await cli.run(["routine", "1", "--minutes", "0.05", "--polling", "economical"] + common)
-        #expect(routine.status == 0, "\(routine.stderr)")
-        #expect(routine.stdout.contains("open.spotify.com/playlist/\(deep)"))
-        #expect(routine.stdout.contains("▶"))
-        #expect(routine.stdout.contains("You got through"))
-        await emulator.control("player/stop")
-        let silent = try await cli.run(["routine", "1", "--minutes", "0.02"] + common)
-        #expect(silent.stdout.contains("No music was playing"))
-        await emulator.stop()
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+            let routine = try await cli.run(["routine", "1", "--minutes", "0.05", "--polling", "economical"] + common)
+            #expect(routine.status == 0, "\(routine.stderr)")
+            #expect(routine.stdout.contains("open.spotify.com/playlist/\(deep)"))
+            #expect(routine.stdout.contains("▶"))
+            #expect(routine.stdout.contains("You got through"))
+            await emulator.control("player/stop")
+            let silent = try await cli.run(["routine", "1", "--minutes", "0.02"] + common)
+            #expect(silent.stdout.contains("No music was playing"))
+        }
     }
 
     @Test func emulatorCommandPrintsItsURLAndControlTokenAndStopsOnSIGTERM() async throws {

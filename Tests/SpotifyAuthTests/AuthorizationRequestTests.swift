@@ -24,13 +24,13 @@ func makeFlow(redirect: String = "http://127.0.0.1:4321/callback", server: Autho
 
 @Suite("Authorization request (checklist rows 1–4)")
 struct AuthorizationRequestTests {
-    @Test func row1_rfc7636AppendixB() {
+    @Test func rfc7636AppendixB() {
         #expect(
             PKCE.challenge(for: CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
                 == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     }
 
-    @Test func row2_verifiersAndStatesAreLongDistinctAndUnreserved() throws {
+    @Test func verifiersAndStatesAreLongDistinctAndUnreserved() throws {
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         var seen = Set<String>()
         for _ in 0..<1000 {
@@ -45,7 +45,7 @@ struct AuthorizationRequestTests {
         #expect(seen.count == 2000)
     }
 
-    @Test func row2_aFailingRandomSourceThrows() {
+    @Test func aFailingRandomSourceThrows() {
         #expect(throws: (any Error).self) { try PKCE.makeVerifier(using: FailingRandom()) }
         #expect(throws: (any Error).self) {
             try AuthorizationFlow(
@@ -53,7 +53,7 @@ struct AuthorizationRequestTests {
         }
     }
 
-    @Test func row3_authorizeURLCarriesEachParameterOnceAndNoVerifier() throws {
+    @Test func authorizeURLCarriesEachParameterOnceAndNoVerifier() throws {
         let flow = try makeFlow()
         let items = try #require(URLComponents(url: flow.authorizeURL, resolvingAgainstBaseURL: false)?.queryItems)
         let names = items.map(\.name)
@@ -73,7 +73,7 @@ struct AuthorizationRequestTests {
         "http://localhost:4321/callback", "http://0.0.0.0:4321/callback", "http://192.168.1.5/callback",
         "http://example.com/callback", "not a url", "",
     ])
-    func row4_unsafeRedirectsAreConfigurationErrors(redirect: String) {
+    func unsafeRedirectsAreConfigurationErrors(redirect: String) {
         #expect {
             try makeFlow(redirect: redirect)
         } throws: { error in
@@ -121,7 +121,7 @@ struct CallbackTests {
     ]
 
     @Test(arguments: forged.map(\.0))
-    func row5_6_wrongOrMissingStateIsIgnoredWithoutExchange(label: String) throws {
+    func wrongOrMissingStateIsIgnoredWithoutExchange(label: String) throws {
         let query = Self.forged.first { $0.0 == label }!.1
         let (result, flow) = try outcome(query)
         guard case .ignore(let error) = result else {
@@ -133,7 +133,7 @@ struct CallbackTests {
         #expect(!error.message.contains("SENTINEL"))
     }
 
-    @Test func row5_tooManyForgedCallbacksEndTheFlow() throws {
+    @Test func tooManyForgedCallbacksEndTheFlow() throws {
         var flow = try makeFlow()
         for _ in 0..<4 {
             if case .fail = flow.handleCallback(query: "code=x&state=bad") { Issue.record("failed early") }
@@ -145,14 +145,14 @@ struct CallbackTests {
         #expect(error.code == .stateMismatch)
     }
 
-    @Test func row6_accessDeniedWithTheRightState() throws {
+    @Test func accessDeniedWithTheRightState() throws {
         let (result, _) = try outcome { "error=access_denied&state=\($0.state)" }
         guard case .fail(let error) = result else { Issue.record("expected fail"); return }
         #expect(error.code == .accessDenied)
     }
 
     @Test(arguments: ["<script>alert(1)</script>", "line1%0D%0Aline2", String(repeating: "A", count: 10_000)])
-    func row7_hostileErrorDescriptionsAreTypedAndTruncated(description: String) throws {
+    func hostileErrorDescriptionsAreTypedAndTruncated(description: String) throws {
         let (result, _) = try outcome { "error=server_error&error_description=\(description)&state=\($0.state)" }
         guard case .fail(let error) = result else { Issue.record("expected fail"); return }
         #expect(error.code == .authorizationFailed)
@@ -161,21 +161,21 @@ struct CallbackTests {
     }
 
     @Test(arguments: ["state=S", "code=a&error=access_denied&state=S", "code=&state=S"])
-    func row8_neitherOrBoth(template: String) throws {
+    func aCallbackWithNeitherOrBothACodeAndAnErrorIsRefused(template: String) throws {
         let (result, _) = try outcome { template.replacingOccurrences(of: "state=S", with: "state=\($0.state)") }
         guard case .ignore(let error) = result else { Issue.record("expected ignore, got \(result)"); return }
         #expect(error.code == .invalidCallback)
     }
 
     @Test(arguments: ["code=a&code=b&state=S", "code=a&state=S&state=S"])
-    func row9_duplicatedParametersAreRejected(template: String) throws {
+    func duplicatedParametersAreRejected(template: String) throws {
         let (result, _) = try outcome { template.replacingOccurrences(of: "state=S", with: "state=\($0.state)") }
         guard case .ignore(let error) = result else { Issue.record("expected ignore"); return }
         // A repeated `state` is not "exactly this sign-in's state": it is judged forged first.
         #expect(error.code == (template.contains("state=S&state=S") ? .stateMismatch : .invalidCallback))
     }
 
-    @Test func row11_theSameCallbackTwiceExchangesOnce() throws {
+    @Test func theSameCallbackTwiceExchangesOnce() throws {
         var flow = try makeFlow()
         let query = "code=SENTINEL_CODE_1&state=\(flow.state)&iss=\(encoded(emulatorServer.issuer))"
         guard case .exchange(let code) = flow.handleCallback(query: query) else {
@@ -226,7 +226,7 @@ struct CallbackTests {
     }
 
     @Test(arguments: ["code=%ZZ&state=S", "code=%00&state=S"])
-    func row13_badEncodingIsRefused(template: String) throws {
+    func badEncodingIsRefused(template: String) throws {
         let (result, _) = try outcome { template.replacingOccurrences(of: "state=S", with: "state=\($0.state)") }
         guard case .ignore = result else { Issue.record("expected ignore"); return }
     }

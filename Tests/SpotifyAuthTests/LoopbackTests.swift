@@ -43,7 +43,7 @@ struct LoopbackTests {
         }
     }
 
-    @Test func row15_theResultPageShowsNoSecretsAndIsNotCached() async throws {
+    @Test func theResultPageShowsNoSecretsAndIsNotCached() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let seen = Mutex<(URL?, String)>((nil, ""))
             _ = try await signIn(emulator) { url in
@@ -71,7 +71,7 @@ struct LoopbackTests {
         }
     }
 
-    @Test func row10_13_strayRequestsGet404Or405AndTheFlowKeepsWaiting() async throws {
+    @Test func strayRequestsGet404Or405AndTheFlowKeepsWaiting() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let http = self.http
             let (session, _) = try await signIn(emulator) { url in
@@ -97,7 +97,7 @@ struct LoopbackTests {
         }
     }
 
-    @Test func row14_theDeadlineFailsTheSignInAndClosesThePort() async throws {
+    @Test func theDeadlineFailsTheSignInAndClosesThePort() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let clock = TestClock()
             let port = Mutex<Int?>(nil)
@@ -120,7 +120,7 @@ struct LoopbackTests {
         }
     }
 
-    @Test func row4_theListenerBindsOnlyLoopback() async throws {
+    @Test func theListenerBindsOnlyLoopback() async throws {
         await #expect(throws: LoopbackError.self) {
             try await LoopbackReceiver.start(host: "0.0.0.0", path: "/callback") { _ in
                 .init(status: 200, title: "", message: "")
@@ -138,7 +138,7 @@ struct LoopbackTests {
     }
 
     @Test(arguments: [EmulatorConfiguration.RefreshRotation.none, .rotate])
-    func row25_expiryOnTheVirtualClockRefreshesOnceForFiftyCalls(rotation: EmulatorConfiguration.RefreshRotation)
+    func expiryOnTheVirtualClockRefreshesOnceForFiftyCalls(rotation: EmulatorConfiguration.RefreshRotation)
         async throws
     {
         let clock = TestClock()
@@ -186,7 +186,7 @@ struct LoopbackTests {
         }
     }
 
-    @Test func row35_noSecretReachesLogsErrorsOrDescriptions() async throws {
+    @Test func noSecretReachesLogsErrorsOrDescriptions() async throws {
         let lines = LogSink()
         let clock = TestClock()
         var configuration = EmulatorConfiguration()

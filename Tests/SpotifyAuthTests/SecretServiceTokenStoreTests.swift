@@ -69,7 +69,7 @@
             #expect(try store.load(otherClient)?.accessToken.unredactedValue == "SENTINEL_AT_other")
         }
 
-        @Test func row34_aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
+        @Test func aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
             let store = SecretServiceTokenStore()
             let key = TokenStoreKey(
                 issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer,
@@ -106,7 +106,7 @@
             }
         }
 
-        @Test func row26_aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
+        @Test func aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
             let locks = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: locks) }
             let store = SecretServiceTokenStore(lockDirectory: locks)

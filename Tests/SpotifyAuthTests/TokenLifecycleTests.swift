@@ -35,13 +35,13 @@ struct TokenEndpointTests {
         try TokenResponseParser.parse(status: status, body: Data(body.utf8), receivedAt: clock.now)
     }
 
-    @Test func row16_lowercaseBearerAndUnknownFields() throws {
+    @Test func lowercaseBearerAndUnknownFields() throws {
         let parsed = try parse(#"{"access_token":"SENTINEL_AT_1","token_type":"bearer","expires_in":3600,"x":{"y":1}}"#)
         #expect(parsed.accessToken.unredactedValue == "SENTINEL_AT_1")
     }
 
     @Test(arguments: [200, 400])
-    func row17_invalidGrantIsAnErrorWhateverTheStatus(status: Int) {
+    func invalidGrantIsAnErrorWhateverTheStatus(status: Int) {
         #expect {
             try parse(#"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#, status: status)
         } throws: { error in
@@ -52,7 +52,7 @@ struct TokenEndpointTests {
     @Test(arguments: [
         #"{"token_type":"Bearer"}"#, #"{"access_token":""}"#, #"{"access_token":42}"#, #"{"access_token":null}"#,
     ])
-    func row18_missingOrBadAccessTokenIsMalformed(body: String) {
+    func missingOrBadAccessTokenIsMalformed(body: String) {
         #expect {
             try parse(body)
         } throws: { error in
@@ -63,18 +63,18 @@ struct TokenEndpointTests {
     @Test(arguments: [
         ("3600", 3570.0), (#""3600""#, 3570.0), ("0", 0.0), ("-5", 0.0), ("1e30", 86370.0),
     ])
-    func row19_expiresInNumbersAndStrings(value: String, seconds: Double) throws {
+    func expiresInNumbersAndStrings(value: String, seconds: Double) throws {
         let parsed = try parse(#"{"access_token":"a","expires_in":\#(value)}"#)
         #expect(parsed.expiresAt == clock.now.addingTimeInterval(seconds))
     }
 
-    @Test func row19_absentOrNullMeansRefreshOn401() throws {
+    @Test func absentOrNullMeansRefreshOn401() throws {
         #expect(try parse(#"{"access_token":"a"}"#).expiresAt == nil)
         #expect(try parse(#"{"access_token":"a","expires_in":null}"#).expiresAt == nil)
     }
 
     @Test(arguments: ["false", #""soon""#, "[1]"])
-    func row19_wrongTypesAreRejected(value: String) {
+    func wrongTypesAreRejected(value: String) {
         #expect(throws: OAuthError.self) { try parse(#"{"access_token":"a","expires_in":\#(value)}"#) }
     }
 
@@ -82,7 +82,7 @@ struct TokenEndpointTests {
         ScriptedTransport.Reply.json("<html><h1>502 Bad Gateway</h1></html>", status: 502),
         .json(#"{"access_token":"SENTINEL_AT_x","#), .failure(.connectionLost("reset")), .failure(.timedOut),
     ])
-    func row20_transientFailuresKeepStoredTokens(reply: ScriptedTransport.Reply) async throws {
+    func transientFailuresKeepStoredTokens(reply: ScriptedTransport.Reply) async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         let original = storedTokens(expiresIn: 10, clock: clock)
@@ -97,7 +97,7 @@ struct TokenEndpointTests {
         #expect(await subject.status == .signedIn)
     }
 
-    @Test func row21_oversizedBodyIsRefused() async throws {
+    @Test func oversizedBodyIsRefused() async throws {
         let clock = TestClock()
         let huge = #"{"access_token":"a","pad":""# + String(repeating: "x", count: 1_100_000) + "\"}"
         let endpoint = TokenEndpoint(
@@ -109,7 +109,7 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test func row22_narrowerGrantedScopesAreStored() async throws {
+    @Test func narrowerGrantedScopesAreStored() async throws {
         let clock = TestClock()
         let endpoint = TokenEndpoint(
             server: emulatorServer, clientID: "c",
@@ -123,7 +123,7 @@ struct TokenEndpointTests {
 
 @Suite("Refresh lifecycle (checklist rows 23–25, 28)")
 struct RefreshTests {
-    @Test func row23_invalidGrantRemovesTokensAndNeedsSignIn() async throws {
+    @Test func invalidGrantRemovesTokensAndNeedsSignIn() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
@@ -143,7 +143,7 @@ struct RefreshTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test func row24_refreshWithoutRefreshTokenKeepsTheOldOne() async throws {
+    @Test func refreshWithoutRefreshTokenKeepsTheOldOne() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
@@ -154,7 +154,7 @@ struct RefreshTests {
         #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
     }
 
-    @Test func row24_aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {
+    @Test func aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
@@ -168,7 +168,7 @@ struct RefreshTests {
         #expect(stored.accessToken.unredactedValue == "SENTINEL_AT_new")
     }
 
-    @Test func row25_fiftyConcurrentCallsRefreshOnce() async throws {
+    @Test func fiftyConcurrentCallsRefreshOnce() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
@@ -203,7 +203,7 @@ struct RefreshTests {
         #expect(await subject.refreshCount == 1)
     }
 
-    @Test func row28_proactiveRefreshSixtySecondsBeforeExpiry() async throws {
+    @Test func proactiveRefreshSixtySecondsBeforeExpiry() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try store.save(storedTokens(expiresIn: 120, clock: clock), for: testKey)
@@ -215,7 +215,7 @@ struct RefreshTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test func row28_a401OnAnUnexpiredTokenRefreshesOnceThenFails() async throws {
+    @Test func a401OnAnUnexpiredTokenRefreshesOnceThenFails() async throws {
         let clock = TestClock(mode: .automatic)
         let store = MemoryTokenStore()
         try store.save(storedTokens(clock: clock), for: testKey)

@@ -92,7 +92,7 @@ func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any Toke
 struct FileTokenStoreTests {
     let clock = TestClock()
 
-    @Test func row31_firstWriteUnderUmask000Is0600In0700() throws {
+    @Test func firstWriteUnderUmask000Is0600In0700() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root.appendingPathComponent("tokens"))
@@ -104,7 +104,7 @@ struct FileTokenStoreTests {
         #expect(try store.load(testKey) == storedTokens(clock: clock))
     }
 
-    @Test func row32_aWorldReadableFileIsRefused() throws {
+    @Test func aWorldReadableFileIsRefused() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
@@ -117,7 +117,7 @@ struct FileTokenStoreTests {
         }
     }
 
-    @Test func row32_aSymlinkIsNeverFollowed() throws {
+    @Test func aSymlinkIsNeverFollowed() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
@@ -136,7 +136,7 @@ struct FileTokenStoreTests {
         #expect(try Data(contentsOf: target) == before)
     }
 
-    @Test func row32_aSymlinkedFolderIsRefused() throws {
+    @Test func aSymlinkedFolderIsRefused() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(
@@ -148,7 +148,7 @@ struct FileTokenStoreTests {
     }
 
     @Test(arguments: ["", "{not json", #"{"version":99,"accessToken":"x"}"#, "\u{0}\u{1}"])
-    func row34_corruptEmptyOrFutureStoresAreMovedAside(contents: String) throws {
+    func corruptEmptyOrFutureStoresAreMovedAside(contents: String) throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
@@ -185,7 +185,7 @@ struct FileTokenStoreTests {
         #expect(kept == ["first broken", "second broken"])
     }
 
-    @Test func row34_sessionTreatsACorruptStoreAsNeedingSignIn() async throws {
+    @Test func sessionTreatsACorruptStoreAsNeedingSignIn() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
@@ -196,7 +196,7 @@ struct FileTokenStoreTests {
         guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
     }
 
-    @Test func row27_aProcessKilledWhileSavingLeavesTheOldOrTheNewTokensWhole() async throws {
+    @Test func aProcessKilledWhileSavingLeavesTheOldOrTheNewTokensWhole() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let key = TokenStoreKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
@@ -230,7 +230,7 @@ struct FileTokenStoreTests {
         #expect(kills == 40)
     }
 
-    @Test func row27_aWriteCutShortLeavesTheOldFileWhole() throws {
+    @Test func aWriteCutShortLeavesTheOldFileWhole() throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
@@ -246,7 +246,7 @@ struct FileTokenStoreTests {
     }
 
     @Test(.enabled(if: SmallFilesystem.available, "needs root to mount a small tmpfs"), arguments: [false, true])
-    func row27_aFullOrReadOnlyDiskKeepsTheOldFile(readOnly: Bool) throws {
+    func aFullOrReadOnlyDiskKeepsTheOldFile(readOnly: Bool) throws {
         let filesystem = try SmallFilesystem()
         defer { filesystem.unmount() }
         let store = FileTokenStore(directory: filesystem.root.appendingPathComponent("tokens"))
@@ -270,7 +270,7 @@ struct FileTokenStoreTests {
     }
 
     @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
-    func row27_aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() throws {
+    func aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() throws {
         let root = temporaryDirectory()
         defer {
             chmod(root.path, 0o700)
@@ -288,7 +288,7 @@ struct FileTokenStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
-    @Test func row26_aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
+    @Test func aSecondSessionReusesTheTokenTheFirstRefreshed() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)

@@ -97,6 +97,12 @@ final class UIHarness {
 
     func stop() async { await emulator.stop() }
 
+    /// A test that throws before ``stop()`` still shuts its emulator down (stopping twice is harmless).
+    deinit {
+        let emulator = emulator
+        Task { await emulator.stop() }
+    }
+
     /// Links the emulator's "Deep Work" playlist to session `id`.
     func linkDeepWork(to id: String) async throws -> (RecordID, SpotifyID) {
         let record = RecordID(namespace: "session", id: id)
