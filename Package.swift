@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The small helpers every layer shares (form encoding, HTML escaping, Duration in seconds),
@@ -59,6 +60,7 @@ let package = Package(
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
@@ -67,10 +69,11 @@ let package = Package(
         .target(
             name: "LocalHTTPServer",
             dependencies: [
-                "SpotifyLinkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -78,10 +81,12 @@ let package = Package(
             name: "SpotifyAuthLoopback",
             dependencies: [
                 "SpotifyLinkSupport",
-                "SpotifyAuth", "LocalHTTPServer",
+                "SpotifyAuth", "SpotifyWebAPI", "LocalHTTPServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -92,7 +97,7 @@ let package = Package(
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -102,8 +107,11 @@ let package = Package(
             dependencies: [
                 "SpotifyLinkSupport",
                 "LocalHTTPServer",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -129,7 +137,6 @@ let package = Package(
         .target(
             name: "EmulatorCommandLine",
             dependencies: [
-                "SpotifyLinkSupport",
                 "SpotifyEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -169,7 +176,7 @@ let package = Package(
         .target(
             name: "SpotLinkFuzzTargets",
             dependencies: [
-                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator",
             ],
             swiftSettings: strictSettings
         ),
@@ -182,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "TokenCrashChild",
             dependencies: [
-                "SpotifyLinkSupport", "SpotifyAuth", "SpotifyWebAPI",
+                "SpotifyAuth", "SpotifyWebAPI",
             ],
             path: "Tests/Helpers/TokenCrashChild",
             swiftSettings: strictSettings
@@ -190,7 +197,7 @@ let package = Package(
         .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
-                "SpotifyLinkSupport", "PlaylistLinks", "SpotifyWebAPI",
+                "PlaylistLinks", "SpotifyWebAPI",
             ],
             path: "Tests/Helpers/LinksCrashChild",
             swiftSettings: strictSettings
@@ -198,7 +205,6 @@ let package = Package(
         .testTarget(
             name: "SpotLinkTests",
             dependencies: [
-                "SpotifyLinkSupport",
                 "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -216,7 +222,6 @@ let package = Package(
         .testTarget(
             name: "SpotifyAuthTests",
             dependencies: [
-                "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -226,7 +231,6 @@ let package = Package(
         .testTarget(
             name: "SpotifyEmulatorTests",
             dependencies: [
-                "SpotifyLinkSupport",
                 "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -235,7 +239,6 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
-                "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -245,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "SpotifyLinkSupport", "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator",
+                "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator",
                 "SpotifyTesting",
             ],
             swiftSettings: strictSettings
@@ -259,7 +262,8 @@ let package = Package(
             name: "SpotifyWebAPITests",
             dependencies: [
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
