@@ -103,11 +103,11 @@ public actor SpotifySession: AccessTokenProvider {
     // MARK: - AccessTokenProvider
 
     public func accessToken() async throws -> AccessToken {
-        guard let tokens = try tokens() else { throw notSignedIn() }
-        if let expiresAt = tokens.expiresAt, expiresAt.timeIntervalSince(clock.now) <= Self.proactiveMargin {
-            return try await refresh(replacing: tokens.accessToken).accessToken
+        switch RefreshRules.forAccess(stored: try tokens(), now: clock.now, margin: Self.proactiveMargin) {
+        case .notSignedIn: throw notSignedIn()
+        case .useStored(let stored): return stored.accessToken
+        case .refresh(let stored): return try await refresh(replacing: stored.accessToken).accessToken
         }
-        return tokens.accessToken
     }
 
     public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
@@ -152,8 +152,12 @@ public actor SpotifySession: AccessTokenProvider {
 
     private func refresh(replacing failed: AccessToken) async throws -> StoredTokens {
         if let inFlight { return try await inFlight.value }
-        guard let current = try tokens() else { throw notSignedIn() }
-        if current.accessToken != failed, !isExpiring(current) { return current }
+        switch RefreshRules.afterRefusal(of: failed, stored: try tokens(), now: clock.now, margin: Self.proactiveMargin)
+        {
+        case .notSignedIn: throw notSignedIn()
+        case .useStored(let stored): return stored
+        case .refresh: break
+        }
         let task = Task { try await self.performRefresh(replacing: failed) }
         inFlight = task
         defer { inFlight = nil }
@@ -164,35 +168,37 @@ public actor SpotifySession: AccessTokenProvider {
         let lock = try await store.acquireLock(key)
         defer { lock.release() }
         // Another process may have refreshed while this one waited for the lock.
-        guard let latest = try store.load(key) else {
+        let latest: StoredTokens
+        switch RefreshRules.afterRefusal(
+            of: failed, stored: try store.load(key), now: clock.now, margin: Self.proactiveMargin)
+        {
+        case .notSignedIn:
             cached = nil
             status = .needsSignIn("The stored sign-in is gone.")
             throw notSignedIn()
-        }
-        if latest.accessToken != failed, !isExpiring(latest) {
-            cached = latest
-            return latest
+        case .useStored(let stored):
+            cached = stored
+            return stored
+        case .refresh(let stored):
+            latest = stored
         }
         logger?.debug("spotify token refresh", metadata: ["issuer": "\(key.issuer)"])
         let refreshed: StoredTokens
         do {
             refreshCount += 1
             refreshed = try await endpoint.refresh(latest)
-        } catch let error as OAuthError where error.code == .invalidGrant || error.code == .needsSignIn {
+        } catch {
+            guard case .signOut(let reason) = RefreshRules.afterFailure(error) else { throw error }
             try? store.remove(key)
             cached = nil
-            status = .needsSignIn(error.message)
-            throw OAuthError(code: .needsSignIn, status: error.status, message: error.message, underlying: error)
+            status = .needsSignIn(reason)
+            let status = (error as? OAuthError)?.status
+            throw OAuthError(code: .needsSignIn, status: status, message: reason, underlying: error)
         }
         try store.save(refreshed, for: key)
         cached = refreshed
         status = .signedIn
         return refreshed
-    }
-
-    private func isExpiring(_ tokens: StoredTokens) -> Bool {
-        guard let expiresAt = tokens.expiresAt else { return false }
-        return expiresAt.timeIntervalSince(clock.now) <= Self.proactiveMargin
     }
 
     private func notSignedIn() -> OAuthError {
