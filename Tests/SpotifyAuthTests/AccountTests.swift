@@ -21,7 +21,7 @@ struct AccountTests {
         let file = folder.appendingPathComponent(key.fileName("json"))
         try Data(Self.writtenByTheLastVersion.utf8).write(to: file)
         chmod(file.path, 0o600)
-        let loaded = try #require(try store.load(key))
+        let loaded = try await #require(try store.load(key))
         #expect(loaded.account == nil)
         #expect(loaded.refreshToken?.unredactedValue == "SENTINEL_RT_OLD")
 
@@ -31,15 +31,15 @@ struct AccountTests {
         #expect(try await session.remember(user))
         // Unchanged: not written again.
         #expect(try await !session.remember(user))
-        let reread = try #require(try FileTokenStore(directory: folder).load(key))
+        let reread = try await #require(try FileTokenStore(directory: folder).load(key))
         #expect(reread.account == SpotifyAccount(user))
         #expect(reread.account?.accountID == "acct-42")
         #expect(reread.refreshToken?.unredactedValue == "SENTINEL_RT_OLD")
         // The user ID may change; the account stays the same key.
         let renamed = CurrentUser(id: "new-name", displayName: "Ana", accountID: "acct-42")
         #expect(try await session.remember(renamed))
-        #expect(try FileTokenStore(directory: folder).load(key)?.account?.accountID == "acct-42")
-        #expect(try FileTokenStore(directory: folder).load(key)?.account?.userID == "new-name")
+        await #expect(try FileTokenStore(directory: folder).load(key)?.account?.accountID == "acct-42")
+        await #expect(try FileTokenStore(directory: folder).load(key)?.account?.userID == "new-name")
     }
 
     @Test func withoutAnAccountIDTheUserIDStandsInVisibly() {

@@ -149,7 +149,7 @@ struct LoopbackTests {
             let store = MemoryTokenStore()
             let (session, first) = try await signIn(emulator, store: store, clock: clock)
             try await expireAndCallFiftyTimes(emulator, session: session, clock: clock)
-            let stored = try #require(try store.load(session.key))
+            let stored = try await #require(try store.load(session.key))
             #expect(stored.accessToken != first.accessToken)
             #expect((stored.refreshToken == first.refreshToken) == (rotation == .none))
         }
@@ -182,7 +182,7 @@ struct LoopbackTests {
                 (error as? OAuthError)?.code == .needsSignIn
                     && (error as? OAuthError)?.message.contains("Refresh token expired") == true
             }
-            #expect(try store.load(session.key) == nil)
+            await #expect(try store.load(session.key) == nil)
         }
     }
 
@@ -218,7 +218,7 @@ struct LoopbackTests {
             _ = try await client.currentUser()
             await emulator.control("faults", ["kind": "502-html", "count": "5"])
             let failure = await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
-            let current = try #require(try store.load(session.key))
+            let current = try await #require(try store.load(session.key))
             let secrets = [
                 tokens.accessToken.unredactedValue, tokens.refreshToken!.unredactedValue,
                 current.accessToken.unredactedValue,

@@ -20,18 +20,18 @@ final class WatchedStore: TokenStore {
     var removes: Int { state.withLock { $0.removes } }
     func failSaves() { state.withLock { $0.failSaves = true } }
 
-    func load(_ key: TokenStoreKey) throws -> StoredTokens? { try inner.load(key) }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
         let fail = state.withLock { state in
             state.saves += 1
             return state.failSaves
         }
         if fail { throw TokenStoreError(code: .io, message: "The disk is full (test).") }
-        try inner.save(tokens, for: key)
+        try await inner.save(tokens, for: key)
     }
-    func remove(_ key: TokenStoreKey) throws {
+    func remove(_ key: TokenStoreKey) async throws {
         state.withLock { $0.removes += 1 }
-        try inner.remove(key)
+        try await inner.remove(key)
     }
     func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
@@ -47,7 +47,7 @@ struct RefreshProofTests {
     func aMalformedRefreshAnswerLeavesTheStoreUntouched(body: String) async throws {
         let store = WatchedStore()
         let original = storedTokens(expiresIn: -1, clock: clock)
-        try store.inner.save(original, for: testKey)
+        try await store.inner.save(original, for: testKey)
         let subject = session(ScriptedTransport([.json(body)]), store: store, clock: clock)
         await #expect {
             try await subject.accessToken()
@@ -55,12 +55,12 @@ struct RefreshProofTests {
             (error as? OAuthError)?.code == .malformedResponse
         }
         #expect(store.saves == 0 && store.removes == 0)
-        #expect(try store.load(testKey) == original)
+        await #expect(try store.load(testKey) == original)
     }
 
     @Test func noTokenIsHandedOutWhenSavingItFails() async throws {
         let store = WatchedStore()
-        try store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         store.failSaves()
         let transport = ScriptedTransport([
             .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
@@ -82,7 +82,7 @@ struct RefreshProofTests {
     /// not cancelled, and the other 49 waiters get the new token from it.
     @Test func cancellingTheWaiterThatStartedTheRefreshDoesNotCancelIt() async throws {
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let arrived = AsyncStream.makeStream(of: Void.self)
         let release = AsyncStream.makeStream(of: Void.self)
         let sawCancellation = Mutex(false)
@@ -114,7 +114,7 @@ struct RefreshProofTests {
 
     @Test func oneRefreshErrorReachesEveryWaiter() async throws {
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let release = AsyncStream.makeStream(of: Void.self)
         let transport = ScriptedTransport { _, _ in
             for await _ in release.stream { break }
@@ -140,7 +140,7 @@ struct RefreshProofTests {
         #expect(codes.count == 50)
         #expect(codes.allSatisfy { $0 == .needsSignIn })
         #expect(transport.requests.count == 1)
-        #expect(try store.load(testKey) == nil)
+        await #expect(try store.load(testKey) == nil)
     }
 }
 
@@ -154,7 +154,7 @@ struct FileLockProofTests {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root, clock: clock)
-        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let held = try await FileLock.acquire(in: root, for: testKey)
         let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)])
         let subject = session(transport, store: store, clock: clock)
@@ -191,14 +191,14 @@ struct FileLockProofTests {
     }
 
     @Test(arguments: [0o755, 0o770, 0o707])
-    func aTokenFolderOpenToOthersIsRefusedWithTheFix(folderMode: Int) throws {
+    func aTokenFolderOpenToOthersIsRefusedWithTheFix(folderMode: Int) async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         chmod(root.path, mode_t(folderMode))
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             guard let error = error as? TokenStoreError else { return false }
             return error.code == .insecure && error.message.contains("chmod 700 \(root.path)")
@@ -211,18 +211,18 @@ struct FileLockProofTests {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let nobody: uid_t = 65534
         chown(store.fileURL(testKey).path, nobody, nobody)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             (error as? TokenStoreError)?.code == .insecure && "\(error)".contains("another user")
         }
         chown(store.fileURL(testKey).path, 0, 0)
         chown(root.path, nobody, nobody)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             (error as? TokenStoreError)?.code == .insecure && "\(error)".contains("another user")
         }
@@ -237,11 +237,11 @@ struct FileLockProofTests {
         }
     }
 
-    @Test func aFileFromANewerVersionIsMovedAsideAndSaysSo() throws {
+    @Test func aFileFromANewerVersionIsMovedAsideAndSaysSo() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let url = store.fileURL(testKey)
         // A whole, readable file whose only fault is its version.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
@@ -249,13 +249,13 @@ struct FileLockProofTests {
         object["version"] = StoredTokens.currentVersion + 1
         try JSONSerialization.data(withJSONObject: object).write(to: url)
         chmod(url.path, 0o600)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             guard let error = error as? TokenStoreError else { return false }
             return error.code == .corrupt && error.message.contains("newer version")
                 && !error.message.contains("SENTINEL")
         }
-        #expect(try store.load(testKey) == nil)
+        await #expect(try store.load(testKey) == nil)
     }
 }

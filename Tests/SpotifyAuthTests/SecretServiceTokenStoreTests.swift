@@ -13,7 +13,8 @@
         static let required = ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_SECRET_SERVICE"] == "1"
         static let problem: String? = {
             do {
-                try SecretServiceTokenStore(timeout: .seconds(5)).checkAvailable()
+                // The blocking probe: a static initializer cannot await.
+                try SecretServiceTokenStore(timeout: .seconds(5)).checkAvailableNow()
                 return nil
             } catch {
                 return "\(error)"
@@ -36,37 +37,53 @@
             TokenStoreKey(issuer: "http://127.0.0.1:1/test-\(UUID().uuidString)", clientID: "spotlink-tests")
         }
 
+        /// Runs `body`, then removes `keys` from `store` whether it passed or threw, so the
+        /// keyring keeps no test items.
+        func removing(
+            _ keys: [TokenStoreKey], from store: SecretServiceTokenStore, _ body: () async throws -> Void
+        ) async throws {
+            do {
+                try await body()
+            } catch {
+                for key in keys { try? await store.remove(key) }
+                throw error
+            }
+            for key in keys { try? await store.remove(key) }
+        }
+
         @Test func theDaemonIsReachable() {
             #expect(SecretServiceDaemon.problem == nil, "\(SecretServiceDaemon.problem ?? "")")
         }
 
-        @Test func savesUpdatesInPlaceAndRemoves() throws {
+        @Test func savesUpdatesInPlaceAndRemoves() async throws {
             let store = SecretServiceTokenStore()
             let key = uniqueKey()
-            defer { try? store.remove(key) }
-            #expect(try store.load(key) == nil)
-            let first = storedTokens(clock: clock)
-            try store.save(first, for: key)
-            #expect(try store.load(key) == first)
-            let second = storedTokens(access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_2", clock: clock)
-            try store.save(second, for: key)
-            #expect(try SecretServiceTokenStore().load(key) == second)
-            try store.remove(key)
-            #expect(try store.load(key) == nil)
-            try store.remove(key)
+            try await removing([key], from: store) {
+                await #expect(try store.load(key) == nil)
+                let first = storedTokens(clock: clock)
+                try await store.save(first, for: key)
+                await #expect(try store.load(key) == first)
+                let second = storedTokens(access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_2", clock: clock)
+                try await store.save(second, for: key)
+                await #expect(try SecretServiceTokenStore().load(key) == second)
+                try await store.remove(key)
+                await #expect(try store.load(key) == nil)
+                try await store.remove(key)
+            }
         }
 
-        @Test func keysKeepIssuersAndClientsApart() throws {
+        @Test func keysKeepIssuersAndClientsApart() async throws {
             let store = SecretServiceTokenStore()
             let key = uniqueKey()
             let otherClient = TokenStoreKey(issuer: key.issuer, clientID: "another-app")
             let otherIssuer = TokenStoreKey(issuer: key.issuer + "x", clientID: key.clientID)
-            defer { [key, otherClient, otherIssuer].forEach { try? store.remove($0) } }
-            try store.save(storedTokens(clock: clock), for: key)
-            try store.save(storedTokens(access: "SENTINEL_AT_other", clock: clock), for: otherClient)
-            #expect(try store.load(otherIssuer) == nil)
-            try store.remove(key)
-            #expect(try store.load(otherClient)?.accessToken.unredactedValue == "SENTINEL_AT_other")
+            try await removing([key, otherClient, otherIssuer], from: store) {
+                try await store.save(storedTokens(clock: clock), for: key)
+                try await store.save(storedTokens(access: "SENTINEL_AT_other", clock: clock), for: otherClient)
+                await #expect(try store.load(otherIssuer) == nil)
+                try await store.remove(key)
+                await #expect(try store.load(otherClient)?.accessToken.unredactedValue == "SENTINEL_AT_other")
+            }
         }
 
         @Test func aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
@@ -74,17 +91,18 @@
             let key = TokenStoreKey(
                 issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer,
                 clientID: "spotlink-corrupt-test")
-            defer { try? store.remove(key) }
-            var future = storedTokens(clock: clock)
-            future.version = StoredTokens.currentVersion + 1
-            try store.save(future, for: key)
-            #expect {
-                try store.load(key)
-            } throws: { error in
-                let error = error as? TokenStoreError
-                return error?.code == .corrupt && error?.message.contains("SENTINEL") == false
+            try await removing([key], from: store) {
+                var future = storedTokens(clock: clock)
+                future.version = StoredTokens.currentVersion + 1
+                try await store.save(future, for: key)
+                await #expect {
+                    try await store.load(key)
+                } throws: { error in
+                    let error = error as? TokenStoreError
+                    return error?.code == .corrupt && error?.message.contains("SENTINEL") == false
+                }
+                await #expect(try store.load(key) == nil)
             }
-            #expect(try store.load(key) == nil)
         }
 
         @Test func signInRefreshAndPersistThroughTheKeyring() async throws {
@@ -95,14 +113,15 @@
             try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
                 let store = SecretServiceTokenStore()
                 let (session, first) = try await LoopbackTests().signIn(emulator, store: store, clock: clock)
-                let key = session.key
-                defer { try? store.remove(key) }
-                #expect(try SecretServiceTokenStore().load(key) == first)
-                try await LoopbackTests().expireAndCallFiftyTimes(emulator, session: session, clock: clock)
-                let stored = try #require(try SecretServiceTokenStore().load(key))
-                #expect(stored.accessToken != first.accessToken && stored.refreshToken != first.refreshToken)
-                #expect(try await session.signOut().contains("spotify.com"))
-                #expect(try store.load(key) == nil)
+                try await removing([session.key], from: store) {
+                    let key = session.key
+                    await #expect(try SecretServiceTokenStore().load(key) == first)
+                    try await LoopbackTests().expireAndCallFiftyTimes(emulator, session: session, clock: clock)
+                    let stored = try await #require(try SecretServiceTokenStore().load(key))
+                    #expect(stored.accessToken != first.accessToken && stored.refreshToken != first.refreshToken)
+                    #expect(try await session.signOut().contains("spotify.com"))
+                    await #expect(try store.load(key) == nil)
+                }
             }
         }
 
@@ -110,28 +129,31 @@
             let locks = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: locks) }
             let store = SecretServiceTokenStore(lockDirectory: locks)
-            try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
-            defer { try? store.remove(testKey) }
-            try await expectSecondSessionReusesTheRefresh(
-                first: store, second: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
-            #expect(mode(locks) == 0o700)
+            try await removing([testKey], from: store) {
+                try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+                try await expectSecondSessionReusesTheRefresh(
+                    first: store, second: SecretServiceTokenStore(lockDirectory: locks), clock: clock)
+                #expect(mode(locks) == 0o700)
+            }
         }
     }
 
     @Suite("Secret Service unavailable (row 33)")
     struct SecretServiceUnavailableTests {
-        @Test func aMissingLibraryIsUnavailableWithTheFix() throws {
+        @Test func aMissingLibraryIsUnavailableWithTheFix() async throws {
             let store = SecretServiceTokenStore(
                 library: Result { try LibSecret(path: "libsecret-missing-for-test.so.0") }.mapError {
                     $0 as! TokenStoreError
                 })
             #expect(store.kind == .secretService)
-            for operation in [
-                { _ = try store.load(testKey) }, { try store.save(storedTokens(clock: TestClock()), for: testKey) },
-                { try store.remove(testKey) },
-            ] {
-                #expect {
-                    try operation()
+            let operations: [@Sendable () async throws -> Void] = [
+                { _ = try await store.load(testKey) },
+                { try await store.save(storedTokens(clock: TestClock()), for: testKey) },
+                { try await store.remove(testKey) },
+            ]
+            for operation in operations {
+                await #expect {
+                    try await operation()
                 } throws: { error in
                     let error = error as? TokenStoreError
                     return error?.code == .unavailable

@@ -38,7 +38,7 @@ struct TokenDestinationTests {
                 accessToken: AccessToken("SENTINEL_AT_live"), refreshToken: nil, expiresAt: nil, scopes: [],
                 signedInAt: Date(),
                 issuer: AuthorizationServer.live.issuer, clientID: "app")
-            try store.save(tokens, for: TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
+            try await store.save(tokens, for: TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
             let live = SpotifySession(endpoint: TokenEndpoint(server: .live, clientID: "app"), store: store)
             // Live tokens toward the emulator: refused before anything is sent.
             let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: live)

@@ -86,14 +86,14 @@ struct TokenEndpointTests {
         let clock = TestClock()
         let store = MemoryTokenStore()
         let original = storedTokens(expiresIn: 10, clock: clock)
-        try store.save(original, for: testKey)
+        try await store.save(original, for: testKey)
         let subject = session(ScriptedTransport([reply]), store: store, clock: clock)
         await #expect {
             try await subject.accessToken()
         } throws: { error in
             (error as? OAuthError)?.code == .transient
         }
-        #expect(try store.load(testKey) == original)
+        await #expect(try store.load(testKey) == original)
         #expect(await subject.status == .signedIn)
     }
 
@@ -126,7 +126,7 @@ struct RefreshTests {
     @Test func invalidGrantRemovesTokensAndNeedsSignIn() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let transport = ScriptedTransport([
             .json(#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, status: 400)
         ])
@@ -136,7 +136,7 @@ struct RefreshTests {
         } throws: { error in
             (error as? OAuthError)?.code == .needsSignIn
         }
-        #expect(try store.load(testKey) == nil)
+        await #expect(try store.load(testKey) == nil)
         guard case .needsSignIn = await subject.status else { Issue.record("status"); return }
         // No retry loop: the next call fails at once without a request.
         await #expect(throws: OAuthError.self) { try await subject.accessToken() }
@@ -146,24 +146,24 @@ struct RefreshTests {
     @Test func refreshWithoutRefreshTokenKeepsTheOldOne() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let subject = session(
             ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)]),
             store: store, clock: clock)
         #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
-        #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+        await #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
     }
 
     @Test func aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let subject = session(
             ScriptedTransport([
                 .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
             ]), store: store, clock: clock)
         _ = try await subject.accessToken()
-        let stored = try #require(try store.load(testKey))
+        let stored = try await #require(try store.load(testKey))
         #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_2")
         #expect(stored.accessToken.unredactedValue == "SENTINEL_AT_new")
     }
@@ -171,7 +171,7 @@ struct RefreshTests {
     @Test func fiftyConcurrentCallsRefreshOnce() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let gate = AsyncStream.makeStream(of: Void.self)
         let transport = ScriptedTransport { _, _ in
             for await _ in gate.stream { break }
@@ -206,7 +206,7 @@ struct RefreshTests {
     @Test func proactiveRefreshSixtySecondsBeforeExpiry() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(expiresIn: 120, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: 120, clock: clock), for: testKey)
         let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)])
         let subject = session(transport, store: store, clock: clock)
         #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_old")
@@ -218,7 +218,7 @@ struct RefreshTests {
     @Test func a401OnAnUnexpiredTokenRefreshesOnceThenFails() async throws {
         let clock = TestClock(mode: .automatic)
         let store = MemoryTokenStore()
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let accounts = ScriptedTransport { _, index in
             .json(#"{"access_token":"SENTINEL_AT_\#(index + 2)","expires_in":3600}"#)
         }
@@ -238,7 +238,7 @@ struct RefreshTests {
     @Test func signInWarningNearSixMonths() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let subject = session(ScriptedTransport([]), store: store, clock: clock)
         #expect(try await subject.signInWarning() == nil)
         clock.advance(by: .seconds(175 * 86400))
@@ -249,11 +249,11 @@ struct RefreshTests {
         let clock = TestClock()
         let store = MemoryTokenStore()
         let other = TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")
-        try store.save(storedTokens(clock: clock), for: testKey)
-        try store.save(storedTokens(clock: clock), for: other)
+        try await store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: other)
         let message = try await session(ScriptedTransport([]), store: store, clock: clock).signOut()
         #expect(message.contains("spotify.com/account/apps"))
-        #expect(try store.load(testKey) == nil)
-        #expect(try store.load(other) != nil)
+        await #expect(try store.load(testKey) == nil)
+        await #expect(try store.load(other) != nil)
     }
 }

@@ -92,51 +92,51 @@ func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any Toke
 struct FileTokenStoreTests {
     let clock = TestClock()
 
-    @Test func firstWriteUnderUmask000Is0600In0700() throws {
+    @Test func firstWriteUnderUmask000Is0600In0700() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root.appendingPathComponent("tokens"))
         let previous = umask(0)
         defer { umask(previous) }
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         #expect(mode(store.directory) == 0o700)
         #expect(mode(store.fileURL(testKey)) == 0o600)
-        #expect(try store.load(testKey) == storedTokens(clock: clock))
+        await #expect(try store.load(testKey) == storedTokens(clock: clock))
     }
 
-    @Test func aWorldReadableFileIsRefused() throws {
+    @Test func aWorldReadableFileIsRefused() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         chmod(store.fileURL(testKey).path, 0o644)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             (error as? TokenStoreError)?.code == .insecure
         }
     }
 
-    @Test func aSymlinkIsNeverFollowed() throws {
+    @Test func aSymlinkIsNeverFollowed() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let target = root.appendingPathComponent("elsewhere.json")
         try FileManager.default.moveItem(at: store.fileURL(testKey), to: target)
         try FileManager.default.createSymbolicLink(at: store.fileURL(testKey), withDestinationURL: target)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             (error as? TokenStoreError)?.code == .insecure
         }
         // Saving replaces the link itself; the file it pointed at is untouched.
         let before = try Data(contentsOf: target)
-        try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        try await store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
         #expect(try Data(contentsOf: target) == before)
     }
 
-    @Test func aSymlinkedFolderIsRefused() throws {
+    @Test func aSymlinkedFolderIsRefused() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(
@@ -144,40 +144,40 @@ struct FileTokenStoreTests {
         try FileManager.default.createSymbolicLink(
             at: root.appendingPathComponent("link"), withDestinationURL: root.appendingPathComponent("real"))
         let store = FileTokenStore(directory: root.appendingPathComponent("link"))
-        #expect(throws: TokenStoreError.self) { try store.save(storedTokens(clock: clock), for: testKey) }
+        await #expect(throws: TokenStoreError.self) { try await store.save(storedTokens(clock: clock), for: testKey) }
     }
 
     @Test(arguments: ["", "{not json", #"{"version":99,"accessToken":"x"}"#, "\u{0}\u{1}"])
-    func corruptEmptyOrFutureStoresAreMovedAside(contents: String) throws {
+    func corruptEmptyOrFutureStoresAreMovedAside(contents: String) async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let url = store.fileURL(testKey)
         try Data(contents.utf8).write(to: url)
         chmod(url.path, 0o600)
-        #expect {
-            try store.load(testKey)
+        await #expect {
+            try await store.load(testKey)
         } throws: { error in
             guard let error = error as? TokenStoreError else { return false }
             return error.code == .corrupt && error.message.contains("sign in again")
                 && !error.message.contains(contents.isEmpty ? "\u{7}" : contents)
         }
-        #expect(try store.load(testKey) == nil)
+        await #expect(try store.load(testKey) == nil)
         let aside = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("corrupt") }
         #expect(aside.count == 1)
     }
 
-    @Test func twoCorruptFilesInOneSecondAreBothKeptAside() throws {
+    @Test func twoCorruptFilesInOneSecondAreBothKeptAside() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         let url = store.fileURL(testKey)
         for contents in ["first broken", "second broken"] {
             try Data(contents.utf8).write(to: url)
             chmod(url.path, 0o600)
-            #expect(throws: TokenStoreError.self) { try store.load(testKey) }
+            await #expect(throws: TokenStoreError.self) { try await store.load(testKey) }
         }
         let aside = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("corrupt") }
         #expect(aside.count == 2)
@@ -189,7 +189,7 @@ struct FileTokenStoreTests {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
+        try await store.save(storedTokens(clock: clock), for: testKey)
         try Data("garbage".utf8).write(to: store.fileURL(testKey))
         let subject = session(ScriptedTransport([]), store: store, clock: clock)
         await #expect(throws: OAuthError.self) { try await subject.accessToken() }
@@ -219,7 +219,7 @@ struct FileTokenStoreTests {
                 .split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
             // Whatever moment the kill came, the file holds whole tokens: the last save reported,
             // or the one after it that completed before its report was written.
-            let stored = try #require(
+            let stored = try await #require(
                 try FileTokenStore(directory: root).load(key),
                 "tokens vanished after save \(saved.last ?? lastReported)")
             let number = try #require(Int(stored.accessToken.unredactedValue.dropFirst("SENTINEL_AT_".count)))
@@ -230,31 +230,31 @@ struct FileTokenStoreTests {
         #expect(kills == 40)
     }
 
-    @Test func aWriteCutShortLeavesTheOldFileWhole() throws {
+    @Test func aWriteCutShortLeavesTheOldFileWhole() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
         let original = storedTokens(clock: clock)
-        try store.save(original, for: testKey)
+        try await store.save(original, for: testKey)
         // What a process killed mid-write leaves: a half-written temporary file beside the real one.
         let partial = root.appendingPathComponent(".tokens-\(UUID().uuidString).tmp")
         try Data(#"{"accessToken":"SENTINEL_AT_half"#.utf8).write(to: partial)
-        #expect(try store.load(testKey) == original)
+        await #expect(try store.load(testKey) == original)
         let replacement = storedTokens(access: "SENTINEL_AT_new", clock: clock)
-        try store.save(replacement, for: testKey)
-        #expect(try store.load(testKey) == replacement)
+        try await store.save(replacement, for: testKey)
+        await #expect(try store.load(testKey) == replacement)
     }
 
     @Test(.enabled(if: SmallFilesystem.available, "needs root to mount a small tmpfs"), arguments: [false, true])
-    func aFullOrReadOnlyDiskKeepsTheOldFile(readOnly: Bool) throws {
+    func aFullOrReadOnlyDiskKeepsTheOldFile(readOnly: Bool) async throws {
         let filesystem = try SmallFilesystem()
         defer { filesystem.unmount() }
         let store = FileTokenStore(directory: filesystem.root.appendingPathComponent("tokens"))
         let original = storedTokens(clock: clock)
-        try store.save(original, for: testKey)
+        try await store.save(original, for: testKey)
         if readOnly { try filesystem.remountReadOnly() } else { filesystem.fill() }
-        #expect {
-            try store.save(
+        await #expect {
+            try await store.save(
                 storedTokens(
                     access: "SENTINEL_AT_new", refresh: "SENTINEL_RT_\(String(repeating: "x", count: 8192))",
                     clock: clock), for: testKey)
@@ -262,7 +262,7 @@ struct FileTokenStoreTests {
             let error = error as? TokenStoreError
             return error?.code == .io && error?.message.contains("SENTINEL") == false
         }
-        #expect(try store.load(testKey) == original)
+        await #expect(try store.load(testKey) == original)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: store.directory.path).allSatisfy {
                 !$0.hasSuffix(".tmp")
@@ -270,7 +270,7 @@ struct FileTokenStoreTests {
     }
 
     @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
-    func aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() throws {
+    func aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() async throws {
         let root = temporaryDirectory()
         defer {
             chmod(root.path, 0o700)
@@ -278,13 +278,13 @@ struct FileTokenStoreTests {
         }
         let store = FileTokenStore(directory: root)
         let original = storedTokens(clock: clock)
-        try store.save(original, for: testKey)
+        try await store.save(original, for: testKey)
         chmod(root.path, 0o500)
-        #expect(throws: TokenStoreError.self) {
-            try store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        await #expect(throws: TokenStoreError.self) {
+            try await store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
         }
         chmod(root.path, 0o700)
-        #expect(try store.load(testKey) == original)
+        await #expect(try store.load(testKey) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
@@ -292,18 +292,18 @@ struct FileTokenStoreTests {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         try await expectSecondSessionReusesTheRefresh(
             first: store, second: FileTokenStore(directory: root), clock: clock)
     }
 
-    @Test func keysKeepIssuersApart() throws {
+    @Test func keysKeepIssuersApart() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let store = FileTokenStore(directory: root)
-        try store.save(storedTokens(clock: clock), for: testKey)
-        #expect(
+        try await store.save(storedTokens(clock: clock), for: testKey)
+        await #expect(
             try store.load(TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
-        #expect(try store.load(TokenStoreKey(issuer: testKey.issuer, clientID: "other")) == nil)
+        await #expect(try store.load(TokenStoreKey(issuer: testKey.issuer, clientID: "other")) == nil)
     }
 }

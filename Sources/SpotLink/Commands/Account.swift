@@ -36,7 +36,7 @@ struct Login: AsyncParsableCommand {
             throw CLIFailure(error.message, exitCode: 2)
         }
         let tokenStore = try context.tokenStore(store)
-        try Self.checkUsable(tokenStore, context)
+        try await Self.checkUsable(tokenStore, context)
         let session = try context.session(store: tokenStore)
         let scopes = await session.scopesForSignIn(adding: addedScopes)
         let signIn = LoopbackSignIn(
@@ -62,12 +62,12 @@ struct Login: AsyncParsableCommand {
 
     /// Fails before the browser opens when the chosen store cannot keep tokens (checklist row 33):
     /// the user is told which store failed and how to choose another, never switched silently.
-    static func checkUsable(_ store: any TokenStore, _ context: Context) throws {
+    static func checkUsable(_ store: any TokenStore, _ context: Context) async throws {
         do {
-            _ = try store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            _ = try await store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
             #if os(Linux)
                 // Reading works on a locked keyring (nothing is found); writing is what fails.
-                try (store as? SecretServiceTokenStore)?.checkWritable()
+                try await (store as? SecretServiceTokenStore)?.checkWritable()
             #endif
         } catch let error as TokenStoreError where error.code == .unavailable || error.code == .insecure {
             throw CLIFailure(
@@ -93,14 +93,14 @@ struct Logout: AsyncParsableCommand {
             guard let store = try? context.tokenStore(choice) else { continue }
             let held: Bool
             do {
-                held = try store.load(key) != nil
+                held = try await store.load(key) != nil
             } catch let error as TokenStoreError where error.code == .corrupt {
                 held = true
             } catch {
                 continue  // not usable here (no keyring daemon, say): it holds nothing of ours
             }
             guard held else { continue }
-            try store.remove(key)
+            try await store.remove(key)
             removed.append("\(store.kind)")
         }
         let revoke =

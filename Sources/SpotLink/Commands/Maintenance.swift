@@ -194,7 +194,7 @@ struct Doctor: AsyncParsableCommand {
         }
         do {
             let store = try context.tokenStore()
-            _ = try store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            _ = try await store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
             checks.append(("token store", true, "\(store.kind)"))
         } catch {
             checks.append(("token store", false, CLIFailure(error).message))

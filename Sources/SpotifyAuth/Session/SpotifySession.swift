@@ -9,6 +9,11 @@ public import SpotifyWebAPI
 /// tokens are refreshed 60 s before they expire; a new refresh token is persisted before the new
 /// access token is handed out; `invalid_grant` removes the tokens and leaves the session in
 /// "needs sign-in"; transient failures keep the tokens.
+///
+/// The store is asynchronous, so the actor is free while a keyring answers. Everything that
+/// reads and then writes the store (loading, sign-in, sign-out, a refresh, remembering the account)
+/// runs one at a time in the session, so a sign-out that arrives while a refresh waits for
+/// Spotify takes effect after it, and the refreshed tokens are never written back over it.
 public actor SpotifySession: AccessTokenProvider {
     /// What the session knows about the sign-in.
     public enum Status: Sendable, Equatable {
@@ -31,6 +36,8 @@ public actor SpotifySession: AccessTokenProvider {
     private var cached: StoredTokens?
     private var loaded = false
     private var inFlight: Task<StoredTokens, any Error>?
+    private var storeBusy = false
+    private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Signed in or out, and why out.
     public private(set) var status: Status = .signedOut
     /// Refreshes performed by this session (for diagnostics and benchmarks).
@@ -53,13 +60,20 @@ public actor SpotifySession: AccessTokenProvider {
     }
 
     /// The stored tokens, read once from the store.
-    public func tokens() throws -> StoredTokens? {
+    public func tokens() async throws -> StoredTokens? {
+        if loaded { return cached }
+        return try await withStore { try await loadedTokens() }
+    }
+
+    /// The stored tokens; called only inside ``withStore(_:)``.
+    private func loadedTokens() async throws -> StoredTokens? {
         if !loaded {
-            loaded = true
             do {
-                cached = try store.load(key)
+                cached = try await store.load(key)
+                loaded = true
                 status = cached == nil ? .signedOut : .signedIn
             } catch let error as TokenStoreError where error.code == .corrupt {
+                loaded = true
                 status = .needsSignIn(error.message)
                 throw OAuthError(code: .needsSignIn, message: error.message, underlying: error)
             }
@@ -67,12 +81,26 @@ public actor SpotifySession: AccessTokenProvider {
         return cached
     }
 
+    /// Runs `body` with the store to itself: store work of this session never interleaves, though
+    /// the actor serves other calls while the store answers.
+    private func withStore<T>(_ body: () async throws -> T) async throws -> T {
+        while storeBusy { await withCheckedContinuation { storeWaiters.append($0) } }
+        storeBusy = true
+        defer {
+            storeBusy = false
+            if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+
     /// Stores the tokens of a finished sign-in.
-    public func signedIn(_ tokens: StoredTokens) throws {
-        try store.save(tokens, for: key)
-        cached = tokens
-        loaded = true
-        status = .signedIn
+    public func signedIn(_ tokens: StoredTokens) async throws {
+        try await withStore {
+            try await store.save(tokens, for: key)
+            cached = tokens
+            loaded = true
+            status = .signedIn
+        }
     }
 
     /// Removes this issuer's and client's tokens and nothing else.
@@ -80,19 +108,21 @@ public actor SpotifySession: AccessTokenProvider {
     /// - Returns: what to tell the user: Spotify has no revoke endpoint, so access is revoked on
     ///   the account page.
     @discardableResult
-    public func signOut() throws -> String {
-        try store.remove(key)
-        cached = nil
-        loaded = true
-        status = .signedOut
+    public func signOut() async throws -> String {
+        try await withStore {
+            try await store.remove(key)
+            cached = nil
+            loaded = true
+            status = .signedOut
+        }
         return "Signed out: the tokens were removed from \(store.kind). To revoke this app's access to your "
             + "Spotify account as well, open \(AuthorizationServer.revokeAccessPage.absoluteString) (Spotify offers apps "
             + "no way to revoke it themselves; a token already issued works until it expires, up to an hour)."
     }
 
     /// A warning when the six-month sign-in limit is near, else `nil`.
-    public func signInWarning() throws -> String? {
-        guard let tokens = try tokens() else { return nil }
+    public func signInWarning() async throws -> String? {
+        guard let tokens = try await tokens() else { return nil }
         let left = tokens.signInExpiresAt.timeIntervalSince(clock.now)
         guard left < Self.signInWarningPeriod else { return nil }
         let days = max(0, Int(left / 86400))
@@ -103,7 +133,7 @@ public actor SpotifySession: AccessTokenProvider {
     // MARK: - AccessTokenProvider
 
     public func accessToken() async throws -> AccessToken {
-        switch RefreshRules.forAccess(stored: try tokens(), now: clock.now, margin: Self.proactiveMargin) {
+        switch RefreshRules.forAccess(stored: try await tokens(), now: clock.now, margin: Self.proactiveMargin) {
         case .notSignedIn: throw notSignedIn()
         case .useStored(let stored): return stored.accessToken
         case .refresh(let stored): return try await refresh(replacing: stored.accessToken).accessToken
@@ -118,14 +148,16 @@ public actor SpotifySession: AccessTokenProvider {
     ///
     /// - Returns: whether the stored account changed (a different account signed in, or none was kept).
     @discardableResult
-    public func remember(_ user: CurrentUser) throws -> Bool {
-        guard var tokens = try tokens() else { return false }
-        let account = SpotifyAccount(user)
-        guard tokens.account != account else { return false }
-        tokens.account = account
-        try store.save(tokens, for: key)
-        cached = tokens
-        return true
+    public func remember(_ user: CurrentUser) async throws -> Bool {
+        try await withStore {
+            guard var tokens = try await loadedTokens() else { return false }
+            let account = SpotifyAccount(user)
+            guard tokens.account != account else { return false }
+            tokens.account = account
+            try await store.save(tokens, for: key)
+            cached = tokens
+            return true
+        }
     }
 
     /// Whether `apiBaseURL` is the Web API of this session's accounts service (same scheme, host
@@ -138,27 +170,28 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// The scopes of the stored sign-in, so that a call needing another fails before it is sent.
     public func grantedScopes() async -> Set<String>? {
-        guard let tokens = try? tokens() else { return nil }
+        guard let tokens = try? await tokens() else { return nil }
         return Set(tokens.scopes)
     }
 
     /// The scopes a new sign-in should ask for to add `scopes`: the ones granted now and the new
     /// ones (scopes are fixed at consent; a sign-in asking for fewer would lose some).
-    public func scopesForSignIn(adding scopes: [String]) -> [String] {
-        let stored = try? tokens()
+    public func scopesForSignIn(adding scopes: [String]) async -> [String] {
+        let stored = try? await tokens()
         let granted = stored?.scopes ?? SpotifyScope.all
         return granted + scopes.filter { !granted.contains($0) }
     }
 
     private func refresh(replacing failed: AccessToken) async throws -> StoredTokens {
         if let inFlight { return try await inFlight.value }
-        switch RefreshRules.afterRefusal(of: failed, stored: try tokens(), now: clock.now, margin: Self.proactiveMargin)
+        switch RefreshRules.afterRefusal(
+            of: failed, stored: try await tokens(), now: clock.now, margin: Self.proactiveMargin)
         {
         case .notSignedIn: throw notSignedIn()
         case .useStored(let stored): return stored
         case .refresh: break
         }
-        let task = Task { try await self.performRefresh(replacing: failed) }
+        let task = Task { try await self.withStore { try await self.performRefresh(replacing: failed) } }
         inFlight = task
         defer { inFlight = nil }
         return try await task.value
@@ -170,7 +203,7 @@ public actor SpotifySession: AccessTokenProvider {
         // Another process may have refreshed while this one waited for the lock.
         let latest: StoredTokens
         switch RefreshRules.afterRefusal(
-            of: failed, stored: try store.load(key), now: clock.now, margin: Self.proactiveMargin)
+            of: failed, stored: try await store.load(key), now: clock.now, margin: Self.proactiveMargin)
         {
         case .notSignedIn:
             cached = nil
@@ -189,13 +222,13 @@ public actor SpotifySession: AccessTokenProvider {
             refreshed = try await endpoint.refresh(latest)
         } catch {
             guard case .signOut(let reason) = RefreshRules.afterFailure(error) else { throw error }
-            try? store.remove(key)
+            try? await store.remove(key)
             cached = nil
             status = .needsSignIn(reason)
             let status = (error as? OAuthError)?.status
             throw OAuthError(code: .needsSignIn, status: status, message: reason, underlying: error)
         }
-        try store.save(refreshed, for: key)
+        try await store.save(refreshed, for: key)
         cached = refreshed
         status = .signedIn
         return refreshed

@@ -37,7 +37,19 @@ public struct FileTokenStore: TokenStore {
         directory.appendingPathComponent(key.fileName(suffix))
     }
 
-    public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
+    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+        try await offCooperativePool { try loadNow(key) }
+    }
+
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        try await offCooperativePool { try saveNow(tokens, for: key) }
+    }
+
+    public func remove(_ key: TokenStoreKey) async throws {
+        try await offCooperativePool { try removeNow(key) }
+    }
+
+    private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
         try checkDirectory(create: false)
         let url = fileURL(key)
         let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -66,7 +78,7 @@ public struct FileTokenStore: TokenStore {
         return tokens
     }
 
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+    private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
         try checkDirectory(create: true)
         let url = fileURL(key)
         let data = try JSONEncoder.tokenStore.encode(tokens)
@@ -95,7 +107,7 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
-    public func remove(_ key: TokenStoreKey) throws {
+    private func removeNow(_ key: TokenStoreKey) throws {
         let url = fileURL(key)
         if unlink(url.path) != 0, errno != ENOENT { throw ioError("could not remove \(url.path)") }
     }

@@ -15,6 +15,7 @@
         /// Where the cross-process lock file lives; `nil` locks within the process only.
         public let lockDirectory: URL?
 
+        /// A store of items under `service`, shared through `accessGroup`, locking refreshes in `lockDirectory`.
         public init(service: String = "dev.spotifylink.tokens", accessGroup: String? = nil, lockDirectory: URL? = nil) {
             self.service = service
             self.accessGroup = accessGroup
@@ -23,7 +24,19 @@
 
         public var kind: TokenStoreKind { .keychain }
 
-        public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
+        public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+            try await offCooperativePool { [self] in try loadNow(key) }
+        }
+
+        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+            try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
+        }
+
+        public func remove(_ key: TokenStoreKey) async throws {
+            try await offCooperativePool { [self] in try removeNow(key) }
+        }
+
+        private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
             var query = baseQuery(key)
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -31,10 +44,10 @@
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return nil }
             guard status == errSecSuccess, let data = result as? Data else { throw failure(status, "read") }
-            return try StoredTokens.decodeSecretItem(data, in: "the Keychain") { try remove(key) }
+            return try StoredTokens.decodeSecretItem(data, in: "the Keychain") { try removeNow(key) }
         }
 
-        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
             let attributes: [String: Any] = [
                 kSecValueData as String: try JSONEncoder.tokenStore.encode(tokens),
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
@@ -48,7 +61,7 @@
             guard status == errSecSuccess else { throw failure(status, "store") }
         }
 
-        public func remove(_ key: TokenStoreKey) throws {
+        private func removeNow(_ key: TokenStoreKey) throws {
             let status = SecItemDelete(baseQuery(key) as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else { throw failure(status, "remove") }
         }
@@ -83,6 +96,7 @@
 
     /// The Security framework status behind a Keychain failure.
     public struct KeychainFailure: Error, Sendable, Equatable {
+        /// The `OSStatus` the Security framework returned.
         public var status: Int32
     }
 #endif

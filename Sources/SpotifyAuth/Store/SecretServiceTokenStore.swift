@@ -33,7 +33,12 @@
 
         /// Checks that libsecret loads and a keyring answers, without reading any secret.
         /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
-        public func checkAvailable() throws {
+        public func checkAvailable() async throws {
+            try await offCooperativePool { [self] in try checkAvailableNow() }
+        }
+
+        /// ``checkAvailable()`` on the calling thread, which it blocks for up to ``timeout``.
+        func checkAvailableNow() throws {
             _ = try run { try $0.lookup(["issuer": "availability check", "client_id": ""], timeout: timeout) }
         }
 
@@ -41,20 +46,32 @@
         /// that is locked, with nobody to type its password, fails here, before a sign-in whose
         /// tokens it could not keep.
         /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
-        public func checkWritable() throws {
+        public func checkWritable() async throws {
             let probe = ["issuer": "SpotifyLink availability check", "client_id": "probe"]
-            try run {
-                try $0.store("probe", label: "SpotifyLink availability check", attributes: probe, timeout: timeout)
+            try await offCooperativePool { [self] in
+                try run {
+                    try $0.store("probe", label: "SpotifyLink availability check", attributes: probe, timeout: timeout)
+                }
+                _ = try run { try $0.clear(probe, timeout: timeout) }
             }
-            _ = try run { try $0.clear(probe, timeout: timeout) }
         }
 
-        public func load(_ key: TokenStoreKey) throws -> StoredTokens? {
-            guard let text = try run({ try $0.lookup(attributes(key), timeout: timeout) }) else { return nil }
-            return try StoredTokens.decodeSecretItem(Data(text.utf8), in: "the keyring") { try remove(key) }
+        public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+            try await offCooperativePool { [self] in
+                guard let text = try run({ try $0.lookup(attributes(key), timeout: timeout) }) else { return nil }
+                return try StoredTokens.decodeSecretItem(Data(text.utf8), in: "the keyring") { try removeNow(key) }
+            }
         }
 
-        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+            try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
+        }
+
+        public func remove(_ key: TokenStoreKey) async throws {
+            try await offCooperativePool { [self] in try removeNow(key) }
+        }
+
+        private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
             let text = String(decoding: try JSONEncoder.tokenStore.encode(tokens), as: UTF8.self)
             try run {
                 try $0.store(
@@ -63,7 +80,7 @@
             }
         }
 
-        public func remove(_ key: TokenStoreKey) throws {
+        private func removeNow(_ key: TokenStoreKey) throws {
             _ = try run { try $0.clear(attributes(key), timeout: timeout) }
         }
 

@@ -27,11 +27,11 @@ public protocol TokenStore: Sendable {
     var kind: TokenStoreKind { get }
     /// The stored tokens, `nil` when signed out.
     /// - Throws: ``TokenStoreError``; `.corrupt` after moving an unreadable store aside.
-    func load(_ key: TokenStoreKey) throws -> StoredTokens?
+    func load(_ key: TokenStoreKey) async throws -> StoredTokens?
     /// Stores `tokens` so that a crash at any point leaves either the old or the new value.
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws
     /// Removes the tokens of `key` and nothing else.
-    func remove(_ key: TokenStoreKey) throws
+    func remove(_ key: TokenStoreKey) async throws
     /// Takes a lock on `key` that other processes using the same store respect, so two processes
     /// never refresh at once. Release it when done.
     func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock
@@ -41,6 +41,14 @@ public protocol TokenStore: Sendable {
 public protocol TokenStoreLock: Sendable {
     /// Releases the lock; other processes may take it at once.
     func release()
+}
+
+/// Runs blocking store work (a keyring call that may wait for a prompt, an `fsync`) on a Dispatch
+/// thread, so that it holds neither the caller's actor nor a thread of Swift's cooperative pool.
+func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result(catching: body)) }
+    }
 }
 
 /// The lock of stores whose process is their only user.
@@ -111,9 +119,11 @@ public final class MemoryTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .memory }
 
-    public func load(_ key: TokenStoreKey) throws -> StoredTokens? { entries.withLock { $0[key] } }
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws { entries.withLock { $0[key] = tokens } }
-    public func remove(_ key: TokenStoreKey) throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        entries.withLock { $0[key] = tokens }
+    }
+    public func remove(_ key: TokenStoreKey) async throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
     public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
 }
 

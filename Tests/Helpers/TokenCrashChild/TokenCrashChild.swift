@@ -10,7 +10,7 @@ import SpotifyWebAPI
 /// SIGKILL that long after its first save, wherever it is in a later write.
 @main
 struct TokenCrashChild {
-    static func main() throws {
+    static func main() async throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 4, let first = Int(arguments[2]), let killAfter = Int(arguments[3]) else {
             FileHandle.standardError.write(
@@ -24,7 +24,7 @@ struct TokenCrashChild {
                 accessToken: AccessToken("SENTINEL_AT_\(index)"), refreshToken: RefreshToken("SENTINEL_RT_\(index)"),
                 expiresAt: Date(timeIntervalSince1970: 1_800_000_000), scopes: ["user-read-private"],
                 signedInAt: Date(timeIntervalSince1970: 1_790_000_000), issuer: key.issuer, clientID: key.clientID)
-            try store.save(tokens, for: key)
+            try await store.save(tokens, for: key)
             FileHandle.standardOutput.write(Data("saved \(index)\n".utf8))
             if index == first {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) {

@@ -264,18 +264,6 @@ struct LimitWordingTests {
     }
 }
 
-/// Polls `condition` on the scheduler (not on time); records an issue and throws when it never holds.
-func waitUntil(
-    _ condition: () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    for attempt in 0..<200_000 {
-        if await condition() { return }
-        if attempt % 64 == 0 { try await Task.sleep(nanoseconds: 100_000) } else { await Task.yield() }
-    }
-    Issue.record("the condition never held", sourceLocation: sourceLocation)
-    throw CancellationError()
-}
-
 @Suite("No token is fetched for a request that will not leave")
 struct TokenOnlyWhenSentTests {
     /// Counts every token asked for: an expiring session would refresh on each.
