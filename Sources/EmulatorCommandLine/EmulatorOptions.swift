@@ -65,7 +65,7 @@ public struct EmulatorOptions: ParsableArguments {
                 accessTokenTTL: accessTokenTTL, refreshRotation: refreshRotation, latencyMs: latencyMs,
                 rateLimit: rateLimit, catalog: catalog, shape: shape, quota: quota, quotaWindow: quotaWindow,
                 developers: developers, extraPlaylists: extraPlaylists)
-        } catch let error as EmulatorConfigurationError {
+        } catch let error as EmulatorError {
             throw ValidationError(error.description)
         }
         return configuration

@@ -5,6 +5,7 @@ import HummingbirdCore
 import LocalHTTPServer
 import Logging
 import NIOCore
+import SpotifyAuth
 import SpotifyLinkSupport
 
 /// A one-shot HTTP listener on a loopback address for the OAuth redirect.
@@ -61,7 +62,8 @@ public final class LoopbackReceiver: Sendable {
         handler: @escaping @Sendable (_ query: String) async -> Page
     ) async throws -> LoopbackReceiver {
         guard host == "127.0.0.1" || host == "::1" else {
-            throw LoopbackError(message: "The sign-in listener binds only 127.0.0.1 or [::1], not \(host).")
+            throw OAuthError(
+                code: .listenerUnavailable, message: "The sign-in listener binds only 127.0.0.1 or [::1], not \(host).")
         }
         guard
             let server = await LocalHTTPServer.start(
@@ -70,7 +72,8 @@ public final class LoopbackReceiver: Sendable {
                 serverName: "spotifylink", logLevel: .critical),
             server.host == host
         else {
-            throw LoopbackError(
+            throw OAuthError(
+                code: .listenerUnavailable,
                 message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
         }
         return LoopbackReceiver(server: server)
@@ -89,13 +92,6 @@ public final class LoopbackReceiver: Sendable {
     public func stop() async {
         await server.stop()
     }
-}
-
-/// Why the loopback listener could not serve.
-public struct LoopbackError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, in a sentence for people.
-    public var message: String
-    public var description: String { message }
 }
 
 struct CallbackResponder: HTTPResponder {

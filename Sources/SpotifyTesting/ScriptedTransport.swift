@@ -13,7 +13,7 @@ public final class ScriptedTransport: Transport {
         /// An HTTP response.
         case response(status: Int, headers: [String: String] = [:], body: Data = Data())
         /// A transport failure instead of a response.
-        case failure(TransportError)
+        case failure(SpotifyAPIError)
 
         /// A JSON body with `status`.
         public static func json(_ body: String, status: Int = 200, headers: [String: String] = [:]) -> Reply {
@@ -43,7 +43,7 @@ public final class ScriptedTransport: Transport {
     public convenience init(_ replies: [Reply]) {
         self.init { request, index in
             guard index < replies.count else {
-                throw TransportError.other(
+                throw SpotifyAPIError.transport(
                     "ScriptedTransport: no reply left for request \(index + 1): \(request.method) \(request.path ?? "")"
                 )
             }
@@ -65,7 +65,7 @@ public final class ScriptedTransport: Transport {
         case .failure(let error):
             throw error
         case .response(let status, let headers, let body):
-            guard body.count <= maxBodyBytes else { throw TransportError.bodyTooLarge(limit: maxBodyBytes) }
+            guard body.count <= maxBodyBytes else { throw SpotifyAPIError.responseTooLarge(limit: maxBodyBytes) }
             var fields = HTTPFields()
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 if let field = HTTPField.Name(name) { fields[field] = value }

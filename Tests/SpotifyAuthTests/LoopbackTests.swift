@@ -121,7 +121,7 @@ struct LoopbackTests {
     }
 
     @Test func theListenerBindsOnlyLoopback() async throws {
-        await #expect(throws: LoopbackError.self) {
+        await #expect(throws: OAuthError(code: .listenerUnavailable, message: "")) {
             try await LoopbackReceiver.start(host: "0.0.0.0", path: "/callback") { _ in
                 .init(status: 200, title: "", message: "")
             }

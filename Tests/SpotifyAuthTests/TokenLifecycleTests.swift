@@ -80,7 +80,8 @@ struct TokenEndpointTests {
 
     @Test(arguments: [
         ScriptedTransport.Reply.json("<html><h1>502 Bad Gateway</h1></html>", status: 502),
-        .json(#"{"access_token":"SENTINEL_AT_x","#), .failure(.connectionLost("reset")), .failure(.timedOut),
+        .json(#"{"access_token":"SENTINEL_AT_x","#), .failure(.transport("the connection was lost (reset)")),
+        .failure(.timedOut),
     ])
     func transientFailuresKeepStoredTokens(reply: ScriptedTransport.Reply) async throws {
         let clock = TestClock()

@@ -103,7 +103,7 @@ struct EmulatorQuotaTests {
                 quotaWindow: arguments[0] == "--quota-window" ? Int(value)! : 86_400,
                 developers: arguments[0] == "--developer" ? [value] : [])
         } throws: { error in
-            (error as? EmulatorConfigurationError)?.flag == flag
+            (error as? EmulatorError)?.flag == flag
         }
     }
 

@@ -40,4 +40,28 @@ struct ErrorMatchingTests {
         #expect(
             PlaylistLinksError(code: .database, message: "a") != PlaylistLinksError(code: .invalidImport, message: "a"))
     }
+
+    @Test func theEmulatorsOneErrorNamesTheFlagAndMatchesByCode() throws {
+        var configuration = EmulatorConfiguration()
+        var caught = "nothing"
+        do {
+            try configuration.apply(
+                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: "sometimes",
+                latencyMs: 0, rateLimit: nil, catalog: nil, shape: "2026", quota: nil, quotaWindow: 86_400,
+                developers: [], extraPlaylists: 0)
+        } catch EmulatorError.Code.couldNotBind {
+            caught = "couldNotBind"
+        } catch let error as EmulatorError where error.code == .invalidFlag {
+            caught = error.description
+        }
+        #expect(caught.hasPrefix("--refresh-rotation "))
+    }
+
+    @Test func aTransportFailureIsTheWebAPILayersError() async throws {
+        let client = SpotifyClient(
+            configuration: .emulator(url: URL(string: "http://127.0.0.1:9")!),
+            tokens: StaticAccessTokenProvider(AccessToken("t")),
+            transport: ScriptedTransport { _, _ in .failure(.timedOut) }, clock: TestClock(mode: .automatic))
+        await #expect(throws: SpotifyAPIError(code: .transport, message: "")) { try await client.currentUser() }
+    }
 }

@@ -28,6 +28,8 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         public static let configuration = Code(name: "configuration")
         /// The user did not finish signing in before the deadline.
         public static let timedOut = Code(name: "timedOut")
+        /// The sign-in callback listener could not start (the port is taken, or the host is not loopback).
+        public static let listenerUnavailable = Code(name: "listenerUnavailable")
         public var description: String { name }
     }
 

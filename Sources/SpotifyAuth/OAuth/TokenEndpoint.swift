@@ -82,10 +82,11 @@ public struct TokenEndpoint: Sendable {
         do {
             (response, data) = try await transport.send(
                 request, body: Data(body.utf8), timeout: .seconds(30), maxBodyBytes: Self.maxBodyBytes)
-        } catch let error as TransportError {
+        } catch let error as SpotifyAPIError {
             throw OAuthError(
                 code: .transient,
-                message: "Could not reach Spotify's sign-in service: \(error). Your sign-in is kept; try again.",
+                message:
+                    "Could not reach Spotify's sign-in service: \(error.message). Your sign-in is kept; try again.",
                 underlying: error)
         }
         return try TokenResponseParser.parse(status: response.status.code, body: data, receivedAt: clock.now)

@@ -50,7 +50,13 @@ public final class EmulatorServer: Sendable {
             let server = await LocalHTTPServer.start(
                 responder: EmulatorResponder(state: state), host: configuration.host, port: configuration.port,
                 serverName: "spotify-emulator", logLevel: .error)
-        else { throw EmulatorError.couldNotBind(host: configuration.host, port: configuration.port) }
+        else {
+            throw EmulatorError(
+                code: .couldNotBind,
+                message:
+                    "The emulator could not listen on \(configuration.host):\(configuration.port). Pick another port, or 0 for any free one."
+            )
+        }
         let port = server.port
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let baseURL = URL(string: "http://\(host):\(port)")!
@@ -84,17 +90,45 @@ public final class EmulatorServer: Sendable {
     public func resetStatistics() async { await state.resetStatistics() }
 }
 
-/// Why an emulator could not start.
-public enum EmulatorError: Error, CustomStringConvertible {
-    /// The address could not be bound (the port is taken, or the host is not local).
-    case couldNotBind(host: String, port: Int)
-
-    public var description: String {
-        switch self {
-        case .couldNotBind(let host, let port):
-            "The emulator could not listen on \(host):\(port). Pick another port, or 0 for any free one."
-        }
+/// The one error of the emulator: it could not start, or a flag was refused.
+public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, to match on: `catch EmulatorError.Code.couldNotBind`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The address could not be bound (the port is taken, or the host is not local).
+        public static let couldNotBind = Code(name: "couldNotBind")
+        /// A command-line flag was refused; ``EmulatorError/flag`` names it.
+        public static let invalidFlag = Code(name: "invalidFlag")
+        public var description: String { name }
     }
+
+    /// What went wrong.
+    public var code: Code
+    /// For ``Code/invalidFlag``: the flag, as `--quota`.
+    public var flag: String?
+    /// A sentence for people saying what to do.
+    public var message: String
+
+    init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    init(flag: String, message: String) {
+        self.code = .invalidFlag
+        self.flag = flag
+        self.message = message
+    }
+
+    public var description: String { flag.map { "\($0) \(message)" } ?? message }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+}
+
+extension EmulatorError.Code {
+    /// Matches an ``EmulatorError`` of this code in `catch` and `case`.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? EmulatorError)?.code == code }
 }
 
 /// Turns Hummingbird requests into ``EmulatorRequest``s and plays latency and delivery faults.

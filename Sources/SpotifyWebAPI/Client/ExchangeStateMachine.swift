@@ -40,7 +40,7 @@ struct ExchangeStateMachine {
         /// Fail for the transport error (after the retries it was owed).
         case failTransport
         /// Fail: the body was larger than the client reads.
-        case failTooLarge(limit: Int)
+        case failTooLarge
     }
 
     /// Whether the request may be sent twice (GET and HEAD).
@@ -66,8 +66,8 @@ struct ExchangeStateMachine {
     }
 
     /// The exchange failed before an answer arrived.
-    mutating func transportFailed(_ error: TransportError) -> Action {
-        if case .bodyTooLarge(let limit) = error { return .failTooLarge(limit: limit) }
+    mutating func transportFailed(_ error: SpotifyAPIError) -> Action {
+        if error.code == .responseTooLarge { return .failTooLarge }
         failures += 1
         return idempotent && failures < maxAttempts ? .backOffThenRetry(attempt: failures) : .failTransport
     }

@@ -141,22 +141,20 @@ extension SpotifyClient {
                 (response, data) = try await transport.send(
                     request, body: nil, timeout: configuration.requestTimeout,
                     maxBodyBytes: configuration.maxResponseBytes)
-            } catch let error as TransportError {
+            } catch let error as SpotifyAPIError {
                 await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: nil, background: background))
                 logger?.debug("spotify transport error", metadata: ["error": "\(error)"])
                 switch machine.transportFailed(error) {
-                case .failTooLarge(let limit):
-                    throw SpotifyAPIError(
-                        code: .responseTooLarge,
-                        message: "Spotify's answer was larger than \(limit) bytes and was not read.",
-                        underlying: error)
+                case .failTooLarge:
+                    throw error
                 case .backOffThenRetry(let attempt):
                     try await backOff(after: attempt)
                     continue
                 default:
                     throw SpotifyAPIError(
                         code: .transport,
-                        message: "Could not reach Spotify: \(error). Check the network connection and try again.",
+                        message:
+                            "Could not reach Spotify: \(error.message). Check the network connection and try again.",
                         underlying: error)
                 }
             }

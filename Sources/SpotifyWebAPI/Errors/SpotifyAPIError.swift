@@ -106,6 +106,22 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         return text + ": " + message
     }
 
+    /// What a ``Transport`` throws when no answer arrived; `detail` says why in a few words
+    /// ("could not connect (connection refused)"). Code ``Code/transport``.
+    public static func transport(_ detail: String) -> SpotifyAPIError {
+        SpotifyAPIError(code: .transport, message: sanitized(detail))
+    }
+
+    /// What a ``Transport`` throws when the exchange outlived its timeout. Code ``Code/transport``.
+    public static var timedOut: SpotifyAPIError { .transport("the request timed out") }
+
+    /// What a ``Transport`` throws when the body is larger than `limit` bytes; reading stopped
+    /// there. Code ``Code/responseTooLarge``.
+    public static func responseTooLarge(limit: Int) -> SpotifyAPIError {
+        SpotifyAPIError(
+            code: .responseTooLarge, message: "Spotify's answer was larger than \(limit) bytes and was not read.")
+    }
+
     static func invalid(_ parameter: String, _ message: String) -> SpotifyAPIError {
         SpotifyAPIError(code: .invalidRequest, message: message, parameter: parameter)
     }

@@ -44,8 +44,8 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - text: what the user pasted; surrounding white space is ignored.
     ///   - expecting: the kind a bare 22-character ID is taken as, and the only kind accepted, if given.
-    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code/invalidIdentifier``; a short
-    ///   link throws with ``ShortLinkError`` underneath, since it needs a redirect to resolve.
+    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code/invalidIdentifier``; for a
+    ///   short link, which only a redirect resolves, the message says how to get the full link.
     public init(parsing text: String, expecting: Kind? = nil) throws(SpotifyAPIError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let parsed: SpotifyReference
@@ -98,8 +98,7 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
                 code: .invalidIdentifier,
                 message: "'\(SpotifyAPIError.sanitized(original, limit: 80))' is a short link: open it in a "
                     + "browser and paste the open.spotify.com link it leads to.",
-                parameter: "link",
-                underlying: ShortLinkError(url: url)
+                parameter: "link"
             )
         }
         if let first = segments.first, first.hasPrefix("intl-") { segments.removeFirst() }
@@ -133,10 +132,4 @@ public struct SpotifyReference: Hashable, Sendable, CustomStringConvertible {
             parameter: "link"
         )
     }
-}
-
-/// The reason underneath a short link's parse error: it must be resolved by following a redirect.
-public struct ShortLinkError: Error, Sendable, Hashable {
-    /// The short link (`spotify.link/…`) to resolve.
-    public let url: URL
 }

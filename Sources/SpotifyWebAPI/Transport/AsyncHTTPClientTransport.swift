@@ -27,7 +27,7 @@
         public func send(
             _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
         ) async throws -> (HTTPResponse, Data) {
-            guard let url = request.url else { throw TransportError.invalidURL }
+            guard let url = request.url else { throw SpotifyAPIError.transport("the URL is not valid") }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
             for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
@@ -38,12 +38,12 @@
                 if let announced = response.headers.first(name: "content-length").flatMap(Int.init),
                     announced > maxBodyBytes
                 {
-                    throw TransportError.bodyTooLarge(limit: maxBodyBytes)
+                    throw SpotifyAPIError.responseTooLarge(limit: maxBodyBytes)
                 }
                 var data = Data()
                 for try await chunk in response.body {
                     guard data.count + chunk.readableBytes <= maxBodyBytes else {
-                        throw TransportError.bodyTooLarge(limit: maxBodyBytes)
+                        throw SpotifyAPIError.responseTooLarge(limit: maxBodyBytes)
                     }
                     data.append(contentsOf: chunk.readableBytesView)
                 }
@@ -54,7 +54,7 @@
                     }
                 }
                 return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), data)
-            } catch let error as TransportError {
+            } catch let error as SpotifyAPIError {
                 throw error
             } catch is CancellationError {
                 throw CancellationError()
@@ -66,17 +66,17 @@
         private static func transportError(_ error: any Error) -> any Error {
             if let error = error as? HTTPClientError {
                 switch error {
-                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return TransportError.timedOut
+                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return SpotifyAPIError.timedOut
                 case .cancelled: return CancellationError()
                 case .remoteConnectionClosed, .bodyLengthMismatch:
-                    return TransportError.connectionLost(String(describing: error))
-                default: return TransportError.other(String(describing: error))
+                    return SpotifyAPIError.transport("the connection was lost (\(String(describing: error)))")
+                default: return SpotifyAPIError.transport(String(describing: error))
                 }
             }
             if error is NIOConnectionError || error is ChannelError {
-                return TransportError.cannotConnect(String(describing: error))
+                return SpotifyAPIError.transport("could not connect (\(String(describing: error)))")
             }
-            return TransportError.other(String(describing: error))
+            return SpotifyAPIError.transport(String(describing: error))
         }
     }
 

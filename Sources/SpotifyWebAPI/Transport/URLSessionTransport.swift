@@ -34,7 +34,9 @@ public final class URLSessionTransport: Transport {
     public func send(
         _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
     ) async throws -> (HTTPResponse, Data) {
-        guard var urlRequest = URLRequest(httpRequest: request) else { throw TransportError.invalidURL }
+        guard var urlRequest = URLRequest(httpRequest: request) else {
+            throw SpotifyAPIError.transport("the URL is not valid")
+        }
         urlRequest.httpBody = body
         urlRequest.timeoutInterval = max(timeout.seconds, 0.001)
         let task = session.dataTask(with: urlRequest)
@@ -53,7 +55,7 @@ public final class URLSessionTransport: Transport {
         var continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
         var response: HTTPResponse?
         var data = Data()
-        var failure: TransportError?
+        var failure: SpotifyAPIError?
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
@@ -74,7 +76,7 @@ public final class URLSessionTransport: Transport {
                 guard var exchange = table[dataTask.taskIdentifier] else { return .cancel }
                 exchange.response = httpResponse
                 if response.expectedContentLength > Int64(exchange.limit) {
-                    exchange.failure = .bodyTooLarge(limit: exchange.limit)
+                    exchange.failure = .responseTooLarge(limit: exchange.limit)
                 }
                 table[dataTask.taskIdentifier] = exchange
                 return exchange.failure == nil ? .allow : .cancel
@@ -86,7 +88,7 @@ public final class URLSessionTransport: Transport {
             let tooLarge = exchanges.withLock { table -> Bool in
                 guard var exchange = table[dataTask.taskIdentifier] else { return false }
                 if exchange.data.count + data.count > exchange.limit {
-                    exchange.failure = .bodyTooLarge(limit: exchange.limit)
+                    exchange.failure = .responseTooLarge(limit: exchange.limit)
                     exchange.data = Data()
                 } else {
                     exchange.data.append(data)
@@ -113,22 +115,24 @@ public final class URLSessionTransport: Transport {
             } else if let response = exchange.response {
                 exchange.continuation.resume(returning: (response, exchange.data))
             } else {
-                exchange.continuation.resume(throwing: TransportError.other("no HTTP response"))
+                exchange.continuation.resume(throwing: SpotifyAPIError.transport("no HTTP response"))
             }
         }
 
         private static func transportError(_ error: any Error) -> any Error {
             let nsError = error as NSError
-            guard nsError.domain == NSURLErrorDomain else { return TransportError.other(nsError.localizedDescription) }
+            guard nsError.domain == NSURLErrorDomain else {
+                return SpotifyAPIError.transport(nsError.localizedDescription)
+            }
             switch nsError.code {
             case NSURLErrorCancelled: return CancellationError()
-            case NSURLErrorTimedOut: return TransportError.timedOut
+            case NSURLErrorTimedOut: return SpotifyAPIError.timedOut
             case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorNotConnectedToInternet,
                 NSURLErrorDNSLookupFailed:
-                return TransportError.cannotConnect(nsError.localizedDescription)
+                return SpotifyAPIError.transport("could not connect (\(nsError.localizedDescription))")
             case NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse:
-                return TransportError.connectionLost(nsError.localizedDescription)
-            default: return TransportError.other(nsError.localizedDescription)
+                return SpotifyAPIError.transport("the connection was lost (\(nsError.localizedDescription))")
+            default: return SpotifyAPIError.transport(nsError.localizedDescription)
             }
         }
     }

@@ -57,14 +57,14 @@ struct ExchangeStateMachineTests {
         #expect(
             machine.received(status: 500, body: Data(), retryAfter: nil, sentValidator: false)
                 == .backOffThenRetry(attempt: 2))
-        #expect(machine.transportFailed(.connectionLost("reset")) == .failTransport)
+        #expect(machine.transportFailed(.transport("the connection was lost (reset)")) == .failTransport)
         var post = ExchangeStateMachine(idempotent: false, maxAttempts: 3, maxRateLimitRetries: 2)
         #expect(post.transportFailed(.timedOut) == .failTransport)
     }
 
     @Test func anOversizedBodyIsNeverRetried() {
         var machine = Self.get()
-        #expect(machine.transportFailed(.bodyTooLarge(limit: 1024)) == .failTooLarge(limit: 1024))
+        #expect(machine.transportFailed(.responseTooLarge(limit: 1024)) == .failTooLarge)
         #expect(machine.failures == 0)
     }
 

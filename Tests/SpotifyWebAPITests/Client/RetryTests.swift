@@ -123,14 +123,14 @@ struct RetryTests {
 
     @Test func serverErrorThenSuccess() async throws {
         let transport = ScriptedTransport([
-            .json("oops", status: 503), .failure(.connectionLost("reset")), .json(meJSON),
+            .json("oops", status: 503), .failure(.transport("the connection was lost (reset)")), .json(meJSON),
         ])
         #expect(try await makeClient(transport).currentUser().id == "tester")
         #expect(transport.requests.count == 3)
     }
 
     @Test func transportErrorsBecomeTypedAfterTheBudget() async throws {
-        let transport = ScriptedTransport { _, _ in .failure(.cannotConnect("refused")) }
+        let transport = ScriptedTransport { _, _ in .failure(.transport("could not connect (refused)")) }
         await #expect {
             try await makeClient(transport).currentUser()
         } throws: { error in

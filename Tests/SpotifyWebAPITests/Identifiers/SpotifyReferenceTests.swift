@@ -96,7 +96,9 @@ struct SpotifyReferenceTests {
         #expect {
             try SpotifyReference(parsing: "https://spotify.link/AbCdEf123")
         } throws: { error in
-            (error as? SpotifyAPIError)?.underlying is ShortLinkError
+            let error = error as? SpotifyAPIError
+            return error?.code == .invalidIdentifier && error?.message.contains("is a short link") == true
+                && error?.message.contains("open.spotify.com") == true
         }
     }
 

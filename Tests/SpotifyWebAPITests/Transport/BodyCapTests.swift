@@ -22,8 +22,8 @@ struct BodyCapTests {
         await #expect {
             try await platformDefaultTransport().send(request, body: nil, timeout: .seconds(30), maxBodyBytes: cap)
         } throws: { error in
-            if case .bodyTooLarge(let limit) = error as? TransportError { return limit == cap }
-            return false
+            let error = error as? SpotifyAPIError
+            return error?.code == .responseTooLarge && error?.message.contains("\(cap) bytes") == true
         }
         let written = try await server.bytesWrittenWhenClosed(timeout: .seconds(20))
         #expect(written < 64 << 20, "the server wrote \(written) bytes before the client hung up")
