@@ -24,7 +24,10 @@ struct EarlierDatabaseTests {
         let url = try copyOfEarlierDatabase()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let store = try SQLitePlaylistLinkStore(location: .file(url))
-        #expect(try store.appliedMigrations() == ["v1 links and playlists", "v2 cover cache", "v3 library cache"])
+        #expect(
+            try store.appliedMigrations() == [
+                "v1 links and playlists", "v2 cover cache", "v3 library cache", "v4 library without folded names",
+            ])
         #expect(try store.integrityCheck() == ["ok"])
 
         let links = try store.links()

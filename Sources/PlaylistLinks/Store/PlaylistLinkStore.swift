@@ -125,8 +125,13 @@ extension PlaylistLinkStore {
 
 extension PlaylistLinkStore {
     /// Replaces the cached list of the user's own playlists (for the picker).
-    public func cacheLibrary(_ playlists: [SimplifiedPlaylist]) async throws {
-        try await replaceLibrary(playlists.map(LibraryPlaylist.init(playlist:)))
+    ///
+    /// - Returns: the list as cached, in library order, so the caller need not read it back.
+    @discardableResult
+    public func cacheLibrary(_ playlists: [SimplifiedPlaylist]) async throws -> [LibraryPlaylist] {
+        let library = playlists.map(LibraryPlaylist.init(playlist:))
+        try await replaceLibrary(library)
+        return library
     }
 
     /// The cached playlists whose name matches `text`, case-, diacritic- and width-insensitively:

@@ -9,12 +9,8 @@ extension SQLitePlaylistLinkStore {
             for (position, playlist) in playlists.enumerated() {
                 try db.execute(
                     sql:
-                        "INSERT OR REPLACE INTO libraryPlaylist (id, name, foldedName, ownerName, trackCount, position) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        playlist.id.rawValue, playlist.name, LibraryPlaylist.fold(playlist.name), playlist.ownerName,
-                        playlist.trackCount,
-                        position,
-                    ])
+                        "INSERT OR REPLACE INTO libraryPlaylist (id, name, ownerName, trackCount, position) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [playlist.id.rawValue, playlist.name, playlist.ownerName, playlist.trackCount, position])
             }
         }
     }

@@ -46,6 +46,12 @@ enum Schema {
             }
             try db.create(index: "library_folded", on: "libraryPlaylist", columns: ["foldedName"])
         }
+        // Filtering folds names in Swift (prefix, word and substring matches a LIKE cannot rank),
+        // so the stored folded name and its index were written and never read.
+        migrator.registerMigration("v4 library without folded names") { db in
+            try db.drop(index: "library_folded")
+            try db.alter(table: "libraryPlaylist") { t in t.drop(column: "foldedName") }
+        }
         return migrator
     }
 }

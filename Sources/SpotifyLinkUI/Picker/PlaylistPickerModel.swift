@@ -79,8 +79,7 @@ public final class PlaylistPickerModel {
         guard connection.isConnected else { return }
         let current = generation
         do {
-            try await store.cacheLibrary(try await connection.client.allMyPlaylists().items)
-            library = try await store.library()
+            library = try await store.cacheLibrary(try await connection.client.allMyPlaylists().items)
             if current == generation { showLocal() }
         } catch {
             await show(error, for: current)
