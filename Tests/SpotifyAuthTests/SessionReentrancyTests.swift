@@ -33,7 +33,8 @@ final class SlowStore: TokenStore {
 struct SessionReentrancyTests {
     let clock = TestClock()
 
-    @Test func aSignOutDuringARefreshLeavesNoTokens() async throws {
+    /// A session whose stored token has expired, and whose refresh answer waits at `answer`.
+    func sessionWhoseRefreshWaits() async throws -> (MemoryTokenStore, TestGate, SpotifySession) {
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let answer = TestGate()
@@ -41,7 +42,11 @@ struct SessionReentrancyTests {
             await answer.hold()
             return .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
         }
-        let subject = session(transport, store: store, clock: clock)
+        return (store, answer, session(transport, store: store, clock: clock))
+    }
+
+    @Test func aSignOutDuringARefreshLeavesNoTokens() async throws {
+        let (store, answer, subject) = try await sessionWhoseRefreshWaits()
         let refreshing = Task { try await subject.accessToken() }
         try await waitUntil("the refresh reached Spotify") { answer.hasArrived }
         let signingOut = Task { try await subject.signOut() }
@@ -67,14 +72,7 @@ struct SessionReentrancyTests {
     }
 
     @Test func rememberingTheAccountDuringARefreshKeepsTheRefreshedTokens() async throws {
-        let store = MemoryTokenStore()
-        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
-        let answer = TestGate()
-        let transport = ScriptedTransport { _, _ in
-            await answer.hold()
-            return .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
-        }
-        let subject = session(transport, store: store, clock: clock)
+        let (store, answer, subject) = try await sessionWhoseRefreshWaits()
         _ = try await subject.tokens()
         let refreshing = Task { try await subject.accessToken() }
         try await waitUntil("the refresh reached Spotify") { answer.hasArrived }
