@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator",
+                "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyLinkUI",
                 "SpotifyTesting",
             ],
             swiftSettings: strictSettings

@@ -7,7 +7,7 @@ import SpotifyWebAPI
 
 // The README's Swift examples, compiled with the tests. Each sits between its markers exactly as
 // the README shows it (ReadmeTests checks, imports aside), wrapped in a function that gives it the
-// app's values. The SwiftUI example needs SwiftUI, which Linux lacks; it is checked for its text only.
+// app's values. The SwiftUI example is in ReadmeSwiftUIExample.swift.
 
 /// README example 2: set up the session, ledger and client, and link a playlist.
 func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {

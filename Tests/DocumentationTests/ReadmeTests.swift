@@ -29,11 +29,16 @@ struct ReadmeTests {
         return blocks
     }
 
+    /// The files that compile the examples: the SwiftUI one apart, with its stand-in for Linux.
+    static func compiledSources() throws -> String {
+        try ["ReadmeExamples.swift", "ReadmeSwiftUIExample.swift"].map {
+            try String(contentsOf: root.appendingPathComponent("Tests/DocumentationTests/\($0)"), encoding: .utf8)
+        }.joined(separator: "\n")
+    }
+
     /// The lines between `// README example N begins` and `… ends`, without their indentation.
     static func compiledExample(_ number: Int) throws -> [String] {
-        let source = try String(
-            contentsOf: root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift"), encoding: .utf8)
-        let lines = source.components(separatedBy: "\n")
+        let lines = try compiledSources().components(separatedBy: "\n")
         let begin = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) begins") })
         let end = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) ends") })
         let indentation = lines[begin].prefix { $0 == " " }.count
@@ -42,19 +47,17 @@ struct ReadmeTests {
         }
     }
 
-    @Test(arguments: [2, 3])
+    @Test(arguments: [2, 3, 4])
     func theExampleIsTheCompiledOne(_ number: Int) throws {
         let blocks = try Self.readmeBlocks()
         try #require(blocks.count >= number, "the README has \(blocks.count) Swift examples")
         let shown = Array(blocks[number - 1].filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty })
         let compiled = try Self.compiledExample(number)
-        #expect(shown == compiled, "README example \(number) differs from ReadmeExamples.swift: update both together")
+        #expect(shown == compiled, "README example \(number) differs from the compiled one: update both together")
         // Every module the README imports is imported by the compiled file.
-        let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift"),
-            encoding: .utf8)
+        let source = try Self.compiledSources()
         for module in blocks[number - 1].filter({ $0.hasPrefix("import ") }) {
-            #expect(source.contains(module + "\n"), "ReadmeExamples.swift lacks \(module)")
+            #expect(source.contains(module + "\n"), "the compiled examples lack \(module)")
         }
     }
 
