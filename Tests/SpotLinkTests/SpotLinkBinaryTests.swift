@@ -69,30 +69,48 @@ struct SpotLinkBinary {
             process.standardInput = FileHandle.nullDevice
         }
         // Nothing here blocks a thread of the cooperative pool: an emulator in this process
-        // needs those threads to answer the child.
+        // needs those threads to answer the child. The pipes are read on threads of their own, not
+        // through `readabilityHandler`: on Linux that is a dispatch source, and one still being
+        // cancelled when its pipe closes crashed libdispatch's event loop (1 run in 3 under load).
         let outData = Mutex(Data())
         let errText = Mutex("")
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
+        async let outRead: Void = Self.readToEnd(out.fileHandleForReading) { chunk in
             outData.withLock { $0.append(chunk) }
         }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = String(decoding: handle.availableData, as: UTF8.self)
-            errText.withLock { $0 += chunk }
-            for line in chunk.split(separator: "\n") { onStderrLine?(String(line)) }
+        async let errRead: Void = Self.readToEnd(err.fileHandleForReading) { chunk in
+            let text = String(decoding: chunk, as: UTF8.self)
+            errText.withLock { $0 += text }
+            for line in text.split(separator: "\n") { onStderrLine?(String(line)) }
         }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+        } catch {
+            // No child holds the write ends: close them so the readers see the end.
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+            await outRead
+            await errRead
+            throw error
         }
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
-        let restOut = out.fileHandleForReading.readDataToEndOfFile()
-        let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stdout = outData.withLock { $0 } + restOut
+        await outRead
+        await errRead
+        let stdout = outData.withLock { $0 }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: errText.withLock { $0 } + rest)
+            stderr: errText.withLock { $0 })
+    }
+
+    /// Reads `handle` until its end on a thread of its own, handing each chunk to `chunk`.
+    static func readToEnd(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                while case let data = handle.availableData, !data.isEmpty { chunk(data) }
+                continuation.resume()
+            }.start()
+        }
     }
 }
 
