@@ -146,7 +146,11 @@ extension SpotifyClient {
                 logger?.debug("spotify transport error", metadata: ["error": "\(error)"])
                 switch machine.transportFailed(error) {
                 case .failTooLarge:
-                    throw error
+                    throw SpotifyAPIError(
+                        code: .responseTooLarge,
+                        message:
+                            "Spotify's answer was larger than \(configuration.maxResponseBytes) bytes and was not read.",
+                        underlying: error)
                 case .backOffThenRetry(let attempt):
                     try await backOff(after: attempt)
                     continue

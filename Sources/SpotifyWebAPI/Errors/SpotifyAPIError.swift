@@ -116,10 +116,10 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     public static var timedOut: SpotifyAPIError { .transport("the request timed out") }
 
     /// What a ``Transport`` throws when the body is larger than `limit` bytes; reading stopped
-    /// there. Code ``Code/responseTooLarge``.
+    /// there. Code ``Code/responseTooLarge``; like the others, its message is a detail the layer
+    /// above words for people.
     public static func responseTooLarge(limit: Int) -> SpotifyAPIError {
-        SpotifyAPIError(
-            code: .responseTooLarge, message: "Spotify's answer was larger than \(limit) bytes and was not read.")
+        SpotifyAPIError(code: .responseTooLarge, message: "the response was larger than \(limit) bytes")
     }
 
     static func invalid(_ parameter: String, _ message: String) -> SpotifyAPIError {
