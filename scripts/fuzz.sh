@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
 #   scripts/fuzz.sh all SECONDS          # every target, SECONDS each
 #
-# TARGET: callback-query, reference, retry-after, token-response, decoders, emulator-form, sanitize.
+# TARGET: callback-query, reference, retry-after, token-response, decoders, fast-decoding, emulator-form,
+# sanitize.
 # The corpus grows in .build-fuzz/corpus/TARGET (seeded from Fuzz/seeds/TARGET, plus the recorded
 # fixtures for decoders). A crash is saved to Fuzz/crashes/TARGET/, where FuzzRegressionTests
 # replays it on every `swift test`: fix the code, keep the file.
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
 shift 2
-targets=(callback-query reference retry-after token-response decoders emulator-form sanitize)
+targets=(callback-query reference retry-after token-response decoders fast-decoding emulator-form sanitize)
 if [[ "$target" == all ]]; then
     for each in "${targets[@]}"; do "$0" "$each" "$seconds" "$@"; done
     exit 0
@@ -31,7 +32,7 @@ corpus="$scratch/corpus/$target"
 crashes="Fuzz/crashes/$target"
 mkdir -p "$corpus" "$crashes"
 cp -n Fuzz/seeds/"$target"/* "$corpus"/ 2>/dev/null || true
-if [[ "$target" == decoders ]]; then cp -n Sources/SpotifyTesting/Fixtures/*.json "$corpus"/; fi
+if [[ "$target" == decoders || "$target" == fast-decoding ]]; then cp -n Sources/SpotifyTesting/Fixtures/*.json "$corpus"/; fi
 
 echo "fuzzing $target for ${seconds}s (corpus $corpus: $(ls "$corpus" | wc -l) inputs)" >&2
 # SWIFT_BACKTRACE: the Swift runtime's crash handler would fight AddressSanitizer's report.

@@ -21,6 +21,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Pages of playlist entries, playlists, tracks and saved tracks, a playlist, search results
     /// and the currently playing item.
     case decoders
+    /// The fast reader of paging objects against `JSONDecoder`: wherever the fast reader gives an
+    /// answer, it is JSONDecoder's.
+    case fastDecoding = "fast-decoding"
     /// The emulator's query and form parser and its `fields` selection parser.
     case emulatorForm = "emulator-form"
     /// Service-supplied text made safe for one log or terminal line.
@@ -34,6 +37,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .retryAfter: Self.retryAfter(data)
         case .tokenResponse: Self.tokenResponse(data)
         case .decoders: Self.decoders(data)
+        case .fastDecoding: Self.fastDecoding(data)
         case .emulatorForm: Self.emulatorForm(data)
         case .sanitize: Self.sanitize(data)
         }
@@ -121,6 +125,33 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         _ = decode(TrackSearchResults.self)
         _ = decode(CurrentlyPlaying.self)
         _ = decode(CurrentUser.self)
+    }
+
+    private static func fastDecoding(_ data: Data) {
+        sameAnswer(Page<PlaylistEntry>.self, data)
+        sameAnswer(Page<SimplifiedPlaylist>.self, data)
+        sameAnswer(Page<Track>.self, data)
+        if let fast = TrackSearchResults.fastDecoded(from: data) {
+            let slow = try? makeSpotifyDecoder().decode(TrackSearchResults.self, from: data)
+            precondition(slow.map { samePage(fast.tracks, $0.tracks) } == true, "track search: the fast reader differs")
+        }
+        if let fast = PlaylistSearchResults.fastDecoded(from: data) {
+            let slow = try? makeSpotifyDecoder().decode(PlaylistSearchResults.self, from: data)
+            precondition(
+                slow.map { samePage(fast.playlists, $0.playlists) } == true, "playlist search: the fast reader differs")
+        }
+    }
+
+    private static func sameAnswer<Item: FastPageItem & Equatable>(_ type: Page<Item>.Type, _ data: Data) {
+        guard let fast = Page<Item>.fastDecoded(from: data) else { return }
+        let slow = try? makeSpotifyDecoder().decode(Page<Item>.self, from: data)
+        precondition(slow.map { samePage(fast, $0) } == true, "\(Item.self): the fast reader differs from JSONDecoder")
+    }
+
+    private static func samePage<Item: Equatable>(_ one: Page<Item>, _ other: Page<Item>) -> Bool {
+        one.items == other.items && one.href == other.href && one.limit == other.limit && one.offset == other.offset
+            && one.next == other.next && one.previous == other.previous && one.total == other.total
+            && one.nullCount == other.nullCount && one.undecodableCount == other.undecodableCount
     }
 
     private static func checkPage<Item>(_ page: Page<Item>) {

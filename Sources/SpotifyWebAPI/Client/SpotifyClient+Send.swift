@@ -50,7 +50,7 @@ extension SpotifyClient {
 
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try makeSpotifyDecoder().decode(T.self, from: data)
+            return try decodeSpotifyResponse(T.self, from: data)
         } catch let error as DecodingError {
             throw SpotifyAPIError.decoding(error, body: data)
         }

@@ -62,5 +62,5 @@ public enum TopItemsRange: String, Sendable, CaseIterable {
 
 /// `GET /search?type=track`.
 package struct TrackSearchResults: Sendable, Decodable {
-    var tracks: Page<Track>
+    package var tracks: Page<Track>
 }

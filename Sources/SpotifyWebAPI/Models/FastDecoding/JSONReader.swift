@@ -1,0 +1,436 @@
+/// A forward-only, validating reader over the bytes of one JSON document, for the paging objects
+/// the client decodes most (entries, playlists, search results).
+///
+/// It builds no tree: the fast decoders ask for the members they know and skip the rest. It is
+/// deliberately stricter than `JSONDecoder`: anything it is not certain to read the way
+/// `JSONDecoder` would (an escaped key, a fraction where an integer belongs, a date in another
+/// form, a duplicated key it reads, nesting deeper than ``maximumDepth``, malformed JSON) makes it
+/// throw ``Declined``, and the client decodes the same bytes with `JSONDecoder` instead. So the
+/// fast path never changes a result; it only skips work when the document is ordinary.
+package struct JSONReader {
+    /// The reader gave up; the caller decodes the document with `JSONDecoder`.
+    package struct Declined: Error {
+        package init() {}
+    }
+
+    /// What the next value is.
+    package enum Token: Equatable {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    /// An object member's name: a view of the document's bytes, valid while the reader is.
+    package struct Key {
+        let start: UnsafePointer<UInt8>
+        let count: Int
+
+        /// Whether the name is exactly `pattern` (an ASCII literal), for `switch key { case "id": … }`.
+        package static func ~= (pattern: StaticString, key: Key) -> Bool {
+            guard pattern.utf8CodeUnitCount == key.count else { return false }
+            let expected = pattern.utf8Start
+            for offset in 0..<key.count where expected[offset] != key.start[offset] { return false }
+            return true
+        }
+    }
+
+    /// Objects and arrays nested deeper than this are declined (`JSONDecoder` allows more), which
+    /// bounds the skipper's recursion.
+    package static let maximumDepth = 64
+
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private var index = 0
+    private var depth = 0
+
+    /// A reader over `bytes`, which must stay valid while the reader is used.
+    /// - Throws: ``Declined`` for an empty document.
+    package init(_ bytes: UnsafeRawBufferPointer) throws(Declined) {
+        guard let address = bytes.baseAddress, !bytes.isEmpty else { throw Declined() }
+        base = address.assumingMemoryBound(to: UInt8.self)
+        end = bytes.count
+    }
+
+    /// The byte at `position`, or 0 past the end (0 is never valid where a byte is expected).
+    @inline(__always)
+    private func byte(_ position: Int) -> UInt8 {
+        position < end ? base[position] : 0
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while true {
+            switch byte(index) {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The kind of the next value, after whitespace.
+    @inline(__always)
+    package mutating func peek() throws(Declined) -> Token {
+        skipWhitespace()
+        switch byte(index) {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"): return .true
+        case UInt8(ascii: "f"): return .false
+        case UInt8(ascii: "n"): return .null
+        default: throw Declined()
+        }
+    }
+
+    /// Checks that only whitespace follows the document's one value.
+    package mutating func finish() throws(Declined) {
+        skipWhitespace()
+        guard index == end else { throw Declined() }
+    }
+
+    // MARK: Objects and arrays
+
+    /// Enters the object that ``peek()`` reported; read its members with ``nextMember(_:)``.
+    package mutating func openObject() throws(Declined) {
+        try enter(UInt8(ascii: "{"))
+    }
+
+    /// Enters the array that ``peek()`` reported; step through it with ``nextElement(_:)``.
+    package mutating func openArray() throws(Declined) {
+        try enter(UInt8(ascii: "["))
+    }
+
+    private mutating func enter(_ opening: UInt8) throws(Declined) {
+        guard byte(index) == opening, depth < Self.maximumDepth else { throw Declined() }
+        index += 1
+        depth += 1
+    }
+
+    /// The next member's name, positioned at its value (which the caller must read or skip);
+    /// `nil` after the closing brace. `first` starts `true` for each object.
+    package mutating func nextMember(_ first: inout Bool) throws(Declined) -> Key? {
+        guard try advance(&first, closing: UInt8(ascii: "}")) else { return nil }
+        guard byte(index) == UInt8(ascii: "\"") else { throw Declined() }
+        index += 1
+        let start = index
+        var ascii = true
+        while true {
+            let current = byte(index)
+            if current == UInt8(ascii: "\"") { break }
+            // An escaped name could spell a known key another way: let JSONDecoder read it.
+            guard current >= 0x20, current != UInt8(ascii: "\\") else { throw Declined() }
+            if current >= 0x80 { ascii = false }
+            index += 1
+        }
+        let key = Key(start: base + start, count: index - start)
+        if !ascii { try Self.validateUTF8(UnsafeBufferPointer(start: key.start, count: key.count)) }
+        index += 1
+        skipWhitespace()
+        guard byte(index) == UInt8(ascii: ":") else { throw Declined() }
+        index += 1
+        return key
+    }
+
+    /// Whether there is another element, positioned at it; `false` after the closing bracket.
+    package mutating func nextElement(_ first: inout Bool) throws(Declined) -> Bool {
+        try advance(&first, closing: UInt8(ascii: "]"))
+    }
+
+    /// Steps over the separator before the next member or element; `false` at `closing`.
+    private mutating func advance(_ first: inout Bool, closing: UInt8) throws(Declined) -> Bool {
+        skipWhitespace()
+        // A closing bracket here follows an opening one or a value: after a comma the caller reads
+        // a value or a name, so `[1,]` and `{"a":1,}` are declined there.
+        if byte(index) == closing {
+            index += 1
+            depth -= 1
+            return false
+        }
+        if first {
+            first = false
+        } else {
+            guard byte(index) == UInt8(ascii: ",") else { throw Declined() }
+            index += 1
+            skipWhitespace()
+        }
+        return true
+    }
+
+    // MARK: Scalars
+
+    /// Reads the string that ``peek()`` reported.
+    package mutating func readString() throws(Declined) -> String {
+        index += 1
+        let start = index
+        var ascii = true
+        while true {
+            let current = byte(index)
+            if current == UInt8(ascii: "\"") { break }
+            if current == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            guard current >= 0x20 else { throw Declined() }
+            if current >= 0x80 { ascii = false }
+            index += 1
+        }
+        let bytes = UnsafeBufferPointer(start: base + start, count: index - start)
+        index += 1
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Declined() }
+        return text
+    }
+
+    /// The rest of a string that has escapes, from its first byte at `start`.
+    private mutating func readEscapedString(from start: Int) throws(Declined) -> String {
+        var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: index - start))
+        while true {
+            let current = byte(index)
+            index += 1
+            switch current {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw Declined() }
+                return text
+            case UInt8(ascii: "\\"):
+                try appendEscape(to: &bytes)
+            case 0..<0x20:
+                throw Declined()
+            default:
+                bytes.append(current)
+            }
+        }
+    }
+
+    /// Decodes the escape after a backslash, appending its UTF-8 to `bytes`.
+    private mutating func appendEscape(to bytes: inout [UInt8]) throws(Declined) {
+        let letter = byte(index)
+        index += 1
+        let simple: UInt8? =
+            switch letter {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+        if let simple {
+            bytes.append(simple)
+            return
+        }
+        guard letter == UInt8(ascii: "u") else { throw Declined() }
+        var scalar = try readHex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            // A high surrogate must be followed by an escaped low one; a lone half is declined.
+            guard byte(index) == UInt8(ascii: "\\"), byte(index + 1) == UInt8(ascii: "u") else { throw Declined() }
+            index += 2
+            let low = try readHex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw Declined() }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+            throw Declined()
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw Declined() }
+        bytes.append(contentsOf: UTF8.encode(unicode)!)
+    }
+
+    private mutating func readHex4() throws(Declined) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let current = byte(index)
+            let digit: UInt8
+            switch current {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = current - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = current - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = current - UInt8(ascii: "A") + 10
+            default: throw Declined()
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Steps over a string, checking its escapes and its UTF-8 as ``readString()`` would.
+    private mutating func skipString() throws(Declined) {
+        index += 1
+        let start = index
+        var ascii = true
+        while true {
+            let current = byte(index)
+            if current == UInt8(ascii: "\"") { break }
+            if current == UInt8(ascii: "\\") {
+                index = start - 1
+                _ = try readString()
+                return
+            }
+            guard current >= 0x20 else { throw Declined() }
+            if current >= 0x80 { ascii = false }
+            index += 1
+        }
+        if !ascii { try Self.validateUTF8(UnsafeBufferPointer(start: base + start, count: index - start)) }
+        index += 1
+    }
+
+    private static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(Declined) {
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw Declined() }
+    }
+
+    /// Reads the number that ``peek()`` reported: its value when it is a plain integer of at most
+    /// 18 digits (no fraction, no exponent, not `-0`), otherwise `nil` after checking its syntax.
+    private mutating func readNumber() throws(Declined) -> Int? {
+        var negative = false
+        if byte(index) == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        let digitsStart = index
+        var value = 0
+        switch byte(index) {
+        case UInt8(ascii: "0"):
+            index += 1
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            while case let digit = byte(index), digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") {
+                if index - digitsStart < 18 { value = value &* 10 &+ Int(digit - UInt8(ascii: "0")) }
+                index += 1
+            }
+        default:
+            throw Declined()
+        }
+        var integral = index - digitsStart <= 18
+        if byte(index) == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            try skipDigits()
+        }
+        if byte(index) == UInt8(ascii: "e") || byte(index) == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if byte(index) == UInt8(ascii: "+") || byte(index) == UInt8(ascii: "-") { index += 1 }
+            try skipDigits()
+        }
+        guard integral, !(negative && value == 0) else { return nil }
+        return negative ? -value : value
+    }
+
+    /// One or more digits.
+    private mutating func skipDigits() throws(Declined) {
+        let start = index
+        while case let digit = byte(index), digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") { index += 1 }
+        guard index > start else { throw Declined() }
+    }
+
+    private mutating func readLiteral(_ literal: StaticString) throws(Declined) {
+        let bytes = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount where byte(index + offset) != bytes[offset] {
+            throw Declined()
+        }
+        index += literal.utf8CodeUnitCount
+    }
+
+    /// Steps over the next value, checking it as `JSONDecoder` would.
+    package mutating func skipValue() throws(Declined) {
+        switch try peek() {
+        case .object:
+            try openObject()
+            var first = true
+            while try nextMember(&first) != nil { try skipValue() }
+        case .array:
+            try openArray()
+            var first = true
+            while try nextElement(&first) { try skipValue() }
+        case .string: try skipString()
+        case .number: _ = try readNumber()
+        case .true: try readLiteral("true")
+        case .false: try readLiteral("false")
+        case .null: try readLiteral("null")
+        }
+    }
+
+    /// Consumes a `null` if one is next; `true` when it did.
+    package mutating func skipNull() throws(Declined) -> Bool {
+        guard try peek() == .null else { return false }
+        try readLiteral("null")
+        return true
+    }
+
+    // MARK: Lenient values, as `decodeLeniently` reads them
+
+    /// A string, or `nil` (the value skipped) for anything else.
+    package mutating func lenientString() throws(Declined) -> String? {
+        guard try peek() == .string else {
+            try skipValue()
+            return nil
+        }
+        return try readString()
+    }
+
+    /// `decodeIfPresent(String.self)`: the string, `nil` for `null`, and `wellTyped: false` for any
+    /// other type (which fails the enclosing synthesized `Decodable`).
+    package mutating func optionalString() throws(Declined) -> (value: String?, wellTyped: Bool) {
+        switch try peek() {
+        case .string: return (try readString(), true)
+        case .null:
+            try readLiteral("null")
+            return (nil, true)
+        default:
+            try skipValue()
+            return (nil, false)
+        }
+    }
+
+    /// An integer, or `nil` for another type. A number that is not a plain integer is declined,
+    /// since `JSONDecoder`'s reading of `1.0` or `1e3` as an `Int` is its own business.
+    package mutating func lenientInt() throws(Declined) -> Int? {
+        try optionalInt().value
+    }
+
+    /// `decodeIfPresent(Int.self)`, with `wellTyped` as in ``optionalString()``.
+    package mutating func optionalInt() throws(Declined) -> (value: Int?, wellTyped: Bool) {
+        switch try peek() {
+        case .number:
+            guard let value = try readNumber() else { throw Declined() }
+            return (value, true)
+        case .null:
+            try readLiteral("null")
+            return (nil, true)
+        default:
+            try skipValue()
+            return (nil, false)
+        }
+    }
+
+    /// `true` or `false`, or `nil` for another type.
+    package mutating func lenientBool() throws(Declined) -> Bool? {
+        switch try peek() {
+        case .true:
+            try readLiteral("true")
+            return true
+        case .false:
+            try readLiteral("false")
+            return false
+        default:
+            try skipValue()
+            return nil
+        }
+    }
+
+    /// A Spotify ID: a string that is a valid ID, or `nil` (as `decodeLeniently(SpotifyID.self)`).
+    package mutating func lenientID() throws(Declined) -> SpotifyID? {
+        guard let text = try lenientString(), SpotifyID.isValid(text) else { return nil }
+        return SpotifyID(unchecked: text)
+    }
+}
+
+/// The member names a fast decoder has read in one object, so a repeated one is declined
+/// (`JSONDecoder` keeps one of the two, and which is its own business).
+package struct SeenKeys {
+    private var bits: UInt64 = 0
+
+    package init() {}
+
+    /// Records member `number` (below 64); throws when it was already seen.
+    @inline(__always)
+    package mutating func insert(_ number: Int) throws(JSONReader.Declined) {
+        let bit: UInt64 = 1 << UInt64(number)
+        guard bits & bit == 0 else { throw JSONReader.Declined() }
+        bits |= bit
+    }
+}
