@@ -22,11 +22,15 @@ fi
 [[ " ${targets[*]} " == *" $target "* ]] || { echo "unknown target '$target'; one of: ${targets[*]}" >&2; exit 2; }
 
 scratch=.build-fuzz
+# SwiftPM passes `-sanitize=fuzzer -sanitize=address` to swiftc as two flags, and swiftc keeps only
+# the last: the Swift code was built without coverage counters, so libFuzzer fuzzed blind ("Is
+# the code instrumented for coverage?"). The combined flag, last on the line, instruments it.
+flags=(--product SpotLinkFuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
 if [[ -z "${SPOTLINK_FUZZ_NO_BUILD:-}" ]]; then
-    swift build --product SpotLinkFuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address \
-        -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" >&2
+    swift build "${flags[@]}" 2>&1 | grep -v "Cannot export local symbol" >&2
 fi
-binary="$(swift build --product SpotLinkFuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --show-bin-path)/SpotLinkFuzz"
+binary="$(swift build "${flags[@]}" --show-bin-path)/SpotLinkFuzz"
 
 corpus="$scratch/corpus/$target"
 crashes="Fuzz/crashes/$target"
