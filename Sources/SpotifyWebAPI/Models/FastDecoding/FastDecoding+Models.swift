@@ -5,15 +5,11 @@ import Foundation
 
 extension Page: FastDecodable where Item: FastPageItem {
     package static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Page {
-        // Anything but an object fails `container(keyedBy:)`: JSONDecoder words that error.
-        guard try reader.peek() == .object else { throw JSONReader.Declined() }
-        try reader.openObject()
         var seen = SeenKeys()
         var page = Page(items: [], limit: 0, offset: 0, total: nil)
         var limit: Int?
         var offset: Int?
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "href":
                 try seen.insert(0)
@@ -40,6 +36,8 @@ extension Page: FastDecodable where Item: FastPageItem {
                 try reader.skipValue()
             }
         }
+        // Anything but an object fails `container(keyedBy:)`: JSONDecoder words that error.
+        guard isObject else { throw JSONReader.Declined() }
         page.limit = limit ?? page.elementCount
         page.offset = offset ?? 0
         return page
@@ -87,11 +85,8 @@ extension TrackSearchResults: FastDecodable {
 private func readRequiredPage<Item: FastPageItem>(
     _ reader: inout JSONReader, key wanted: StaticString
 ) throws(JSONReader.Declined) -> Page<Item> {
-    guard try reader.peek() == .object else { throw JSONReader.Declined() }
-    try reader.openObject()
     var page: Page<Item>?
-    var first = true
-    while let key = try reader.nextMember(&first) {
+    let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
         if wanted ~= key {
             guard page == nil else { throw JSONReader.Declined() }
             page = try Page<Item>.read(&reader)
@@ -99,17 +94,13 @@ private func readRequiredPage<Item: FastPageItem>(
             try reader.skipValue()
         }
     }
-    guard let page else { throw JSONReader.Declined() }
+    guard isObject, let page else { throw JSONReader.Declined() }
     return page
 }
 
 extension Track: FastPageItem {
     package static func readElement(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Track? {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return nil
-        }
-        return try ItemFields.read(&reader).track
+        try ItemFields.read(&reader)?.track
     }
 }
 
@@ -127,40 +118,26 @@ extension PlaylistEntry: FastPageItem {
         }
 
         static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Member {
-            switch try reader.peek() {
-            case .null:
-                _ = try reader.skipNull()
-                return .null
-            case .object:
-                return .object(try ItemFields.read(&reader))
-            default:
-                try reader.skipValue()
-                return .notObject
-            }
+            if try reader.skipNull() { return .null }
+            return try ItemFields.read(&reader).map(Member.object) ?? .notObject
         }
     }
 
     package static func readElement(_ reader: inout JSONReader) throws(JSONReader.Declined) -> PlaylistEntry? {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return nil
-        }
-        try reader.openObject()
         var seen = SeenKeys()
         var addedAt: Date?
         var addedBy: String?
         var isLocal: Bool?
         var item = Member.absent
         var track = Member.absent
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "added_at":
                 try seen.insert(0)
                 addedAt = try reader.lenientDate()
             case "added_by":
                 try seen.insert(1)
-                addedBy = try readAddedBy(&reader)
+                addedBy = try reader.stringMember("id").value
             case "is_local":
                 try seen.insert(2)
                 isLocal = try reader.lenientBool()
@@ -174,6 +151,7 @@ extension PlaylistEntry: FastPageItem {
                 try reader.skipValue()
             }
         }
+        guard isObject else { return nil }
         let local = isLocal ?? false
         // The 2026 name first, then the old one; `null` counts as absent.
         let chosen = item.isPresentAndNotNull ? item : track
@@ -187,27 +165,6 @@ extension PlaylistEntry: FastPageItem {
             content = fields.playlistItem(isLocal: local)
         }
         return PlaylistEntry(item: content, addedAt: addedAt, addedBy: addedBy, isLocal: local)
-    }
-
-    /// `added_by` as the synthesized `AddedBy` reads it: the `id` string, else `nil`.
-    private static func readAddedBy(_ reader: inout JSONReader) throws(JSONReader.Declined) -> String? {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return nil
-        }
-        try reader.openObject()
-        var seen = SeenKeys()
-        var id: String?
-        var first = true
-        while let key = try reader.nextMember(&first) {
-            if case "id" = key {
-                try seen.insert(0)
-                id = try reader.lenientString()
-            } else {
-                try reader.skipValue()
-            }
-        }
-        return id
     }
 }
 
@@ -235,12 +192,11 @@ private struct ItemFields {
     var showName: String?
     var images: [SpotifyImage] = []
 
-    static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> ItemFields {
-        try reader.openObject()
+    /// The fields of the object that is next, or `nil` (the value skipped) when it is not one.
+    static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> ItemFields? {
         var fields = ItemFields()
         var seen = SeenKeys()
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "type":
                 try seen.insert(0)
@@ -280,7 +236,7 @@ private struct ItemFields {
                 fields.previewURL = try reader.lenientString().flatMap { URL(string: $0) }
             case "show":
                 try seen.insert(10)
-                fields.showName = try reader.namedObject().name
+                fields.showName = try reader.stringMember("name").value
             case "images":
                 try seen.insert(11)
                 fields.images = try reader.lenientImages()
@@ -288,7 +244,7 @@ private struct ItemFields {
                 try reader.skipValue()
             }
         }
-        return fields
+        return isObject ? fields : nil
     }
 
     private mutating func readArtists(_ reader: inout JSONReader) throws(JSONReader.Declined) {
@@ -305,17 +261,10 @@ private struct ItemFields {
         var first = true
         while try reader.nextElement(&first) {
             count += 1
-            guard try reader.peek() == .object else {
-                try reader.skipValue()
-                allObjects = false
-                continue
-            }
-            try reader.openObject()
             var seen = SeenKeys()
             var id: String?
             var name: (value: String?, wellTyped: Bool) = (nil, true)
-            var member = true
-            while let key = try reader.nextMember(&member) {
+            let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
                 switch key {
                 case "id":
                     try seen.insert(0)
@@ -327,6 +276,10 @@ private struct ItemFields {
                     try reader.skipValue()
                 }
             }
+            guard isObject else {
+                allObjects = false
+                continue
+            }
             if count == 1 { firstName = name.value }
             namesValid = namesValid && name.wellTyped
             artists.append(SimplifiedArtist(id: id, name: name.value ?? ""))
@@ -336,17 +289,11 @@ private struct ItemFields {
     }
 
     private mutating func readAlbum(_ reader: inout JSONReader) throws(JSONReader.Declined) {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return
-        }
-        try reader.openObject()
         var seen = SeenKeys()
         var id: String?
         var name: (value: String?, wellTyped: Bool) = (nil, true)
         var images: [SpotifyImage] = []
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "id":
                 try seen.insert(0)
@@ -361,6 +308,7 @@ private struct ItemFields {
                 try reader.skipValue()
             }
         }
+        guard isObject else { return }
         album = SimplifiedAlbum(id: id, name: name.value ?? "", images: images)
         albumName = name.wellTyped ? (name.value, true) : (nil, false)
     }
@@ -402,32 +350,22 @@ extension SimplifiedPlaylist: FastPageItem {
         case object(PlaylistItemsReference)
 
         static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Reference {
-            switch try reader.peek() {
-            case .null:
-                _ = try reader.skipNull()
-                return .null
-            case .object:
-                try reader.openObject()
-                var seen = SeenKeys()
-                var reference = PlaylistItemsReference(total: nil)
-                var first = true
-                while let key = try reader.nextMember(&first) {
-                    switch key {
-                    case "href":
-                        try seen.insert(0)
-                        reference.href = try reader.lenientString().flatMap { URL(string: $0) }
-                    case "total":
-                        try seen.insert(1)
-                        reference.total = try reader.lenientInt()
-                    default:
-                        try reader.skipValue()
-                    }
+            if try reader.skipNull() { return .null }
+            var seen = SeenKeys()
+            var reference = PlaylistItemsReference(total: nil)
+            let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
+                switch key {
+                case "href":
+                    try seen.insert(0)
+                    reference.href = try reader.lenientString().flatMap { URL(string: $0) }
+                case "total":
+                    try seen.insert(1)
+                    reference.total = try reader.lenientInt()
+                default:
+                    try reader.skipValue()
                 }
-                return .object(reference)
-            default:
-                try reader.skipValue()
-                return .notObject
             }
+            return isObject ? .object(reference) : .notObject
         }
 
         /// `decodeFirst(forKeys: .items, .tracks)` under `try?`: the first present, non-null one;
@@ -445,11 +383,6 @@ extension SimplifiedPlaylist: FastPageItem {
     }
 
     package static func readElement(_ reader: inout JSONReader) throws(JSONReader.Declined) -> SimplifiedPlaylist? {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return nil
-        }
-        try reader.openObject()
         var seen = SeenKeys()
         var id: SpotifyID?
         var name: String?
@@ -463,8 +396,7 @@ extension SimplifiedPlaylist: FastPageItem {
         var webURL: URL?
         var items = Reference.absent
         var tracks = Reference.absent
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "id":
                 try seen.insert(0)
@@ -495,7 +427,7 @@ extension SimplifiedPlaylist: FastPageItem {
                 uri = try reader.lenientString()
             case "external_urls":
                 try seen.insert(9)
-                webURL = try reader.externalSpotifyURL()
+                webURL = try reader.stringMember("spotify").value.flatMap { URL(string: $0) }
             case "items":
                 try seen.insert(10)
                 items = try Reference.read(&reader)
@@ -506,6 +438,7 @@ extension SimplifiedPlaylist: FastPageItem {
                 try reader.skipValue()
             }
         }
+        guard isObject else { return nil }
         guard let id else { return nil }
         return SimplifiedPlaylist(
             id: id, name: name ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 }, images: images,
@@ -517,16 +450,10 @@ extension SimplifiedPlaylist: FastPageItem {
     /// `owner` as the synthesized `PublicUser` reads it: `id` a string, `display_name` a string or
     /// absent or `null`; `nil` otherwise.
     private static func readOwner(_ reader: inout JSONReader) throws(JSONReader.Declined) -> PublicUser? {
-        guard try reader.peek() == .object else {
-            try reader.skipValue()
-            return nil
-        }
-        try reader.openObject()
         var seen = SeenKeys()
         var id: (value: String?, wellTyped: Bool) = (nil, true)
         var displayName: (value: String?, wellTyped: Bool) = (nil, true)
-        var first = true
-        while let key = try reader.nextMember(&first) {
+        let isObject = try reader.readObject { (reader, key) throws(JSONReader.Declined) in
             switch key {
             case "id":
                 try seen.insert(0)
@@ -538,6 +465,7 @@ extension SimplifiedPlaylist: FastPageItem {
                 try reader.skipValue()
             }
         }
+        guard isObject else { return nil }
         guard let userID = id.value, displayName.wellTyped else { return nil }
         return PublicUser(id: userID, displayName: displayName.value)
     }

@@ -124,81 +124,48 @@ extension JSONReader {
     /// One `SpotifyImage` as its synthesized `Decodable` reads it: `url` required, `width` and
     /// `height` integers or absent or `null`; `nil` for anything else.
     private mutating func readImage() throws(Declined) -> SpotifyImage? {
-        guard try peek() == .object else {
-            try skipValue()
-            return nil
-        }
-        try openObject()
         var seen = SeenKeys()
         var url: URL?
         var width: Int?
         var height: Int?
         var valid = true
-        var first = true
-        while let key = try nextMember(&first) {
+        let isObject = try readObject { (reader, key) throws(Declined) in
             switch key {
             case "url":
                 try seen.insert(0)
-                url = try lenientString().flatMap { URL(string: $0) }
+                url = try reader.lenientString().flatMap { URL(string: $0) }
             case "width":
                 try seen.insert(1)
-                let read = try optionalInt()
+                let read = try reader.optionalInt()
                 width = read.value
                 valid = valid && read.wellTyped
             case "height":
                 try seen.insert(2)
-                let read = try optionalInt()
+                let read = try reader.optionalInt()
                 height = read.value
                 valid = valid && read.wellTyped
             default:
-                try skipValue()
+                try reader.skipValue()
             }
         }
-        guard valid, let url else { return nil }
+        guard isObject, valid, let url else { return nil }
         return SpotifyImage(url: url, width: width, height: height)
     }
 
-    /// An object with an optional `name` string, as the small synthesized `Named` and `Show`
-    /// helpers read one: `(name, true)`, or `(nil, false)` when the value or its name has another
-    /// type.
-    mutating func namedObject() throws(Declined) -> (name: String?, valid: Bool) {
-        guard try peek() == .object else {
-            try skipValue()
-            return (nil, false)
-        }
-        try openObject()
+    /// An object read for one optional string member, as the small synthesized helpers (`Named`,
+    /// `Show`, `AddedBy`, `ExternalURLs`) read one: the string, and `valid` false when the value is
+    /// not an object or the member has another type (which fails such a helper).
+    mutating func stringMember(_ wanted: StaticString) throws(Declined) -> (value: String?, valid: Bool) {
         var seen = SeenKeys()
-        var name: (value: String?, wellTyped: Bool) = (nil, true)
-        var first = true
-        while let key = try nextMember(&first) {
-            if case "name" = key {
+        var member: (value: String?, wellTyped: Bool) = (nil, true)
+        let isObject = try readObject { (reader, key) throws(Declined) in
+            if wanted ~= key {
                 try seen.insert(0)
-                name = try optionalString()
+                member = try reader.optionalString()
             } else {
-                try skipValue()
+                try reader.skipValue()
             }
         }
-        return name.wellTyped ? (name.value, true) : (nil, false)
-    }
-
-    /// `external_urls` as `ExternalURLs` reads it: the `spotify` link, or `nil`.
-    mutating func externalSpotifyURL() throws(Declined) -> URL? {
-        guard try peek() == .object else {
-            try skipValue()
-            return nil
-        }
-        try openObject()
-        var seen = SeenKeys()
-        var url: URL?
-        var first = true
-        while let key = try nextMember(&first) {
-            if case "spotify" = key {
-                try seen.insert(0)
-                url = try lenientString().flatMap { URL(string: $0) }
-            } else {
-                try skipValue()
-            }
-        }
-        return url
+        return isObject && member.wellTyped ? (member.value, true) : (nil, false)
     }
 }

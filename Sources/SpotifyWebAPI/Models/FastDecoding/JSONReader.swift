@@ -130,6 +130,23 @@ package struct JSONReader {
         return key
     }
 
+    /// Reads an object member by member: `member` gets each name with the reader positioned at its
+    /// value, which it must read or skip. `false`, with the value skipped, when the next value is
+    /// not an object.
+    @inline(__always)
+    package mutating func readObject(
+        _ member: (inout JSONReader, Key) throws(Declined) -> Void
+    ) throws(Declined) -> Bool {
+        guard try peek() == .object else {
+            try skipValue()
+            return false
+        }
+        try openObject()
+        var first = true
+        while let key = try nextMember(&first) { try member(&self, key) }
+        return true
+    }
+
     /// Whether there is another element, positioned at it; `false` after the closing bracket.
     package mutating func nextElement(_ first: inout Bool) throws(Declined) -> Bool {
         try advance(&first, closing: UInt8(ascii: "]"))
