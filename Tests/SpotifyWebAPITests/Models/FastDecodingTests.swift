@@ -249,7 +249,7 @@ struct FastDecodingTests {
         for name in ["playlist_items", "playlist_items_2", "current_user_playlist_1", "search"] {
             documents.append(try RecordedFixtures.data(name))
         }
-        var random = SplitMix64(seed: 2026)
+        var random = SeededGenerator(seed: 2026)
         var agreed = 0
         var declined = 0
         for round in 0..<1_500 {
@@ -270,7 +270,7 @@ struct FastDecodingTests {
     }
 
     @Test func internetDatesMatchFoundationsISO8601() throws {
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let formatter = ISO8601DateFormatter()
         for _ in 0..<2_000 {
             let date = Date(timeIntervalSince1970: Double(random.next() % 6_000_000_000) - 2_000_000_000)
@@ -283,19 +283,6 @@ struct FastDecodingTests {
         #expect(JSONReader.internetDateSeconds("2100-02-29T00:00:00Z") == nil)
         #expect(JSONReader.internetDateSeconds("2026-13-01T00:00:00Z") == nil)
         #expect(JSONReader.internetDateSeconds("2026-1-01T00:00:00Z") == nil)
-    }
-}
-
-/// A small, seeded generator: the same seed gives the same edits on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -316,13 +303,13 @@ enum JSONEdits {
         "url", "width", "description", "public", "collaborative", "external_urls", "spotify", "display_name",
     ]
 
-    static func apply(to data: Data, using random: inout SplitMix64) -> Data {
+    static func apply(to data: Data, using random: inout SeededGenerator) -> Data {
         var bytes = [UInt8](data)
         for _ in 0..<(1 + Int(random.next() % 3)) { edit(&bytes, using: &random) }
         return Data(bytes)
     }
 
-    private static func edit(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+    private static func edit(_ bytes: inout [UInt8], using random: inout SeededGenerator) {
         guard !bytes.isEmpty else { return }
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
         let position = Int(random.next() % UInt64(bytes.count))
