@@ -240,6 +240,26 @@ struct FastDecodingTests {
         #expect(try decodeSpotifyResponse(Page<PlaylistEntry>.self, from: declined).total == 5)
         let read = try decodeSpotifyResponse(Page<PlaylistEntry>.self, from: Data(Self.lenientShapes[1].utf8))
         #expect(read.nullCount == 1 && read.undecodableCount == 3 && read.items.count == 1)
+        // The client's own decoding takes the fast path: a type whose two readings differ on
+        // purpose says which one ran.
+        let client = makeClient(ScriptedTransport([]))
+        #expect(try client.decode(Probe.self, from: Data("{}".utf8)) == .fast)
+        #expect(try client.decode(Probe.self, from: Data("[]".utf8)) == .jsonDecoder)
+    }
+
+    /// Read `.fast` by the fast path and `.jsonDecoder` by `init(from:)`; the fast path declines
+    /// anything but an object.
+    enum Probe: FastDecodable, Equatable {
+        case fast, jsonDecoder
+
+        init(from decoder: any Decoder) throws { self = .jsonDecoder }
+
+        static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Probe {
+            guard try reader.readObject({ (reader, _) throws(JSONReader.Declined) in try reader.skipValue() }) else {
+                throw JSONReader.Declined()
+            }
+            return .fast
+        }
     }
 
     /// Random edits of the shapes above and of the recorded pages: wherever the fast reader gives
