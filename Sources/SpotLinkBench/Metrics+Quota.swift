@@ -33,7 +33,7 @@ extension Metrics {
         let outcomes = try await refresher.refreshStale(olderThan: .seconds(3600))
         let spent = await webRequests(emulator) - before
         report.metric(
-            "metadata_refresh_unchanged_requests", Double(spent), "requests", floor: 2, target: "<= 2",
+            "metadata_refresh_unchanged_requests", Double(spent), "requests", floor: 2, target: .exact(.atMost(2)),
             extra: ["playlists": outcomes.count, "naive": outcomes.count])
         await emulator.stop()
     }
@@ -45,7 +45,7 @@ extension Metrics {
             "spotlink")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             report.metric(
-                "quota_cooldown_requests", 0, "requests", floor: 0, target: "0",
+                "quota_cooldown_requests", 0, "requests", floor: 0, target: .exact(.exactly(0), "from 20 processes"),
                 extra: ["skipped": "spotlink binary not found next to spotlink-bench"])
             return
         }
@@ -82,11 +82,14 @@ extension Metrics {
         let answered = await webRequests(emulator) - before - during
         report.metric(
             "quota_cooldown_requests", Double(during), "requests", floor: 0,
-            target: "0 from 20 processes; next answered",
+            target: .exact(.exactly(0), "from 20 processes"),
             extra: [
                 "first_exit": first, "exits_during": Set(statuses).sorted().map(String.init).joined(separator: ","),
                 "after_window_exit": after, "after_window_requests": answered,
             ])
+        report.metric(
+            "quota_cooldown_next_answered", Double(answered), "requests", floor: nil,
+            target: .exact(.atLeast(1), "after the window"), extra: ["exit": after])
         await emulator.stop()
     }
 
@@ -183,7 +186,7 @@ extension Metrics {
         let naiveTotal = naive.values.reduce(0, +)
         report.metric(
             "requests_per_user_day", Double(total), "requests", floor: Double(floorTotal),
-            target: "ratio <= 1.3, >= 10x fewer than naive",
+            target: .exact(.atMost(1.3), onRatio: true),
             extra: [
                 "naive": naiveTotal,
                 "naive_over_ours": (Double(naiveTotal) / Double(max(total, 1)) * 10).rounded() / 10,
@@ -192,6 +195,9 @@ extension Metrics {
                 "learning": "\(ours["learning"]!)/\(floor["learning"]!)/\(naive["learning"]!)",
                 "note": "per app: ours/floor/naive",
             ])
+        report.metric(
+            "requests_per_user_day_naive_over_ours", Double(naiveTotal) / Double(max(total, 1)), "x fewer", floor: nil,
+            target: .exact(.atLeast(10)), extra: ["naive": naiveTotal, "ours": total])
         await emulator.stop()
     }
 }
