@@ -130,10 +130,11 @@ final class Report: Sendable {
                 case (.skipped, _): "SKIPPED"
                 default: ""
                 }
-            print(
-                String(
-                    format: "%-34@ %12.3f %-6@ %@ %@  (target %@) %@ %@", name as NSString, value, unit as NSString,
-                    floorText, ratioText, target.text, mark, extraText))
+            // Unbuffered, like the tally on standard error, so a log that joins the two keeps their order.
+            let line = String(
+                format: "%-34@ %12.3f %-6@ %@ %@  (target %@) %@ %@", name as NSString, value, unit as NSString,
+                floorText, ratioText, target.text, mark, extraText)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
 
