@@ -85,7 +85,6 @@ extension Metrics {
             target: .exact(.exactly(0), "from 20 processes"),
             extra: [
                 "first_exit": first, "exits_during": Set(statuses).sorted().map(String.init).joined(separator: ","),
-                "after_window_exit": after, "after_window_requests": answered,
             ])
         report.metric(
             "quota_cooldown_next_answered", Double(answered), "requests", floor: nil,
@@ -189,7 +188,6 @@ extension Metrics {
             target: .exact(.atMost(1.3), onRatio: true),
             extra: [
                 "naive": naiveTotal,
-                "naive_over_ours": (Double(naiveTotal) / Double(max(total, 1)) * 10).rounded() / 10,
                 "journal": "\(ours["journal"]!)/\(floor["journal"]!)/\(naive["journal"]!)",
                 "routine": "\(ours["routine"]!)/\(floor["routine"]!)/\(naive["routine"]!)",
                 "learning": "\(ours["learning"]!)/\(floor["learning"]!)/\(naive["learning"]!)",

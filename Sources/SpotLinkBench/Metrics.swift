@@ -212,12 +212,11 @@ enum Metrics {
         let floor = Double((requests + 99) / 100 - 1) * 30
         report.metric(
             "bulk_under_rate_limit", seconds, "s (virtual)", floor: floor, target: .exact(.atMost(1.15), onRatio: true),
-            extra: ["requests": requests, "429s": limited])
+            extra: ["requests": requests])
         report.metric("bulk_under_rate_limit_429s", Double(limited), "429s", floor: nil, target: .exact(.exactly(0)))
         await emulator.stop()
     }
 
-    /// 6: one hour of virtual listening; calls against the number of changes, and detection lag.
     /// 6: an hour of now-playing with two skips and a pause, on a virtual clock: calls against the
     /// changes they had to see, and how late each change was seen. `callsTarget` is a contrast for
     /// a policy that spends calls on purpose.
