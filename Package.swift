@@ -195,6 +195,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "LockStressChild",
+            dependencies: ["SpotifyLinkSupport"],
+            path: "Tests/Helpers/LockStressChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
                 "PlaylistLinks", "SpotifyWebAPI",
@@ -203,8 +209,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SpotifyLinkSupportTests",
+            dependencies: ["SpotifyLinkSupport", "SpotifyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SpotLinkTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -222,6 +234,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyAuthTests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -239,6 +252,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
+                "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -156,7 +156,7 @@ enum Metrics {
     }
 
     final class DataBox: Sendable {
-        private let bytes = Mutex(Data())
+        private let bytes = Lock(Data())
         var data: Data {
             get { bytes.withLock { $0 } }
             set { bytes.withLock { $0 = newValue } }

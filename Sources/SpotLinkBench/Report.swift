@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 import Synchronization
 
 /// What a metric is held to, and whether missing it can fail a run.
@@ -91,7 +92,7 @@ final class Report: Sendable {
     }
 
     let json: Bool
-    private let outcomes = Mutex<[Outcome]>([])
+    private let outcomes = Lock<[Outcome]>([])
 
     init(json: Bool) { self.json = json }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 import Synchronization
 
@@ -32,7 +33,7 @@ public final class ScriptedTransport: Transport {
     public typealias Handler = @Sendable (_ request: HTTPRequest, _ index: Int) async throws -> Reply
 
     private let handler: Handler
-    private let log = Mutex<[HTTPRequest]>([])
+    private let log = Lock<[HTTPRequest]>([])
 
     /// Answers each request with `handler(request, index)`, where `index` counts from 0.
     public init(handler: @escaping Handler) {

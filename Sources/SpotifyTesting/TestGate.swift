@@ -1,10 +1,11 @@
+import SpotifyLinkSupport
 import Synchronization
 
 /// A gate a test opens by hand: tasks that ``hold()`` wait until ``open()``; once open it stays open.
 ///
 /// Hold a scripted or real answer with it to make answers arrive late or out of order.
 public final class TestGate: Sendable {
-    private let state = Mutex<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    private let state = Lock<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
         (false, false, []))
 
     /// A closed gate.

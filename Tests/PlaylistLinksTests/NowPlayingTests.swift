@@ -12,7 +12,7 @@ import Testing
 /// deadline to deadline and collecting the states it emits.
 final class MonitorHarness: Sendable {
     let clock = TestClock()
-    let states = Mutex<[(Date, NowPlayingState)]>([])
+    let states = Lock<[(Date, NowPlayingState)]>([])
 
     func configuration() -> EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
@@ -277,7 +277,7 @@ struct NowPlayingTokenTests {
 /// Hands out emulator tokens and mints a new one when the old one is rejected.
 final class RefreshingProvider: AccessTokenProvider {
     let emulator: EmulatorServer
-    private let state = Mutex<(token: String?, refreshes: Int)>((nil, 0))
+    private let state = Lock<(token: String?, refreshes: Int)>((nil, 0))
 
     init(emulator: EmulatorServer) { self.emulator = emulator }
 

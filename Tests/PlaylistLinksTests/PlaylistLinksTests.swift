@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPTypes
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization
@@ -100,7 +101,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             try await links.link(session42, to: try await playlistID(emulator, "Running Mix"))
-            let seen = Mutex<[Int]>([])
+            let seen = Lock<[Int]>([])
             let outcome = try await MetadataRefresher(store: links, client: await emulatorClient(emulator))
                 .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
             #expect(outcome == .refreshed(entriesFetched: true))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -72,8 +73,8 @@ struct SpotLinkBinary {
         // needs those threads to answer the child. The pipes are read on threads of their own, not
         // through `readabilityHandler`: on Linux that is a dispatch source, and one still being
         // cancelled when its pipe closes crashed libdispatch's event loop (1 run in 3 under load).
-        let outData = Mutex(Data())
-        let errText = Mutex("")
+        let outData = Lock(Data())
+        let errText = Lock("")
         async let outRead: Void = Self.readToEnd(out.fileHandleForReading) { chunk in
             outData.withLock { $0.append(chunk) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -28,7 +29,7 @@ struct CallbackPageTests {
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
             let session = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
-            let failure = Mutex<(any Error)?>(nil)
+            let failure = Lock<(any Error)?>(nil)
             _ = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
                 let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
                 let state = url.queryValue("state") ?? ""
@@ -64,7 +65,7 @@ struct CallbackPageTests {
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
             let session = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
-            let page = Mutex<(Int, String)>((0, ""))
+            let page = Lock<(Int, String)>((0, ""))
             let http = self.http
             await #expect {
                 try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
@@ -105,7 +106,7 @@ struct CallbackPageTests {
     }
 
     @Test func aConnectionThatDribblesItsRequestIsClosedAtTheDeadline() async throws {
-        let handled = Mutex(0)
+        let handled = Lock(0)
         let receiver = try await LoopbackReceiver.start(path: "/callback", idleTimeout: .milliseconds(500)) { _ in
             handled.withLock { $0 += 1 }
             return .init(status: 200, title: "ok", message: "")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -45,7 +46,7 @@ struct LoopbackTests {
 
     @Test func theResultPageShowsNoSecretsAndIsNotCached() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            let seen = Mutex<(URL?, String)>((nil, ""))
+            let seen = Lock<(URL?, String)>((nil, ""))
             _ = try await signIn(emulator) { url in
                 let visit = try? await ConsentBrowser().visit(url)
                 seen.withLock { $0 = (visit?.redirect, visit?.finalPage ?? "") }
@@ -100,7 +101,7 @@ struct LoopbackTests {
     @Test func theDeadlineFailsTheSignInAndClosesThePort() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let clock = TestClock()
-            let port = Mutex<Int?>(nil)
+            let port = Lock<Int?>(nil)
             let task = Task {
                 try await signIn(emulator, clock: clock, timeout: .seconds(120)) { url in
                     port.withLock { $0 = url.queryValue("redirect_uri").flatMap(URL.init(string:))?.port }
@@ -200,7 +201,7 @@ struct LoopbackTests {
                 clock: clock,
                 logger: logger)
             let random = RecordingRandomSource()
-            let code = Mutex<String?>(nil)
+            let code = Lock<String?>(nil)
             let tokens = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(
                 session: session, random: random, clock: clock
             ) { url in
@@ -241,7 +242,7 @@ struct LoopbackTests {
 }
 
 final class LogSink: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Lock<[String]>([])
     var lines: [String] { storage.withLock { $0 } }
     func append(_ line: String) { storage.withLock { $0.append(line) } }
 }
@@ -265,7 +266,7 @@ struct CapturingHandler: LogHandler {
 
 /// The system's random source, keeping what it handed out so a test knows the verifier it made.
 final class RecordingRandomSource: RandomSource {
-    private let recorded = Mutex<[[UInt8]]>([])
+    private let recorded = Lock<[[UInt8]]>([])
     var draws: [[UInt8]] { recorded.withLock { $0 } }
 
     func bytes(_ count: Int) throws -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -14,7 +15,7 @@ import Testing
 /// is part of what these rows promise.
 final class WatchedStore: TokenStore {
     let inner = MemoryTokenStore()
-    private let state = Mutex((saves: 0, removes: 0, failSaves: false))
+    private let state = Lock((saves: 0, removes: 0, failSaves: false))
     var kind: TokenStoreKind { inner.kind }
     var saves: Int { state.withLock { $0.saves } }
     var removes: Int { state.withLock { $0.removes } }
@@ -85,7 +86,7 @@ struct RefreshProofTests {
         try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let arrived = AsyncStream.makeStream(of: Void.self)
         let release = AsyncStream.makeStream(of: Void.self)
-        let sawCancellation = Mutex(false)
+        let sawCancellation = Lock(false)
         let transport = ScriptedTransport { _, _ in
             arrived.continuation.yield()
             for await _ in release.stream { break }

@@ -1,5 +1,6 @@
 import Foundation
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -10,7 +11,7 @@ import Testing
 
 /// A store that cannot keep anything (a full disk, a locked keyring).
 final class FailingStore: TokenStore {
-    let saves = Mutex(0)
+    let saves = Lock(0)
     var kind: TokenStoreKind { .memory }
     func load(_ key: TokenStoreKey) throws -> StoredTokens? { nil }
     func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
@@ -29,7 +30,7 @@ struct SignInSaveTests {
             let store = FailingStore()
             let session = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
-            let page = Mutex<ConsentBrowser.Visit?>(nil)
+            let page = Lock<ConsentBrowser.Visit?>(nil)
             let error = try await #require(throws: TokenStoreError.self) {
                 try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30)).run(
                     session: session

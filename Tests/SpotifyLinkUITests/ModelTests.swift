@@ -3,6 +3,7 @@ import HTTPTypes
 import PlaylistLinks
 import SpotifyAuth
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
@@ -218,7 +219,7 @@ struct PickerModelTests {
 @Suite("Asking for a missing scope, and the account key", .serialized)
 struct ScopeAndAccountTests {
     @Test func aMissingScopeIsOfferedAndASecondSignInAddsItWithTheConsentPage() async throws {
-        let urls = Mutex<[URL]>([])
+        let urls = Lock<[URL]>([])
         let harness = try await UIHarness { url in
             urls.withLock { $0.append(url) }
             _ = try? await ConsentBrowser().visit(url)

@@ -4,6 +4,7 @@ import PlaylistLinks
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
@@ -17,7 +18,7 @@ final class GatedTransport: Transport {
     typealias Gate = TestGate
 
     private let inner = URLSessionTransport()
-    private let state = Mutex<(count: Int, gates: [(@Sendable (HTTPRequest) -> Bool, Gate)])>((0, []))
+    private let state = Lock<(count: Int, gates: [(@Sendable (HTTPRequest) -> Bool, Gate)])>((0, []))
 
     /// Requests sent so far, token requests included.
     var requestCount: Int { state.withLock { $0.count } }
@@ -127,7 +128,7 @@ final class UIHarness {
 }
 
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

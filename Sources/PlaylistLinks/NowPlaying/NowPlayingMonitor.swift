@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 import Synchronization
 
@@ -13,7 +14,7 @@ public final class NowPlayingMonitor: Sendable {
     private let client: SpotifyClient
     private let clock: any SpotifyClock
     private let policy: PollSchedule.Policy
-    private let control = Mutex<Control>(Control())
+    private let control = Lock<Control>(Control())
     private struct Control {
         var background = false
         var resume: CheckedContinuation<Void, Never>?

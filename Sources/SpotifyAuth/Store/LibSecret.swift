@@ -1,8 +1,8 @@
 #if os(Linux) || os(FreeBSD)
     import Dispatch
     import Foundation
-    import Synchronization
     import SpotifyLinkSupport
+    import Synchronization
 
     #if canImport(Glibc)
         import Glibc
@@ -214,7 +214,7 @@
 
     /// Whether a keyring call is still going, for its timeout timer.
     private final class CallInProgress: Sendable {
-        private let finished = Mutex(false)
+        private let finished = Lock(false)
 
         /// Runs `body` only if the call has not finished, holding the lock while it runs.
         func whileRunning(_ body: () -> Void) { finished.withLock { if !$0 { body() } } }

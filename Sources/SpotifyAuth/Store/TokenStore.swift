@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 import Synchronization
 
 /// Identifies one sign-in in a store: tokens of one issuer never reach another, nor another app's.
@@ -112,7 +113,7 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.
 public final class MemoryTokenStore: TokenStore {
-    private let entries = Mutex<[TokenStoreKey: StoredTokens]>([:])
+    private let entries = Lock<[TokenStoreKey: StoredTokens]>([:])
 
     /// An empty store.
     public init() {}

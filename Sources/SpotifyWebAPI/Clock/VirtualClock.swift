@@ -35,7 +35,7 @@ public final class VirtualClock: SpotifyClock {
         var sleepCount = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// How time moves on this clock.
     public let mode: Mode
 
@@ -43,7 +43,7 @@ public final class VirtualClock: SpotifyClock {
     ///   - now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
     ///   - mode: whether sleepers wait for ``advance(by:)`` or move time themselves.
     public init(now: Date = Date(timeIntervalSince1970: 1_790_000_000), mode: Mode = .manual) {
-        self.state = Mutex(State(now: now))
+        self.state = Lock(State(now: now))
         self.mode = mode
     }
 

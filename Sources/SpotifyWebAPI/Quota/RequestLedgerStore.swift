@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 import Synchronization
 
 /// The Spotify app whose requests are counted together on this device: an accounts service and a
@@ -104,7 +105,7 @@ public final class MemoryRequestLedgerStore: RequestLedgerStore {
         var entries: [QuotaKey: [LedgerEntry]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An empty ledger.
     public init() {}

@@ -59,7 +59,7 @@ public final class URLSessionTransport: Transport {
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-        private let exchanges = Mutex<[Int: Exchange]>([:])
+        private let exchanges = Lock<[Int: Exchange]>([:])
 
         func register(
             task: URLSessionTask, limit: Int, continuation: CheckedContinuation<(HTTPResponse, Data), any Error>

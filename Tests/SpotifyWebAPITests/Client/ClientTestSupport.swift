@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 
@@ -7,7 +8,7 @@ import Synchronization
 
 /// A token provider that counts refreshes and hands out numbered sentinel tokens.
 final class CountingTokenProvider: AccessTokenProvider {
-    private let state = Mutex<(current: Int, refreshes: Int)>((1, 0))
+    private let state = Lock<(current: Int, refreshes: Int)>((1, 0))
     /// What ``grantedScopes()`` reports; `nil` (unknown) by default.
     let scopes: Set<String>?
 

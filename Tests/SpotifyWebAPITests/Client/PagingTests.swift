@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
 import Testing
@@ -27,7 +28,7 @@ struct PagingTests {
     @Test(arguments: [0, 1, 49, 50, 51, 500, 1234])
     func allEntriesInOrder(count: Int) async throws {
         let transport = Self.playlistServer(total: count, count: count)
-        let progress = Mutex<[FetchProgress]>([])
+        let progress = Lock<[FetchProgress]>([])
         let result = try await makeClient(transport).allPlaylistEntries(
             try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"), concurrency: 4
         ) { step in progress.withLock { $0.append(step) } }

@@ -268,7 +268,7 @@ struct LimitWordingTests {
 struct TokenOnlyWhenSentTests {
     /// Counts every token asked for: an expiring session would refresh on each.
     final class AskCounter: AccessTokenProvider {
-        let asks = Mutex(0)
+        let asks = Lock(0)
         let scopes: Set<String>?
         init(scopes: Set<String>? = nil) { self.scopes = scopes }
         func accessToken() async throws -> AccessToken {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyLinkSupport
 import Synchronization
 import Testing
 
@@ -43,7 +44,7 @@ struct BodyCapTests {
 /// gigabyte by default), counting how many it managed to write before the peer closed.
 final class EndlessBodyServer: Sendable {
     let port: Int
-    private final class Written: Sendable { let value = Mutex<Int?>(nil) }
+    private final class Written: Sendable { let value = Lock<Int?>(nil) }
     private let done = Written()
 
     /// - Parameter announced: send `Content-Length` (or only close the connection at the end).
