@@ -21,6 +21,53 @@ except ImportError as error:  # pragma: no cover
     print(f"missing Python module: {error.name} (pip install openapi-schema-validator PyYAML)", file=sys.stderr)
     sys.exit(3)
 
+# The document as live Spotify answers in late 2026 (SPOTIFY-CONTRACT.md), applied to every sample:
+# keys removed in February 2026 must be absent, and keys live always sends must be present even
+# where the document leaves them optional, so a thinned-out object fails.
+REMOVED_2026 = {
+    "TrackObject": ["popularity", "available_markets", "linked_from"],
+    "SimplifiedTrackObject": ["available_markets", "linked_from"],
+    "AlbumBase": ["available_markets"],
+    "AlbumObject": ["available_markets", "label", "popularity"],
+    "SimplifiedAlbumObject": ["available_markets"],
+    "ArtistObject": ["followers", "popularity"],
+    "ShowBase": ["available_markets"],
+    "ShowObject": ["available_markets"],
+    "SimplifiedShowObject": ["available_markets"],
+}
+ALWAYS_SENT = {
+    "TrackObject": ["album", "artists", "disc_number", "duration_ms", "explicit", "external_ids", "external_urls",
+                    "href", "id", "is_local", "name", "preview_url", "track_number", "type", "uri"],
+    "SimplifiedTrackObject": ["artists", "disc_number", "duration_ms", "explicit", "external_urls", "href", "id",
+                              "is_local", "name", "track_number", "type", "uri"],
+    "SimplifiedArtistObject": ["external_urls", "href", "id", "name", "type", "uri"],
+    "ArtistObject": ["external_urls", "genres", "href", "id", "images", "name", "type", "uri"],
+    "PlaylistUserObject": ["external_urls", "href", "id", "type", "uri"],
+    "PlaylistTrackObject": ["added_at", "added_by", "is_local"],
+}
+
+
+def components(schema):
+    """The schemas that make up a component: itself, or the inline parts of its allOf."""
+    return [schema] + [part for part in schema.get("allOf", []) if "$ref" not in part]
+
+
+def apply_2026(spec):
+    schemas = spec["components"]["schemas"]
+    for name, keys in REMOVED_2026.items():
+        for part in components(schemas[name]):
+            if "required" in part:
+                part["required"] = [key for key in part["required"] if key not in keys]
+        # Absent means absent: a present removed key fails, whatever its value.
+        schemas[name].setdefault("properties", {}).update({key: {"not": {}} for key in keys})
+    for name, keys in ALWAYS_SENT.items():
+        required = schemas[name].setdefault("required", [])
+        required += [key for key in keys if key not in required]
+    # A catalog track's external IDs hold its ISRC (an album's hold a UPC, so only here).
+    track_ids = schemas["TrackObject"]["properties"]["external_ids"]
+    schemas["TrackObject"]["properties"]["external_ids"] = {"allOf": [track_ids, {"required": ["isrc"]}]}
+
+
 # Where the live service departs from the document (see Sources/SpotifyEmulator/README.md).
 # Each entry: (path template, JSON path glob in the body, what is allowed).
 DEPARTURES = {
@@ -30,9 +77,32 @@ DEPARTURES = {
     "null-items": lambda schema: [allow_null_property(schema, name) for name in ("item", "track")],
     # Playlist images may be null (recorded live in /me/playlists).
     "null-images": lambda schema: allow_null_property(schema, "images"),
-    # Local files carry null IDs, URIs and links for themselves, their album and artists.
-    "local-files": lambda schema: [allow_null_property(schema, name) for name in ("id", "uri", "href", "external_urls")],
+    # Local files carry null IDs, URIs and links for themselves, their album and artists, and an
+    # album without type or release date; their `external_ids` are `{}`.
+    "local-files": lambda schema: [
+        allow_null_property(schema, name)
+        for name in ("id", "uri", "href", "external_urls", "album_type", "release_date", "release_date_precision")
+    ] + [allow_missing_isrc(schema)],
+    # The track of /me/player and /me/player/currently-playing comes without `external_ids`
+    # (observed since September 2026).
+    "player-track": lambda schema: drop_required(schema, "external_ids", where="track_number"),
 }
+
+
+def drop_required(schema, name, where):
+    """Makes `name` optional in every object schema that also describes `where`."""
+    def visit(node):
+        if isinstance(node.get("properties"), dict) and where in node["properties"] and name in node.get("required", []):
+            node["required"] = [key for key in node["required"] if key != name]
+    walk(schema, visit)
+
+
+def allow_missing_isrc(schema):
+    """A local file's `external_ids` are `{}`."""
+    def visit(node):
+        if node.get("required") == ["isrc"]:
+            node["required"] = []
+    walk(schema, visit)
 
 
 def resolve(node, spec, refs=0):
@@ -112,6 +182,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     spec = yaml.safe_load(pathlib.Path(sys.argv[1]).read_text())
+    apply_2026(spec)
     failures = []
     samples = sorted(pathlib.Path(sys.argv[2]).glob("*.json"))
     if not samples:

@@ -33,7 +33,7 @@ public final class ScriptedTransport: Transport {
     public typealias Handler = @Sendable (_ request: HTTPRequest, _ index: Int) async throws -> Reply
 
     private let handler: Handler
-    private let log = Lock<[HTTPRequest]>([])
+    private let log = Lock<[(request: HTTPRequest, body: Data?)]>([])
 
     /// Answers each request with `handler(request, index)`, where `index` counts from 0.
     public init(handler: @escaping Handler) {
@@ -53,13 +53,18 @@ public final class ScriptedTransport: Transport {
     }
 
     /// Every request sent so far.
-    public var requests: [HTTPRequest] { log.withLock { $0 } }
+    public var requests: [HTTPRequest] { log.withLock { $0.map(\.request) } }
+
+    /// The body of every request sent so far, as text (empty for a request without one), in order.
+    public var requestBodies: [String] {
+        log.withLock { $0.map { String(decoding: $0.body ?? Data(), as: UTF8.self) } }
+    }
 
     public func send(
         _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
     ) async throws -> (HTTPResponse, Data) {
         let index = log.withLock { log in
-            log.append(request)
+            log.append((request, body))
             return log.count - 1
         }
         switch try await handler(request, index) {

@@ -144,15 +144,56 @@ struct RefreshTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test func refreshWithoutRefreshTokenKeepsTheOldOne() async throws {
+    /// The PKCE refresh grant of 2026 sends no refresh token, and stacks that copy the field blindly
+    /// send `null` or `""`; none of these replaces the stored one. Nor does a missing, `null` or empty
+    /// `scope` replace the stored scopes.
+    @Test(arguments: [
+        "", #","refresh_token":null"#, #","refresh_token":"""#, #","scope":null"#, #","scope":"""#,
+        #","refresh_token":"","scope":"""#,
+    ])
+    func aRefreshAnswerWithoutRefreshTokenOrScopeKeepsTheStoredOnes(extra: String) async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let subject = session(
-            ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)]),
+            ScriptedTransport([
+                .json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600"# + extra + "}")
+            ]),
             store: store, clock: clock)
         #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
-        await #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+        let stored = try await #require(try store.load(testKey))
+        #expect(stored.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+        #expect(stored.scopes == SpotifyScope.all)
+    }
+
+    /// A new sign-in replaces every stored token, even where its answer lacks one: the old refresh
+    /// token is never sent again (a refresh falls back on nothing and asks for a sign-in instead).
+    @Test func aNewSignInReplacesEveryStoredTokenAndTheOldRefreshTokenIsNeverSentAgain() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        var old = storedTokens(clock: clock)
+        old.account = SpotifyAccount(try JSONDecoder().decode(CurrentUser.self, from: Data(#"{"id":"old-user"}"#.utf8)))
+        try await store.save(old, for: testKey)
+        let transport = ScriptedTransport([
+            .json(#"{"access_token":"SENTINEL_AT_3","token_type":"Bearer","expires_in":3600}"#)
+        ])
+        let subject = session(transport, store: store, clock: clock)
+        _ = try await subject.tokens()
+        var fresh = storedTokens(access: "SENTINEL_AT_2", refresh: "SENTINEL_RT_2", expiresIn: 10, clock: clock)
+        fresh.scopes = ["user-top-read"]
+        try await subject.signedIn(fresh)
+        #expect(try await store.load(testKey) == fresh)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_3")
+        #expect(transport.requestBodies.count == 1)
+        #expect(transport.requestBodies.allSatisfy { $0.contains("SENTINEL_RT_2") && !$0.contains("SENTINEL_RT_1") })
+
+        // A sign-in whose answer had no refresh token leaves none: RT_1 and RT_2 are never sent.
+        let bare = storedTokens(access: "SENTINEL_AT_4", refresh: nil, expiresIn: 10, clock: clock)
+        try await subject.signedIn(bare)
+        #expect(try await store.load(testKey)?.refreshToken == nil)
+        clock.advance(by: .seconds(3600))
+        await #expect(throws: OAuthError.self) { try await subject.accessToken() }
+        #expect(transport.requestBodies.count == 1)
     }
 
     @Test func aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {

@@ -46,44 +46,70 @@ struct OpenAPIConformanceTests {
         var configuration = EmulatorConfiguration()
         configuration.time = .virtual(start: Date(timeIntervalSince1970: 1_790_000_000))
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
-            let token = await emulator.issueAccessToken()
+            let token = await emulator.issueAccessToken(
+                scopes: EmulatorServer.allScopes + EmulatorServer.learningScopes)
             let deep = try await emulator.playlistID(named: "Deep Work")
             let calm = try await emulator.playlistID(named: "Calm Evening")
             let lofi = try await emulator.playlistID(named: "Lo-Fi Focus Beats")
             var count = 0
+            @discardableResult
             func record(_ path: String, _ query: [(String, String)], template: String, departures: [String] = [])
-                async throws
+                async throws -> [String: Any]
             {
                 let (status, _, body) = try await http.send(
                     .get, emulator.url(path, query), headers: ["Authorization": "Bearer \(token)"])
                 #expect(status == 200, "\(path): \(status)")
+                let object = try JSONSerialization.jsonObject(with: body)
                 let sample: [String: Any] = [
-                    "method": "GET", "path": "/" + path, "template": template, "status": status,
-                    "body": try JSONSerialization.jsonObject(with: body), "departures": departures,
+                    "method": "GET", "path": "/" + path, "template": template, "status": status, "body": object,
+                    "departures": departures,
                 ]
                 count += 1
                 try JSONSerialization.data(withJSONObject: sample).write(
                     to: folder.appendingPathComponent("\(count).json"))
+                return object as? [String: Any] ?? [:]
             }
             try await record("v1/me", [], template: "/me")
+            // A followed playlist its owner deleted is a `null` entry, counted in `total`.
             try await record(
-                "v1/me/playlists", [("limit", "50")], template: "/me/playlists", departures: ["null-images"])
+                "v1/me/playlists", [("limit", "50")], template: "/me/playlists",
+                departures: ["null-images", "null-entries"])
             try await record(
                 "v1/playlists/\(deep)", [("additional_types", "track,episode")], template: "/playlists/{playlist_id}")
             try await record("v1/playlists/\(lofi)", [], template: "/playlists/{playlist_id}")
-            try await record(
+            let items = try await record(
                 "v1/playlists/\(deep)/items", [("limit", "50")], template: "/playlists/{playlist_id}/items")
             // Unavailable (null) entries, a local file and an episode: live departs from the document here.
-            try await record(
+            let mixed = try await record(
                 "v1/playlists/\(calm)/items", [("limit", "50"), ("additional_types", "track,episode")],
                 template: "/playlists/{playlist_id}/items", departures: ["null-items", "local-files"])
             try await record(
                 "v1/search", [("q", "focus"), ("type", "playlist"), ("limit", "10")], template: "/search",
                 departures: ["null-entries"])
+            try await record(
+                "v1/search", [("q", "river"), ("type", "track"), ("limit", "10")], template: "/search",
+                departures: ["null-entries"])
+            try await record("v1/me/tracks", [("limit", "20")], template: "/me/tracks")
+            try await record(
+                "v1/me/top/tracks", [("time_range", "short_term"), ("limit", "20")], template: "/me/top/tracks")
+            try await record("v1/me/top/artists", [("limit", "20")], template: "/me/top/artists")
+            // The single-ID reads, with IDs taken from the objects above.
+            let track = try #require(Self.entry(items, 0)?["item"] as? [String: Any])
+            let trackID = try #require(track["id"] as? String)
+            let album = try #require(track["album"] as? [String: Any])
+            let artist = try #require((track["artists"] as? [[String: Any]])?.first)
+            let episode = try #require(Self.entry(mixed, 30)?["item"] as? [String: Any])
+            let show = try #require(episode["show"] as? [String: Any])
+            try await record("v1/tracks/\(trackID)", [], template: "/tracks/{id}")
+            try await record("v1/albums/\(try #require(album["id"] as? String))", [], template: "/albums/{id}")
+            try await record("v1/artists/\(try #require(artist["id"] as? String))", [], template: "/artists/{id}")
+            try await record("v1/episodes/\(try #require(episode["id"] as? String))", [], template: "/episodes/{id}")
+            try await record("v1/shows/\(try #require(show["id"] as? String))", [], template: "/shows/{id}")
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
             try await record(
                 "v1/me/player/currently-playing", [("additional_types", "track,episode")],
-                template: "/me/player/currently-playing")
+                template: "/me/player/currently-playing", departures: ["player-track"])
+            try await record("v1/me/player", [], template: "/me/player", departures: ["player-track"])
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"])
             try await record(
                 "v1/me/player/currently-playing", [("additional_types", "track,episode")],
@@ -91,5 +117,10 @@ struct OpenAPIConformanceTests {
         }
         let result = try OpenAPICheck.run([OpenAPICheck.script.path, OpenAPICheck.spec.path, folder.path])
         #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// Entry `index` of a page of playlist entries.
+    static func entry(_ page: [String: Any], _ index: Int) -> [String: Any]? {
+        (page["items"] as? [Any])?[index] as? [String: Any]
     }
 }

@@ -130,12 +130,33 @@ struct PlayerAndFaultTests {
             let token = await emulator.issueAccessToken()
             for _ in 0..<3 { #expect(try await http.json(emulator.url("v1/me"), token: token).status == 200) }
             await emulator.advanceClock(by: .seconds(10))
-            let (status, headers, _) = try await http.send(
+            let (status, headers, body) = try await http.send(
                 .get, emulator.url("v1/me"), headers: ["Authorization": "Bearer \(token)"])
             #expect(status == 429)
             #expect(headers[.retryAfter] == "20")
+            // Word for word as live, and not the quota's body: no `reason`.
+            #expect(
+                String(decoding: body, as: UTF8.self)
+                    == #"{"error":{"status":429,"message":"API rate limit exceeded"}}"#)
             await emulator.advanceClock(by: .seconds(20))
             #expect(try await http.json(emulator.url("v1/me"), token: token).status == 200)
+        }
+    }
+
+    /// A player command's `PREMIUM_REQUIRED` is the user's own plan: its own refusal, never the
+    /// owner's lapsed Premium, which stops the whole app.
+    @Test func aUsersPremiumRefusalIsNotTheOwnersLapsedPremium() async throws {
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let client = await makeClient(emulator)
+            await emulator.control("faults", ["kind": "403-user-premium", "count": "1"])
+            let user = try await #require(throws: SpotifyAPIError.self) { try await client.currentlyPlaying() }
+            #expect(user.code == .userPremiumRequired)
+            #expect(user.isRefusal && !user.refusesAccount)
+            #expect(user.message.contains("Premium on your own account"))
+            await emulator.control("faults", ["kind": "403-premium", "count": "1"])
+            let owner = try await #require(throws: SpotifyAPIError.self) { try await client.currentlyPlaying() }
+            #expect(owner.code == .ownerPremiumRequired)
+            #expect(owner.refusesAccount)
         }
     }
 

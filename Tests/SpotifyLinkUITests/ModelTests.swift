@@ -119,6 +119,9 @@ struct PickerModelTests {
         let picker = picker(harness)
         await picker.appear()
         #expect(picker.results.map(\.name).contains("Deep Work"))
+        // The followed playlist its owner deleted comes as `null`: not listed, but counted.
+        #expect(picker.unavailableCount == 1)
+        #expect(!picker.results.map(\.name).contains("Old Roadtrip"))
         let before = await harness.emulator.requestCount("GET /v1/search")
         picker.query = "f"
         picker.query = "fo"

@@ -23,10 +23,12 @@ struct Playlists: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global)
         let (_, client) = try await signedIn(context)
-        let all = try await client.allMyPlaylists().items
+        let library = try await client.allMyPlaylists()
         let links = try context.links()
-        try await links.cacheLibrary(all)
+        try await links.cacheLibrary(library.items)
         let shown = try await links.filterLibrary(filter ?? "")
+        // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
+        let unavailable = library.nullCount + library.undecodableCount
         if global.json {
             Output.json([
                 "playlists": shown.map {
@@ -34,9 +36,18 @@ struct Playlists: AsyncParsableCommand {
                         "id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any,
                         "owner": $0.ownerName as Any,
                     ]
-                }
+                },
+                "unavailable": unavailable,
             ])
             return
+        }
+        defer {
+            if unavailable > 0 {
+                Output.line(
+                    Output.dim(
+                        "\(Output.count(unavailable, "playlist")) in your library \(unavailable == 1 ? "is" : "are") "
+                            + "no longer available on Spotify and \(unavailable == 1 ? "was" : "were") skipped."))
+            }
         }
         for playlist in shown {
             let count = playlist.trackCount.map { Output.count($0, "track") } ?? "? tracks"

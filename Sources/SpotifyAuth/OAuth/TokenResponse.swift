@@ -130,9 +130,11 @@ package enum TokenResponseParser {
                 message: "Spotify's answer had a token type other than Bearer.")
         }
         let refresh: RefreshToken?
+        // Since July 2026 the PKCE refresh grant sends no refresh token; stacks that store the field
+        // blindly send `null` or `""` on. All three mean "keep the one you have".
         switch object["refresh_token"] {
         case nil, .null: refresh = nil
-        case .string(let text) where !text.isEmpty: refresh = RefreshToken(text)
+        case .string(let text): refresh = text.isEmpty ? nil : RefreshToken(text)
         default:
             throw OAuthError(
                 code: .malformedResponse, status: status,
@@ -141,7 +143,10 @@ package enum TokenResponseParser {
         return Parsed(
             accessToken: AccessToken(access), refreshToken: refresh,
             expiresAt: try expiry(object["expires_in"], receivedAt: receivedAt, status: status),
-            scopes: object["scope"]?.string.map { $0.split(separator: " ").map(String.init) })
+            // No `scope` (or an empty one) keeps what was granted: a refresh never changes the scopes.
+            scopes: object["scope"]?.string.map { $0.split(separator: " ").map(String.init) }.flatMap {
+                $0.isEmpty ? nil : $0
+            })
     }
 
     /// `expires_in`: numbers and numeric strings accepted, huge values clamped, `≤ 0` means

@@ -73,9 +73,17 @@ extension EmulatorState {
         guard let clientID = request.parameter("client_id"),
             let client = configuration.clients.first(where: { $0.id == clientID })
         else { return .html(Self.errorPage("INVALID_CLIENT: Invalid client"), status: 400) }
-        guard let redirectURI = request.parameter("redirect_uri"),
-            Self.redirectMatches(redirectURI, registered: client.redirectURIs)
-        else { return .html(Self.errorPage("INVALID_CLIENT: Invalid redirect URI"), status: 400) }
+        // Nothing is redirected back to an app whose redirect URI is wrong: Spotify shows its own
+        // page, with the texts observed in 2026.
+        guard let redirectURI = request.parameter("redirect_uri") else {
+            return .html(Self.errorPage("redirect_uri: Not matching configuration"), status: 400)
+        }
+        if Self.isInsecure(redirectURI) {
+            return .html(Self.errorPage("INVALID_CLIENT: Insecure redirect URI"), status: 400)
+        }
+        guard Self.redirectMatches(redirectURI, registered: client.redirectURIs) else {
+            return .html(Self.errorPage("redirect_uri: Not matching configuration"), status: 400)
+        }
         let state = request.parameter("state")
         func fail(_ error: String, _ description: String) -> EmulatorResponse {
             callback(to: redirectURI, [("error", error), ("error_description", description)], state: state)
@@ -296,6 +304,14 @@ extension EmulatorState {
             guard let registeredURL = URLComponents(string: candidate), registeredURL.port == nil else { return false }
             return registeredURL.string == portless.string
         }
+    }
+
+    /// A plain `http://` redirect to anything but a loopback address (`localhost` included, which
+    /// Spotify refuses since 2025).
+    static func isInsecure(_ redirectURI: String) -> Bool {
+        guard let url = URLComponents(string: redirectURI), url.scheme?.lowercased() == "http" else { return false }
+        let host = url.host?.lowercased() ?? ""
+        return !(host == "127.0.0.1" || host == "[::1]" || host == "::1")
     }
 
     package static func challenge(for verifier: String) -> String {

@@ -17,13 +17,19 @@ extension Catalog {
         let artists = [
             "The Lanterns", "Mira Vale", "Ocean Theory", "Kofi & The Keys", "Juniper", "Ana Sol", "Low Orbit",
         ]
+        // Each artist's songs fill albums of twelve ("Mira Vale Sessions", "…, Vol. 2"); an album keeps
+        // the ID drawn for its first song (Catalog.init), so the draws, and every other ID, stay as they were.
+        var songsByArtist: [String: Int] = [:]
         func track() -> CatalogItem {
             let name =
                 words[Int(random.next() % UInt64(words.count))] + " " + nouns[Int(random.next() % UInt64(nouns.count))]
             let artist = artists[Int(random.next() % UInt64(artists.count))]
+            let volume = songsByArtist[artist, default: 0] / 12 + 1
+            songsByArtist[artist, default: 0] += 1
             return CatalogItem(
                 kind: .track, id: random.base62ID(), name: name, durationMs: 150_000 + Int(random.next() % 110_000),
-                artist: artist, album: artist + " Sessions", albumID: random.base62ID())
+                artist: artist, album: artist + " Sessions" + (volume > 1 ? ", Vol. \(volume)" : ""),
+                albumID: random.base62ID())
         }
         func playlist(
             _ name: String, size: Int, owner: (String, String) = ("emu-user", "Emulator User"), library: Bool = true,
@@ -42,7 +48,8 @@ extension Catalog {
         mixed.entries[30] = CatalogItem(
             kind: .episode, id: random.base62ID(), name: "Breathing for Beginners", durationMs: 1_260_000,
             artist: "The Calm Hour", album: "The Calm Hour", albumID: nil)
-        var deleted = playlist("Old Roadtrip", size: 12, library: false)
+        // Followed, then deleted by its owner: `/me/playlists` lists it as `null`.
+        var deleted = playlist("Old Roadtrip", size: 12, owner: ("road-crew", "Road Crew"))
         deleted.deleted = true
         var noCover = playlist("Untitled Ideas", size: 3)
         noCover.hasCover = false

@@ -13,6 +13,19 @@ package struct CatalogItem: Sendable, Equatable {
     /// More text search matches (a Japanese title's reading in kana, say).
     package var keywords = ""
 
+    /// The show of an episode: its own ID, or one its name always maps to.
+    package var showID: String { albumID ?? EmulatorState.stableID(album) }
+
+    /// A made-up ISRC for a catalog track, stable for its ID: the ISRC's shape (country, registrant,
+    /// year, five digits), never a real recording's.
+    package var isrc: String? {
+        guard kind == .track, let id else { return nil }
+        let hash = id.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let registrant = (0..<3).map { String(letters[Int((hash >> (8 * UInt64($0))) % 26)]) }.joined()
+        return "QZ\(registrant)25" + String(format: "%05d", Int((hash >> 32) % 100_000))
+    }
+
     package var uri: String {
         switch kind {
         case .track: "spotify:track:\(id ?? "")"
@@ -67,6 +80,22 @@ package struct CatalogPlaylist: Sendable {
     }
 }
 
+/// An album of the catalog: the tracks that carry its ID, in the order first seen.
+package struct CatalogAlbum: Sendable, Equatable {
+    package var id: String
+    package var name: String
+    package var artist: String
+    package var trackIDs: [String]
+}
+
+/// A podcast show of the catalog, made of the episodes that name it.
+package struct CatalogShow: Sendable, Equatable {
+    package var id: String
+    package var name: String
+    package var publisher: String
+    package var episodeIDs: [String]
+}
+
 /// What the emulator serves: one signed-in user and a world of playlists.
 package struct Catalog: Sendable {
     package var userID: String
@@ -82,23 +111,70 @@ package struct Catalog: Sendable {
     package var trackOrder: [String]
     /// The user's saved tracks (`/me/tracks`), newest first.
     package var savedTrackIDs: [String]
+    /// Every album by ID (`/albums/{id}`), made of the tracks that name it.
+    package var albums: [String: CatalogAlbum] = [:]
+    /// Every episode by ID (`/episodes/{id}`).
+    package var episodes: [String: CatalogItem] = [:]
+    /// Every show by ID (`/shows/{id}`), made of its episodes.
+    package var shows: [String: CatalogShow] = [:]
 
     package init(userID: String, userName: String, playlists: [CatalogPlaylist], savedTrackIDs: [String] = []) {
         self.userID = userID
         self.userName = userName
+        // One album, one ID: a song names the ID its album's first song was given.
+        var albumIDs: [String: String] = [:]
+        let playlists = playlists.map { playlist in
+            var playlist = playlist
+            for index in playlist.entries.indices {
+                guard var item = playlist.entries[index], item.kind == .track, let drawn = item.albumID else {
+                    continue
+                }
+                item.albumID = albumIDs[item.album] ?? drawn
+                albumIDs[item.album] = item.albumID
+                playlist.entries[index] = item
+            }
+            return playlist
+        }
         self.playlists = Dictionary(uniqueKeysWithValues: playlists.map { ($0.id, $0) })
         self.libraryOrder = playlists.filter(\.inLibrary).map(\.id)
         self.allOrder = playlists.map(\.id)
-        var tracks: [String: CatalogItem] = [:]
-        var order: [String] = []
+        self.tracks = [:]
+        self.trackOrder = []
+        self.savedTrackIDs = []
         for item in playlists.flatMap(\.entries) {
-            guard let item, item.kind == .track, let id = item.id, tracks[id] == nil else { continue }
-            tracks[id] = item
-            order.append(id)
+            if let item { register(item) }
         }
-        self.tracks = tracks
-        self.trackOrder = order
         self.savedTrackIDs = savedTrackIDs.filter { tracks[$0] != nil }
+    }
+
+    /// Adds a track or episode to the catalog's indexes (tracks, albums, episodes, shows) once.
+    package mutating func register(_ item: CatalogItem) {
+        guard let id = item.id else { return }
+        switch item.kind {
+        case .track:
+            guard tracks[id] == nil else { return }
+            tracks[id] = item
+            trackOrder.append(id)
+            let albumID = item.albumID ?? EmulatorState.stableID(item.album)
+            albums[albumID, default: CatalogAlbum(id: albumID, name: item.album, artist: item.artist, trackIDs: [])]
+                .trackIDs.append(id)
+        case .episode:
+            guard episodes[id] == nil else { return }
+            episodes[id] = item
+            let showID = item.showID
+            shows[showID, default: CatalogShow(id: showID, name: item.album, publisher: item.artist, episodeIDs: [])]
+                .episodeIDs.append(id)
+        case .local:
+            return
+        }
+    }
+
+    /// The album of a catalog track, and the track's number on it (1-based).
+    package func album(of item: CatalogItem) -> (album: CatalogAlbum, trackNumber: Int)? {
+        guard let id = item.id, let album = albums[item.albumID ?? EmulatorState.stableID(item.album)],
+            let index = album.trackIDs.firstIndex(of: id)
+        else { return nil }
+        return (album, index + 1)
     }
 
     /// Artist names in first-seen order.

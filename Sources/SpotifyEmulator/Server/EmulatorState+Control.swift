@@ -91,22 +91,34 @@ extension EmulatorState {
             catalog.playlists[id]?.deleted = false
             catalog.playlists[id]?.forbidden = false
         case "add-track":
-            catalog.playlists[id]?.entries.append(
-                CatalogItem(
-                    kind: .track, id: random.base62ID(), name: request.parameter("name") ?? "New Song",
-                    durationMs: request.integer("duration_ms", default: 180_000), artist: "Emulator", album: "Emulator",
-                    albumID: random.base62ID()))
+            let song = CatalogItem(
+                kind: .track, id: random.base62ID(), name: request.parameter("name") ?? "New Song",
+                durationMs: request.integer("duration_ms", default: 180_000), artist: "Emulator", album: "Emulator",
+                albumID: catalog.albums.values.first { $0.name == "Emulator" }?.id ?? random.base62ID())
+            catalog.playlists[id]?.entries.append(song)
+            catalog.register(song)
         default: return .apiError(404, "Unknown playlist action")
         }
         catalog.playlists[id]?.revision += 1
         return .ok
     }
 
+    /// The image of a playlist (its cover, which changes with it), an album, a show, an episode or
+    /// the user, at one of the sizes Spotify serves.
     private func cover(id: String, file: String) -> EmulatorResponse {
-        guard let playlist = catalog.playlists[id], playlist.hasCover, file.hasSuffix(".png"),
-            let size = Int(file.dropLast(4)), [60, 300, 640].contains(size)
+        let revision: Int?
+        if let playlist = catalog.playlists[id] {
+            revision = playlist.hasCover ? playlist.revision : nil
+        } else {
+            let known =
+                catalog.albums[id] != nil || catalog.shows[id] != nil || catalog.episodes[id] != nil
+                || id == catalog.userID
+            revision = known ? 1 : nil
+        }
+        guard let revision, file.hasSuffix(".png"), let size = Int(file.dropLast(4)),
+            [60, 64, 300, 640].contains(size)
         else { return EmulatorResponse(status: 404, headers: [], body: Data()) }
-        let key = "\(id)/\(size)/\(playlist.revision)"
+        let key = "\(id)/\(size)/\(revision)"
         let bytes =
             coverCache[key]
             ?? {

@@ -20,6 +20,9 @@ package struct FaultRule: Sendable {
         case notRegistered = "403-not-registered"
         /// 403 when the app owner's Premium lapsed.
         case premiumRequired = "403-premium"
+        /// 403 `PREMIUM_REQUIRED`: a player command for a user without Premium (the user's plan,
+        /// not the owner's).
+        case userPremiumRequired = "403-user-premium"
         /// 403 for a scope the user never granted.
         case insufficientScope = "403-scope"
         /// The transient 401 "Access token missing" on a good token.
@@ -66,15 +69,24 @@ extension EmulatorState {
 
     private func response(for rule: FaultRule) -> EmulatorResponse {
         switch rule.kind {
-        case .rateLimited:
-            return .apiError(
-                429, "API rate limit exceeded", headers: rule.retryAfter.map { [("Retry-After", $0)] } ?? [])
+        case .rateLimited: return .rateLimitExceeded(retryAfter: rule.retryAfter)
         case .quotaExceeded: return .quotaExceeded(retryAfter: rule.retryAfter)
         case .notRegistered:
             return EmulatorResponse(
                 status: 403, headers: [("Content-Type", "text/plain; charset=utf-8")],
                 body: Data("User not registered in the Developer Dashboard".utf8))
         case .premiumRequired: return .apiError(403, "Active premium subscription required for the owner of the app")
+        case .userPremiumRequired:
+            return .json(
+                .object([
+                    (
+                        "error",
+                        .object([
+                            ("status", .int(403)), ("message", .string("Player command failed: Premium required")),
+                            ("reason", .string("PREMIUM_REQUIRED")),
+                        ])
+                    )
+                ]), status: 403)
         case .insufficientScope: return .apiError(403, "Insufficient client scope")
         case .transientUnauthorized: return .apiError(401, "Access token missing")
         case .serverError: return .apiError(500, "Server error")

@@ -59,6 +59,11 @@ package struct EmulatorResponse: Sendable {
             headers: headers)
     }
 
+    /// The live rate-limit answer, to the byte: `{"error":{"status":429,"message":"API rate limit exceeded"}}`.
+    package static func rateLimitExceeded(retryAfter: String?) -> EmulatorResponse {
+        .apiError(429, "API rate limit exceeded", headers: retryAfter.map { [("Retry-After", $0)] } ?? [])
+    }
+
     /// The live quota answer, to the byte: `{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}`.
     package static func quotaExceeded(retryAfter: String?) -> EmulatorResponse {
         .json(

@@ -6,25 +6,24 @@ extension EmulatorState {
 
     func imagesJSON(_ playlist: CatalogPlaylist) -> JSONValue {
         guard playlist.hasCover else { return .null }
-        return .array(
-            [640, 300, 60].map { size in
+        return imagesJSON(of: playlist.id, sizes: [640, 300, 60], version: playlist.revision)
+    }
+
+    /// The images of an object (album, show, episode, user), largest first, from the emulator's
+    /// image server as Spotify's come from its CDN.
+    func imagesJSON(of id: String, sizes: [Int] = [640, 300, 64], version: Int = 1) -> JSONValue {
+        .array(
+            sizes.map { size in
                 .object([
                     ("height", .int(size)),
-                    ("url", .string("\(baseURL)/emulator/images/\(playlist.id)/\(size).png?v=\(playlist.revision)")),
+                    ("url", .string("\(baseURL)/emulator/images/\(id)/\(size).png?v=\(version)")),
                     ("width", .int(size)),
                 ])
             })
     }
 
     private func ownerJSON(_ id: String, _ name: String) -> JSONValue {
-        .object([
-            ("display_name", .string(name)),
-            ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(id)"))])),
-            ("href", .string("\(baseURL)/v1/users/\(id)")),
-            ("id", .string(id)),
-            ("type", .string("user")),
-            ("uri", .string("spotify:user:\(id)")),
-        ])
+        .object([("display_name", .string(name))] + userFields(id))
     }
 
     private func commonPlaylistFields(_ playlist: CatalogPlaylist) -> [(String, JSONValue)] {
@@ -78,22 +77,29 @@ extension EmulatorState {
 
     func entryJSON(_ item: CatalogItem?, index: Int, playlist: CatalogPlaylist, episodes: Bool) -> JSONValue {
         let added = Date(timeIntervalSince1970: 1_735_689_600 + Double(index) * 3600)
-        let itemValue = item.map { itemJSON($0, episodes: episodes) } ?? .null
+        let itemValue = item.map { itemJSON($0, episodes: episodes, in: .entry) } ?? .null
         var fields: [(String, JSONValue)] = [
             ("added_at", .string(ISOTime.string(added))),
-            (
-                "added_by",
-                .object([
-                    ("id", .string(playlist.ownerID)), ("type", .string("user")),
-                    ("uri", .string("spotify:user:\(playlist.ownerID)")),
-                ])
-            ),
+            ("added_by", userReferenceJSON(playlist.ownerID)),
             ("is_local", .bool(item?.kind == .local)),
             ("primary_color", .null),
         ]
         if transition { fields.append(("track", itemValue)) }
         fields += [("item", itemValue), ("video_thumbnail", .object([("url", .null)]))]
         return .object(fields)
+    }
+
+    /// A user as an entry's `added_by` names them: the public user object without a name.
+    func userReferenceJSON(_ id: String) -> JSONValue { .object(userFields(id)) }
+
+    private func userFields(_ id: String) -> [(String, JSONValue)] {
+        [
+            ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(id)"))])),
+            ("href", .string("\(baseURL)/v1/users/\(id)")),
+            ("id", .string(id)),
+            ("type", .string("user")),
+            ("uri", .string("spotify:user:\(id)")),
+        ]
     }
 
     /// A simplified artist with a stable ID derived from the name.
@@ -128,111 +134,5 @@ extension EmulatorState {
                 hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return alphabet[Int((hash >> 33) % 62)]
             })
-    }
-
-    func itemJSON(_ item: CatalogItem, episodes: Bool) -> JSONValue {
-        switch item.kind {
-        case .episode where episodes:
-            let showID = item.albumID ?? Self.stableID(item.album)
-            return .object([
-                ("audio_preview_url", .null),
-                ("description", .string("An episode of \(item.album)")),
-                ("duration_ms", .int(item.durationMs)),
-                ("explicit", .bool(false)),
-                ("external_urls", .object([("spotify", .string("https://open.spotify.com/episode/\(item.id ?? "")"))])),
-                ("href", .string("\(baseURL)/v1/episodes/\(item.id ?? "")")),
-                ("html_description", .string("<p>An episode of \(item.album)</p>")),
-                ("id", .string(item.id)),
-                ("images", .array([])),
-                ("is_externally_hosted", .bool(false)),
-                ("is_playable", .bool(true)),
-                ("languages", .array([.string("en")])),
-                ("name", .string(item.name)),
-                ("release_date", .string("2026-01-15")),
-                ("release_date_precision", .string("day")),
-                (
-                    "show",
-                    .object([
-                        ("available_markets", .array([])), ("copyrights", .array([])),
-                        ("description", .string("Conversations from \(item.album)")), ("explicit", .bool(false)),
-                        ("external_urls", .object([("spotify", .string("https://open.spotify.com/show/\(showID)"))])),
-                        ("href", .string("\(baseURL)/v1/shows/\(showID)")),
-                        ("html_description", .string("<p>Conversations from \(item.album)</p>")),
-                        ("id", .string(showID)),
-                        ("images", .array([])), ("is_externally_hosted", .bool(false)),
-                        ("languages", .array([.string("en")])),
-                        ("media_type", .string("audio")), ("name", .string(item.album)),
-                        ("publisher", .string(item.artist)),
-                        ("total_episodes", .int(1)), ("type", .string("show")),
-                        ("uri", .string("spotify:show:\(showID)")),
-                    ])
-                ),
-                ("type", .string("episode")),
-                ("uri", .string(item.uri)),
-            ])
-        case .local:
-            return .object([
-                (
-                    "album",
-                    .object([
-                        ("album_type", .string("album")), ("artists", .array([])), ("available_markets", .array([])),
-                        ("external_urls", .object([])), ("href", .null), ("id", .null), ("images", .array([])),
-                        ("name", .string(item.album)), ("release_date", .string("")),
-                        ("release_date_precision", .string("day")),
-                        ("total_tracks", .int(0)), ("type", .string("album")), ("uri", .null),
-                    ])
-                ),
-                (
-                    "artists",
-                    .array([
-                        .object([
-                            ("id", .null), ("name", .string(item.artist)), ("type", .string("artist")), ("uri", .null),
-                        ])
-                    ])
-                ),
-                ("duration_ms", .int(item.durationMs)),
-                ("explicit", .bool(false)),
-                ("href", .null),
-                ("id", .null),
-                ("is_local", .bool(true)),
-                ("name", .string(item.name)),
-                ("type", .string("track")),
-                ("uri", .string(item.uri)),
-            ])
-        case .track, .episode:
-            // Without `additional_types=episode` an episode comes track-shaped, as live.
-            let albumID = item.albumID ?? Self.stableID(item.album)
-            let artist = artistJSON(item.artist)
-            return .object([
-                (
-                    "album",
-                    .object([
-                        ("album_type", .string("album")), ("artists", .array([artist])),
-                        ("available_markets", .array([])),
-                        ("external_urls", .object([("spotify", .string("https://open.spotify.com/album/\(albumID)"))])),
-                        ("href", .string("\(baseURL)/v1/albums/\(albumID)")), ("id", .string(albumID)),
-                        ("images", .array([])),
-                        ("name", .string(item.album)), ("release_date", .string("2025-06-01")),
-                        ("release_date_precision", .string("day")), ("total_tracks", .int(12)),
-                        ("type", .string("album")),
-                        ("uri", .string("spotify:album:\(albumID)")),
-                    ])
-                ),
-                ("artists", .array([artist])),
-                ("duration_ms", .int(item.durationMs)),
-                ("episode", .bool(item.kind == .episode)),
-                ("explicit", .bool(false)),
-                ("external_urls", .object([("spotify", .string("https://open.spotify.com/track/\(item.id ?? "")"))])),
-                ("href", .string("\(baseURL)/v1/tracks/\(item.id ?? "")")),
-                ("id", .string(item.id)),
-                ("is_local", .bool(false)),
-                ("is_playable", .bool(true)),
-                ("name", .string(item.name)),
-                // No previews for apps created after November 2024.
-                ("preview_url", .null),
-                ("type", .string("track")),
-                ("uri", .string(item.kind == .episode ? "spotify:episode:\(item.id ?? "")" : item.uri)),
-            ])
-        }
     }
 }

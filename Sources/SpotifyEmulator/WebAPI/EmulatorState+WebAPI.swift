@@ -18,16 +18,33 @@ extension EmulatorState {
             return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
         case "search" where segments.count == 2:
             return search(request)
+        // The single-ID reads stay for Development Mode apps; the several-IDs forms (`/tracks?ids=`)
+        // were removed in February 2026 and fall through to 404.
         case "tracks" where segments.count == 3:
-            guard let track = catalog.tracks[segments[2]] else {
-                return .apiError(
-                    segments[2].count == 22 ? 404 : 400,
-                    segments[2].count == 22 ? "Resource not found" : "Invalid base62 id")
-            }
-            return .json(itemJSON(track, episodes: false))
+            return lookUp(segments[2], in: catalog.tracks) { itemJSON($0, episodes: false, in: .catalog) }
+        case "albums" where segments.count == 3:
+            return lookUp(segments[2], in: catalog.albums, fullAlbumJSON)
+        case "artists" where segments.count == 3:
+            let artists = Dictionary(catalog.artistNames.map { (Self.stableID($0), $0) }) { first, _ in first }
+            return lookUp(segments[2], in: artists, fullArtistJSON)
+        case "shows" where segments.count == 3:
+            return lookUp(segments[2], in: catalog.shows) { showJSON($0, withEpisodes: true) }
+        case "episodes" where segments.count == 3:
+            return lookUp(segments[2], in: catalog.episodes) { episodeJSON($0, withShow: true) }
         default:
             return .apiError(404, "Service not found")
         }
+    }
+
+    /// One object by its ID: 400 for an ID that is not 22 base62 characters, 404 for one not in the catalog.
+    private func lookUp<Value>(_ id: String, in index: [String: Value], _ shape: (Value) -> JSONValue)
+        -> EmulatorResponse
+    {
+        guard id.count == 22, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return .apiError(400, "Invalid base62 id")
+        }
+        guard let value = index[id] else { return .apiError(404, "Resource not found") }
+        return .json(shape(value))
     }
 
     private enum Authentication {
@@ -50,7 +67,7 @@ extension EmulatorState {
             if times.count >= limit, let oldest = times.first {
                 let retry = max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
                 requestTimes[record.clientID] = times
-                return .failure(.apiError(429, "API rate limit exceeded", headers: [("Retry-After", "\(retry)")]))
+                return .failure(.rateLimitExceeded(retryAfter: "\(retry)"))
             }
             times.append(now)
             requestTimes[record.clientID] = times
@@ -90,11 +107,17 @@ extension EmulatorState {
                 return pagingError(request, maxLimit: 50)
             }
             let privateAllowed = access.scopes.contains("playlist-read-private")
+            // A followed playlist its owner deleted stays in the library as a `null` entry, counted
+            // in `total`, as live; one the user deleted is gone.
             let ids = catalog.libraryOrder.filter { id in
-                guard let playlist = catalog.playlists[id], !playlist.deleted else { return false }
+                guard let playlist = catalog.playlists[id] else { return false }
+                if playlist.deleted { return playlist.ownerID != catalog.userID }
                 return privateAllowed || playlist.isPublic
             }
-            let items = ids.dropFirst(offset).prefix(limit).map { simplifiedPlaylistJSON(catalog.playlists[$0]!) }
+            let items = ids.dropFirst(offset).prefix(limit).map { id in
+                let playlist = catalog.playlists[id]!
+                return playlist.deleted ? JSONValue.null : simplifiedPlaylistJSON(playlist)
+            }
             // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
             return .withETag(
                 .json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
@@ -110,7 +133,7 @@ extension EmulatorState {
                         "added_at",
                         .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))
                     ),
-                    ("track", itemJSON(catalog.tracks[id]!, episodes: false)),
+                    ("track", itemJSON(catalog.tracks[id]!, episodes: false, in: .catalog)),
                 ])
             }
             return .json(
@@ -133,7 +156,7 @@ extension EmulatorState {
                 var seen = Set<String>()
                 let ordered = ids.filter { seen.insert($0).inserted }
                 let rotated = rank == 2 ? Array(ordered.reversed()) : ordered
-                all = rotated.prefix(50).map { itemJSON(catalog.tracks[$0]!, episodes: false) }
+                all = rotated.prefix(50).map { itemJSON(catalog.tracks[$0]!, episodes: false, in: .catalog) }
             } else {
                 let names = catalog.artistNames
                 let ordered = rank == 0 ? Array(names.reversed()) : rank == 1 ? names : names.sorted()
@@ -165,7 +188,7 @@ extension EmulatorState {
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(catalog.userID)"))])),
             ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
             ("id", .string(catalog.userID)),
-            ("images", .array([])),
+            ("images", imagesJSON(of: catalog.userID, sizes: [300, 64])),
             ("type", .string("user")),
             ("uri", .string("spotify:user:\(catalog.userID)")),
             ("account_id", .string("acct-\(catalog.userID)")),
@@ -264,7 +287,9 @@ extension EmulatorState {
             fields.append(
                 (
                     "tracks",
-                    searchPage(found.map { itemJSON($0, episodes: false) }, query: query, type: "track", limit, offset)
+                    searchPage(
+                        found.map { itemJSON($0, episodes: false, in: .search) }, query: query, type: "track", limit,
+                        offset)
                 ))
         }
         return .json(.object(fields))

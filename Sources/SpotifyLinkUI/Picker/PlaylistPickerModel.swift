@@ -35,6 +35,9 @@ public final class PlaylistPickerModel {
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more search results for this text.
     public private(set) var canLoadMore = false
+    /// Playlists of the user's library that Spotify listed as unavailable (a `null` entry: deleted
+    /// by their owner, say) when it was last read; skipped, not shown. Say so under the list.
+    public private(set) var unavailableCount = 0
     /// Searches sent and not yet answered, stale ones included.
     package private(set) var searchesInFlight = 0
 
@@ -79,7 +82,9 @@ public final class PlaylistPickerModel {
         guard connection.isConnected else { return }
         let current = generation
         do {
-            library = try await store.cacheLibrary(try await connection.client.allMyPlaylists().items)
+            let mine = try await connection.client.allMyPlaylists()
+            library = try await store.cacheLibrary(mine.items)
+            unavailableCount = mine.nullCount + mine.undecodableCount
             if current == generation { showLocal() }
         } catch {
             await show(error, for: current)

@@ -275,6 +275,11 @@ extension SpotifyAPIError {
         return SpotifyAPIError(code: code, status: status, message: message)
     }
 
+    /// The `reason` of an error body's JSON envelope (`QUOTA_EXCEEDED`, `PREMIUM_REQUIRED`), if any.
+    static func reason(_ body: Data) -> String? {
+        (try? JSONDecoder().decode(Envelope.self, from: body))?.error.reason
+    }
+
     /// The message of an error body: the JSON envelope's, or the text itself (a 403 for a user
     /// not on the allow list is plain text).
     static func bodyText(_ body: Data) -> String? {

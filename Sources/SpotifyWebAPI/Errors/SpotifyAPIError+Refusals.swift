@@ -13,6 +13,12 @@ extension SpotifyAPIError {
                     + "User Management in Spotify's developer dashboard (Development Mode apps allow at most 5 users), "
                     + "then sign in again.")
         }
+        // A player command's refusal names the user's own plan; check it before the owner's.
+        if reason(body) == "PREMIUM_REQUIRED" {
+            return SpotifyAPIError(
+                code: .userPremiumRequired, status: 403,
+                message: "This needs Spotify Premium on your own account\(said). Everything else keeps working.")
+        }
         if lowered.contains("premium") {
             return SpotifyAPIError(
                 code: .ownerPremiumRequired, status: 403,

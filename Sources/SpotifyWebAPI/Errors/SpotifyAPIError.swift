@@ -17,6 +17,9 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         /// 403: the app owner's Premium subscription lapsed; the app stops for everyone until the
         /// owner resubscribes (which can take hours to take effect).
         public static let ownerPremiumRequired = Code(name: "ownerPremiumRequired")
+        /// 403 `PREMIUM_REQUIRED` on a player command: the *user's* account is not Premium. Not
+        /// the owner's lapsed subscription (``ownerPremiumRequired``); nothing else stops.
+        public static let userPremiumRequired = Code(name: "userPremiumRequired")
         /// 403, or refused before sending: the sign-in lacks a scope (``SpotifyAPIError/scope``);
         /// only a new sign-in asking for it helps.
         public static let missingScope = Code(name: "missingScope")
@@ -91,7 +94,8 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     /// Whether this is one of Spotify's refusals (a 403 of any kind, or a scope missing before
     /// sending): retrying, refreshing or polling again cannot help.
     public var isRefusal: Bool {
-        [.forbidden, .userNotRegistered, .ownerPremiumRequired, .missingScope, .playlistNotOwned].contains(code)
+        [.forbidden, .userNotRegistered, .ownerPremiumRequired, .userPremiumRequired, .missingScope, .playlistNotOwned]
+            .contains(code)
     }
 
     /// Whether the refusal concerns the whole account or app rather than one object: background

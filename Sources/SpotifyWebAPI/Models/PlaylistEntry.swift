@@ -22,13 +22,26 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     public var explicit: Bool?
     /// A 30-second preview; `nil` for apps created after November 2024, and kept optional for all.
     public var previewURL: URL?
+    /// Its disc on the album (`1` on most), when Spotify says; `0` for a local file.
+    public var discNumber: Int?
+    /// Its place on the disc, when Spotify says; `0` for a local file.
+    public var trackNumber: Int?
+    /// Its International Standard Recording Code, when Spotify says: the key to the same recording
+    /// elsewhere. The player's track comes without it (since September 2026); a local file has none.
+    public var isrc: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, uri, artists, album, explicit
         case durationMs = "duration_ms"
         case isPlayable = "is_playable"
         case previewURL = "preview_url"
+        case discNumber = "disc_number"
+        case trackNumber = "track_number"
+        case externalIDs = "external_ids"
     }
+
+    /// The `external_ids` object; only the ISRC is kept.
+    private struct ExternalIDs: Decodable { var isrc: String? }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +54,9 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
         isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
         explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
         previewURL = container.decodeLeniently(URL.self, forKey: .previewURL)
+        discNumber = container.decodeLeniently(Int.self, forKey: .discNumber)
+        trackNumber = container.decodeLeniently(Int.self, forKey: .trackNumber)
+        isrc = container.decodeLeniently(ExternalIDs.self, forKey: .externalIDs)?.isrc
     }
 
     /// Artist names joined for display.

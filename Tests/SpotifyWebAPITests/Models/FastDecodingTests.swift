@@ -164,6 +164,12 @@ struct FastDecodingTests {
         page(
             ["   {  \"item\" : null  }  ", "\n\t\r{}"],
             extra: #","unexpected":{"deep":[1,2.5e-3,-0,true,false,null,{}]}"#),
+        // Disc and track numbers and the ISRC (late 2026), well and badly typed.
+        page([
+            #"{"item":{"type":"track","disc_number":2,"track_number":11,"external_ids":{"isrc":"QZABC2500001","upc":"1"}}}"#,
+            #"{"item":{"type":"track","disc_number":"1","track_number":null,"external_ids":{"isrc":5}}}"#,
+            #"{"item":{"type":"track","external_ids":"x"}}"#, #"{"item":{"type":"track","external_ids":{}}}"#,
+        ]),
         page([
             #"{"added_at":"2024-02-29T23:59:59Z"}"#, #"{"added_at":"1900-01-01T00:00:00Z"}"#,
             #"{"added_at":"2099-12-31T12:30:45Z"}"#, #"{"added_at":"1970-01-01T00:00:00Z"}"#,

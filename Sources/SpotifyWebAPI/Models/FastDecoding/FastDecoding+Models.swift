@@ -191,6 +191,9 @@ private struct ItemFields {
     var previewURL: URL?
     var showName: String?
     var images: [SpotifyImage] = []
+    var discNumber: Int?
+    var trackNumber: Int?
+    var isrc: String?
 
     /// The fields of the object that is next, or `nil` (the value skipped) when it is not one.
     static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> ItemFields? {
@@ -240,6 +243,15 @@ private struct ItemFields {
             case "images":
                 try seen.insert(11)
                 fields.images = try reader.lenientImages()
+            case "disc_number":
+                try seen.insert(12)
+                fields.discNumber = try reader.lenientInt()
+            case "track_number":
+                try seen.insert(13)
+                fields.trackNumber = try reader.lenientInt()
+            case "external_ids":
+                try seen.insert(14)
+                fields.isrc = try reader.stringMember("isrc").value
             default:
                 try reader.skipValue()
             }
@@ -316,7 +328,8 @@ private struct ItemFields {
     var track: Track {
         Track(
             id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri, artists: artists ?? [],
-            album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL)
+            album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL, discNumber: discNumber,
+            trackNumber: trackNumber, isrc: isrc)
     }
 
     /// The entry's item, as `PlaylistEntry.init(from:)` chooses it.
@@ -474,7 +487,8 @@ extension SimplifiedPlaylist: FastPageItem {
 extension Track {
     init(
         id: SpotifyID?, name: String, duration: Duration, uri: String?, artists: [SimplifiedArtist],
-        album: SimplifiedAlbum?, isPlayable: Bool?, explicit: Bool?, previewURL: URL?
+        album: SimplifiedAlbum?, isPlayable: Bool?, explicit: Bool?, previewURL: URL?, discNumber: Int?,
+        trackNumber: Int?, isrc: String?
     ) {
         self.id = id
         self.name = name
@@ -485,6 +499,9 @@ extension Track {
         self.isPlayable = isPlayable
         self.explicit = explicit
         self.previewURL = previewURL
+        self.discNumber = discNumber
+        self.trackNumber = trackNumber
+        self.isrc = isrc
     }
 }
 
