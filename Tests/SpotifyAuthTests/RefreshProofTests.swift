@@ -19,7 +19,7 @@ final class WatchedStore: TokenStore {
     var kind: TokenStoreKind { inner.kind }
     var saves: Int { state.withLock { $0.saves } }
     var removes: Int { state.withLock { $0.removes } }
-    func failSaves() { state.withLock { $0.failSaves = true } }
+    func failSaves(_ fail: Bool = true) { state.withLock { $0.failSaves = fail } }
 
     func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
     func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
@@ -34,6 +34,75 @@ final class WatchedStore: TokenStore {
         state.withLock { $0.removes += 1 }
         try await inner.remove(key)
     }
+    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+}
+
+/// A store whose reads can be held back, so callers pile up waiting for the first one.
+final class SlowLoadStore: TokenStore {
+    let inner = MemoryTokenStore()
+    private let gate = Lock<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    var kind: TokenStoreKind { inner.kind }
+
+    func holdLoads() { gate.withLock { $0.held = true } }
+
+    /// Lets held reads go once `count` of them wait (yielding until they do, failing loudly otherwise).
+    func releaseLoads(after count: Int) async {
+        var turns = 0
+        while gate.withLock({ $0.waiting.count }) < count {
+            turns += 1
+            if turns > 1_000_000 {
+                Issue.record("SlowLoadStore: \(count) held read(s) never arrived")
+                break
+            }
+            await Task.yield()
+        }
+        for waiter in gate.withLock({ state in
+            state.held = false
+            defer { state.waiting = [] }
+            return state.waiting
+        }) { waiter.resume() }
+    }
+
+    func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+        await withCheckedContinuation { continuation in
+            let hold = gate.withLock { state in
+                if state.held { state.waiting.append(continuation) }
+                return state.held
+            }
+            if !hold { continuation.resume() }
+        }
+        return try await inner.load(key)
+    }
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws { try await inner.save(tokens, for: key) }
+    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
+    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+}
+
+/// An expiring activity that records when the work inside it begins and ends.
+final class RecordingActivity: ExpiringActivity {
+    private let log = Lock<[String]>([])
+    var events: [String] { log.withLock { $0 } }
+    func note(_ event: String) { log.withLock { $0.append(event) } }
+
+    func run<T: Sendable>(_ reason: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        note("begin \(reason)")
+        defer { note("end") }
+        return try await body()
+    }
+}
+
+/// A memory store that notes each save in an activity's log.
+final class NotingStore: TokenStore {
+    let inner = MemoryTokenStore()
+    let activity: RecordingActivity
+    init(_ activity: RecordingActivity) { self.activity = activity }
+    var kind: TokenStoreKind { inner.kind }
+    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        activity.note("save")
+        try await inner.save(tokens, for: key)
+    }
+    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
     func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
@@ -59,7 +128,9 @@ struct RefreshProofTests {
         await #expect(try store.load(testKey) == original)
     }
 
-    @Test func noTokenIsHandedOutWhenSavingItFails() async throws {
+    /// Spotify may have rotated the refresh token: a save that fails must not lose it. The refreshed
+    /// tokens are used at once, kept in memory, and saved before the store's next use.
+    @Test func aRefreshWhoseSaveFailsKeepsTheTokensAndSavesThemNextTime() async throws {
         let store = WatchedStore()
         try await store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         store.failSaves()
@@ -67,16 +138,99 @@ struct RefreshProofTests {
             .json(#"{"access_token":"SENTINEL_AT_new","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
         ])
         let subject = session(transport, store: store, clock: clock)
-        await #expect {
-            try await subject.accessToken()
-        } throws: { error in
-            (error as? TokenStoreError)?.code == .io
-        }
-        #expect(transport.requests.count == 1)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
         #expect(store.saves == 1)
-        // The session did not keep the unsaved token either: its next answer is not the new one.
-        let next = try? await subject.accessToken()
-        #expect(next?.unredactedValue != "SENTINEL_AT_new")
+        await #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+        // Still failing: the next call tries again, and the tokens stay in use.
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
+        #expect(store.saves == 2)
+        store.failSaves(false)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
+        let saved = try await #require(try store.load(testKey))
+        #expect(saved.refreshToken?.unredactedValue == "SENTINEL_RT_2")
+        #expect(saved.accessToken.unredactedValue == "SENTINEL_AT_new")
+        #expect(store.saves == 3)
+        #expect(try await subject.accessToken().unredactedValue == "SENTINEL_AT_new")
+        #expect(store.saves == 3, "saved once, then no more store work")
+        #expect(transport.requests.count == 1)
+    }
+
+    /// One refresh, also when it fails: fifty callers that need a refresh, some still waiting for
+    /// the store's first read when it fails, all get its one failure; one token request is sent.
+    @Test(arguments: [true, false])
+    func fiftyCallersAndAFailingTokenEndpointMakeOneRequest(loadedFirst: Bool) async throws {
+        let store = SlowLoadStore()
+        try await store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let transport = ScriptedTransport { _, _ in
+            .apiError(503, "Service unavailable")
+        }
+        let subject = session(transport, store: store, clock: clock)
+        if loadedFirst { _ = try await subject.tokens() }
+        store.holdLoads()
+        let codes = await withTaskGroup(of: OAuthError.Code?.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    do {
+                        if index.isMultiple(of: 2) {
+                            _ = try await subject.accessToken()
+                        } else {
+                            _ = try await subject.refreshedAccessToken(replacing: AccessToken("SENTINEL_AT_old"))
+                        }
+                        return nil
+                    } catch { return (error as? OAuthError)?.code }
+                }
+            }
+            // Every caller has asked before anything is answered.
+            await store.releaseLoads(after: loadedFirst ? 0 : 1)
+            var all: [OAuthError.Code?] = []
+            for await code in group { all.append(code) }
+            return all
+        }
+        #expect(codes.count == 50)
+        #expect(codes.allSatisfy { $0 == .transient }, "\(codes)")
+        #expect(transport.requests.count == 1)
+        // The failure is not remembered for later callers: the next one tries again.
+        _ = try? await subject.accessToken()
+        #expect(transport.requests.count == 2)
+    }
+
+    /// An extension without the shared lock refreshes (and Spotify rotates) while the app's own
+    /// refresh is out: the app's refresh token is refused, but the store now holds the extension's
+    /// tokens, so they are used and nothing is removed.
+    @Test func aRefusedRefreshTokenRemovesNothingWhenAnotherProcessSavedNewTokens() async throws {
+        let store = MemoryTokenStore()
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let widget = session(
+            ScriptedTransport([
+                .json(#"{"access_token":"SENTINEL_AT_widget","refresh_token":"SENTINEL_RT_2","expires_in":3600}"#)
+            ]), store: store, clock: clock)
+        let app = session(
+            ScriptedTransport { _, _ in
+                // While the app's request with RT_1 is out, the widget refreshes with RT_1 first.
+                _ = try await widget.accessToken()
+                return .json(#"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#, status: 400)
+            }, store: store, clock: clock)
+        #expect(try await app.accessToken().unredactedValue == "SENTINEL_AT_widget")
+        await #expect(try store.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_2")
+        #expect(await app.status == .signedIn)
+    }
+
+    /// A refresh and its save run inside the platform's expiring activity, so suspension cannot cut
+    /// them apart.
+    @Test func theRefreshAndItsSaveRunInsideTheExpiringActivity() async throws {
+        let activity = RecordingActivity()
+        let store = NotingStore(activity)
+        try await store.inner.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let transport = ScriptedTransport { _, _ in
+            activity.note("token request")
+            return .json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)
+        }
+        let subject = SpotifySession(
+            endpoint: TokenEndpoint(
+                server: emulatorServer, clientID: "spotlink-demo", transport: transport, clock: clock),
+            store: store, clock: clock, logger: nil, activity: activity)
+        _ = try await subject.accessToken()
+        #expect(activity.events == ["begin Refreshing the Spotify sign-in", "token request", "save", "end"])
     }
 
     /// The waiter that started the refresh is cancelled while the request is out: the request is

@@ -49,4 +49,17 @@ struct RefreshRulesTests {
         #expect(RefreshRules.afterFailure(OAuthError(code: .transient, status: 503, message: "busy")) == .keepTokens)
         #expect(RefreshRules.afterFailure(CancellationError()) == .keepTokens)
     }
+
+    @Test func aRefusedRefreshTokenEndsTheSignInOnlyIfTheStoreStillHoldsIt() {
+        var refused = Self.tokens("a", expiresIn: 30)
+        refused.refreshToken = RefreshToken("rt-1")
+        var rotated = Self.tokens("b", expiresIn: 3000)
+        rotated.refreshToken = RefreshToken("rt-2")
+        var withoutRefresh = rotated
+        withoutRefresh.refreshToken = nil
+        #expect(RefreshRules.afterRefusedGrant(of: refused, stored: refused) == .signOut)
+        #expect(RefreshRules.afterRefusedGrant(of: refused, stored: nil) == .signOut)
+        #expect(RefreshRules.afterRefusedGrant(of: refused, stored: withoutRefresh) == .signOut)
+        #expect(RefreshRules.afterRefusedGrant(of: refused, stored: rotated) == .useSaved(rotated))
+    }
 }

@@ -46,6 +46,24 @@ enum RefreshRules {
         return .refresh(stored)
     }
 
+    /// What to do when Spotify refused a refresh token for good.
+    enum GrantRefusal: Equatable {
+        /// Another process saved other tokens meanwhile: use them, the sign-in goes on.
+        case useSaved(StoredTokens)
+        /// The store still holds the refused refresh token (or nothing): the sign-in is over.
+        case signOut
+    }
+
+    /// Spotify refused the refresh token of `refused` for good; `stored` is what the store holds
+    /// now. Another process may have refreshed (and rotated) since `refused` was read: its tokens
+    /// are used and kept, never removed.
+    static func afterRefusedGrant(of refused: StoredTokens, stored: StoredTokens?) -> GrantRefusal {
+        guard let stored, stored.refreshToken != nil, stored.refreshToken != refused.refreshToken else {
+            return .signOut
+        }
+        return .useSaved(stored)
+    }
+
     /// What a failed refresh means: `invalid_grant` and "sign in again" end the sign-in; anything
     /// else keeps the tokens, which may work once the failure passes.
     static func afterFailure(_ error: any Error) -> FailureAction {

@@ -36,6 +36,14 @@ public actor SpotifySession: AccessTokenProvider {
     private var cached: StoredTokens?
     private var loaded = false
     private var inFlight: Task<StoredTokens, any Error>?
+    /// Refreshes that ended, and how the last failed one failed: a caller who asked before a refresh
+    /// failed gets that failure instead of starting another (one refresh, also when it fails).
+    private var refreshesEnded = 0
+    private var lastFailure: (ended: Int, error: any Error)?
+    /// Refreshed tokens the store would not take: kept here, used, and saved again before any
+    /// other store work, so a rotated refresh token is not lost to a passing store failure.
+    private var unsaved: StoredTokens?
+    private let activity: any ExpiringActivity
     private var storeBusy = false
     private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Signed in or out, and why out.
@@ -49,19 +57,34 @@ public actor SpotifySession: AccessTokenProvider {
     public static let signInWarningPeriod: TimeInterval = 14 * 86400
 
     /// A session for `endpoint`'s app keeping its tokens in `store`.
+    ///
+    /// Use one session per process for each app: it is what makes a refresh happen once. An app and
+    /// its extensions (a widget, a Live Activity) are separate processes; give their stores one lock
+    /// folder in the App Group container (``KeychainTokenStore/init(service:accessGroup:lockDirectory:useDataProtectionKeychain:)``)
+    /// so that they never refresh at once.
     public init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil
+    ) {
+        self.init(endpoint: endpoint, store: store, clock: clock, logger: logger, activity: platformExpiringActivity())
+    }
+
+    /// A session whose refreshes run inside `activity` (tests pass one that records).
+    package init(
+        endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock, logger: Logger?,
+        activity: any ExpiringActivity
     ) {
         self.endpoint = endpoint
         self.store = store
         self.key = TokenStoreKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
         self.clock = clock
         self.logger = logger
+        self.activity = activity
     }
 
     /// The stored tokens, read once from the store.
     public func tokens() async throws -> StoredTokens? {
-        if loaded { return cached }
+        if loaded, unsaved == nil { return cached }
+        // Not read yet, or refreshed tokens still wait to be saved: the store's turn first.
         return try await withStore { try await loadedTokens() }
     }
 
@@ -90,13 +113,28 @@ public actor SpotifySession: AccessTokenProvider {
             storeBusy = false
             if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
         }
+        await saveUnsaved()
         return try await body()
     }
 
-    /// Stores the tokens of a finished sign-in.
+    /// Tries again to save refreshed tokens the store refused; they stay in memory until it takes them.
+    private func saveUnsaved() async {
+        guard let tokens = unsaved else { return }
+        do {
+            try await store.save(tokens, for: key)
+            unsaved = nil
+        } catch {
+            logger?.debug(
+                "spotify token save failed again; the tokens stay in memory", metadata: ["issuer": "\(key.issuer)"])
+        }
+    }
+
+    /// Stores the tokens of a finished sign-in. They replace every stored token: the previous
+    /// sign-in's refresh token is never sent again.
     public func signedIn(_ tokens: StoredTokens) async throws {
         try await withStore {
             try await store.save(tokens, for: key)
+            unsaved = nil
             cached = tokens
             loaded = true
             status = .signedIn
@@ -110,6 +148,7 @@ public actor SpotifySession: AccessTokenProvider {
     @discardableResult
     public func signOut() async throws -> String {
         try await withStore {
+            unsaved = nil
             try await store.remove(key)
             cached = nil
             loaded = true
@@ -133,15 +172,16 @@ public actor SpotifySession: AccessTokenProvider {
     // MARK: - AccessTokenProvider
 
     public func accessToken() async throws -> AccessToken {
+        let asked = refreshesEnded
         switch RefreshRules.forAccess(stored: try await tokens(), now: clock.now, margin: Self.proactiveMargin) {
         case .notSignedIn: throw notSignedIn()
         case .useStored(let stored): return stored.accessToken
-        case .refresh(let stored): return try await refresh(replacing: stored.accessToken).accessToken
+        case .refresh(let stored): return try await refresh(replacing: stored.accessToken, askedAt: asked).accessToken
         }
     }
 
     public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
-        try await refresh(replacing: failed).accessToken
+        try await refresh(replacing: failed, askedAt: refreshesEnded).accessToken
     }
 
     /// Keeps who signed in with the tokens, keyed by `account_id`; saved only when it changed.
@@ -182,18 +222,37 @@ public actor SpotifySession: AccessTokenProvider {
         return granted + scopes.filter { !granted.contains($0) }
     }
 
-    private func refresh(replacing failed: AccessToken) async throws -> StoredTokens {
+    /// One refresh however many callers need one, also when it fails: a caller joins the refresh
+    /// in flight, and a caller who asked (at `asked`) before a refresh failed gets that failure,
+    /// even if it was still waiting for the store when the refresh ended.
+    private func refresh(replacing failed: AccessToken, askedAt asked: Int) async throws -> StoredTokens {
         if let inFlight { return try await inFlight.value }
-        switch RefreshRules.afterRefusal(
-            of: failed, stored: try await tokens(), now: clock.now, margin: Self.proactiveMargin)
-        {
+        if let failure = lastFailure, failure.ended > asked { throw failure.error }
+        let stored = try await tokens()
+        // The store may have kept this caller waiting: look again.
+        if let inFlight { return try await inFlight.value }
+        if let failure = lastFailure, failure.ended > asked { throw failure.error }
+        switch RefreshRules.afterRefusal(of: failed, stored: stored, now: clock.now, margin: Self.proactiveMargin) {
         case .notSignedIn: throw notSignedIn()
         case .useStored(let stored): return stored
         case .refresh: break
         }
-        let task = Task { try await self.withStore { try await self.performRefresh(replacing: failed) } }
+        let task = Task {
+            defer {
+                inFlight = nil
+                refreshesEnded += 1
+            }
+            do {
+                // A refresh and its save finish even if the app is sent to the background meanwhile.
+                return try await activity.run("Refreshing the Spotify sign-in") {
+                    try await self.withStore { try await self.performRefresh(replacing: failed) }
+                }
+            } catch {
+                lastFailure = (refreshesEnded + 1, error)
+                throw error
+            }
+        }
         inFlight = task
-        defer { inFlight = nil }
         return try await task.value
     }
 
@@ -222,15 +281,30 @@ public actor SpotifySession: AccessTokenProvider {
             refreshed = try await endpoint.refresh(latest)
         } catch {
             guard case .signOut(let reason) = RefreshRules.afterFailure(error) else { throw error }
+            // Another process (an extension without the shared lock) may have saved new tokens since
+            // these were read: sign out only if the store still holds the refresh token refused.
+            let now = try? await store.load(key)
+            if case .useSaved(let saved) = RefreshRules.afterRefusedGrant(of: latest, stored: now) {
+                cached = saved
+                status = .signedIn
+                return saved
+            }
             try? await store.remove(key)
             cached = nil
             status = .needsSignIn(reason)
             let status = (error as? OAuthError)?.status
             throw OAuthError(code: .needsSignIn, status: status, message: reason, underlying: error)
         }
-        try await store.save(refreshed, for: key)
         cached = refreshed
         status = .signedIn
+        do {
+            try await store.save(refreshed, for: key)
+        } catch {
+            // Spotify may have rotated the refresh token: losing it would end the sign-in. Keep the
+            // tokens here, use them, and save them before the store's next use.
+            unsaved = refreshed
+            logger?.debug("spotify token save failed; the tokens stay in memory", metadata: ["issuer": "\(key.issuer)"])
+        }
         return refreshed
     }
 
