@@ -1,0 +1,226 @@
+import Foundation
+import HTTPTypes
+import SpotifyEmulator
+import SpotifyLinkSupport
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyWebAPI
+
+/// The iOS app's sign-in, driven on Linux: the same `BrowserSignIn` an app's SwiftUI view calls,
+/// with a scripted browser in front of the emulator and a custom-scheme redirect the browser hands
+/// back without following (as the system's web authentication sheet does).
+@Suite("Sign-in through a one-shot browser, against the emulator")
+struct BrowserSignInTests {
+    static let redirect = "myapp://spotify-callback"
+
+    /// An emulator that knows the app's custom-scheme redirect, and a session on it.
+    static func withApp(
+        store: any TokenStore = MemoryTokenStore(), transport: any Transport = platformDefaultTransport(),
+        _ body: @escaping @Sendable (EmulatorServer, SpotifySession) async throws -> Void
+    ) async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: [redirect])]
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let session = SpotifySession(
+                endpoint: TokenEndpoint(
+                    server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo", transport: transport),
+                store: store)
+            try await body(emulator, session)
+        }
+    }
+
+    /// The user agrees; the sheet hands back the callback URL.
+    static let agreeing: BrowserSignIn.Browser = { url, scheme in
+        #expect(scheme == "myapp")
+        return try await ConsentBrowser().callback(for: url)
+    }
+
+    static func tokenRequests(_ emulator: EmulatorServer) async -> Int {
+        await emulator.requestCount("POST /api/token")
+    }
+
+    @Test func aCompletedSignInSavesTheTokensBeforeItReturns() async throws {
+        try await Self.withApp { emulator, session in
+            let tokens = try await BrowserSignIn(redirectURI: Self.redirect).run(
+                session: session, adding: ["user-top-read"], browser: Self.agreeing)
+            #expect(try await session.tokens() == tokens)
+            #expect(await session.status == .signedIn)
+            // The scopes asked for: the defaults and the added one.
+            #expect(Set(tokens.scopes) == Set(SpotifyScope.all + ["user-top-read"]))
+            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session)
+            #expect(try await client.currentUser().id == "emu-user")
+        }
+    }
+
+    @Test func addingAScopeAsksForTheGrantedOnesAndShowsTheConsentPage() async throws {
+        try await Self.withApp { _, session in
+            try await BrowserSignIn(redirectURI: Self.redirect).run(session: session, browser: Self.agreeing)
+            let asked = Lock<URL?>(nil)
+            try await BrowserSignIn(redirectURI: Self.redirect).run(session: session, adding: ["user-library-read"]) {
+                url, _ in
+                asked.withLock { $0 = url }
+                return try await ConsentBrowser().callback(for: url)
+            }
+            let url = try #require(asked.withLock { $0 })
+            let scopes = Set((url.queryValue("scope") ?? "").split(separator: " ").map(String.init))
+            #expect(scopes == Set(SpotifyScope.all + ["user-library-read"]))
+            #expect(url.queryValue("show_dialog") == "true")
+        }
+    }
+
+    /// The user closes the sheet: Apple's `canceledLogin`, recognised by domain and code.
+    @Test func closingTheSheetIsACancellationAndSavesNothing() async throws {
+        try await Self.withApp { emulator, session in
+            await #expect(throws: CancellationError.self) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { _, _ in
+                    throw NSError(domain: "com.apple.AuthenticationServices.WebAuthenticationSession", code: 1)
+                }
+            }
+            let stored = try await session.tokens()
+            #expect(stored == nil)
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    @Test func anotherBrowserErrorIsNotACancellation() async throws {
+        struct SheetCouldNotShow: Error {}
+        try await Self.withApp { _, session in
+            await #expect(throws: SheetCouldNotShow.self) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { _, _ in
+                    throw SheetCouldNotShow()
+                }
+            }
+            #expect(
+                !BrowserSignIn.isCancellation(
+                    NSError(domain: "com.apple.AuthenticationServices.WebAuthenticationSession", code: 2)))
+            #expect(!BrowserSignIn.isCancellation(NSError(domain: "NSURLErrorDomain", code: 1)))
+        }
+    }
+
+    @Test func decliningOnSpotifysPageIsAccessDenied() async throws {
+        try await Self.withApp { emulator, session in
+            await #expect(throws: OAuthError(code: .accessDenied, message: "")) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    try await ConsentBrowser(agree: false).callback(for: url)
+                }
+            }
+            let stored = try await session.tokens()
+            #expect(stored == nil)
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    /// The sheet comes back once. A callback with another sign-in's state would make a waiting
+    /// listener wait on; here it ends the sign-in, with nothing exchanged.
+    @Test func aCallbackOfAnotherSignInFailsAtOnce() async throws {
+        try await Self.withApp { emulator, session in
+            await #expect(throws: OAuthError(code: .stateMismatch, message: "")) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    let real = try await ConsentBrowser().callback(for: url)
+                    return Self.replacing("state", with: "someone-elses-state", in: real)
+                }
+            }
+            let stored = try await session.tokens()
+            #expect(stored == nil)
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    @Test func aCallbackNamingAnotherServiceIsRefused() async throws {
+        try await Self.withApp { emulator, session in
+            await #expect(throws: OAuthError(code: .issuerMismatch, message: "")) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    Self.replacing(
+                        "iss", with: "https://accounts.evil.example", in: try await ConsentBrowser().callback(for: url))
+                }
+            }
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    @Test func aCallbackToAnotherAddressIsRefused() async throws {
+        try await Self.withApp { emulator, session in
+            await #expect(throws: OAuthError(code: .invalidCallback, message: "")) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    let real = try await ConsentBrowser().callback(for: url)
+                    return URL(string: real.absoluteString.replacingOccurrences(of: "spotify-callback", with: "other"))!
+                }
+            }
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    @Test func tokensThatCannotBeSavedFailTheSignIn() async throws {
+        let store = FailingStore()
+        try await Self.withApp(store: store) { _, session in
+            await #expect(throws: TokenStoreError(code: .io, message: "")) {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session, browser: Self.agreeing)
+            }
+            #expect(store.saves.withLock { $0 } == 1)
+            #expect(await session.status != .signedIn)
+        }
+    }
+
+    /// The app cancels the sign-in (the user left the screen) while the sheet is up: whatever the
+    /// sheet returns afterwards is not exchanged.
+    @Test func cancellingWhileTheBrowserIsUpExchangesNothing() async throws {
+        // A transport that would finish a cancelled request, so the sign-in's own check is what stops it.
+        try await Self.withApp(transport: UncancellableTransport(platformDefaultTransport())) { emulator, session in
+            let shown = AsyncStream.makeStream(of: Void.self)
+            let closed = AsyncStream.makeStream(of: Void.self)
+            let signIn = Task {
+                try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    let callback = try await ConsentBrowser().callback(for: url)
+                    shown.continuation.yield()
+                    // The sheet ignores the cancellation a moment, then hands back a good callback.
+                    for await _ in closed.stream { break }
+                    return callback
+                }
+            }
+            for await _ in shown.stream { break }
+            signIn.cancel()
+            closed.continuation.yield()
+            await #expect(throws: CancellationError.self) { try await signIn.value }
+            let stored = try await session.tokens()
+            #expect(stored == nil)
+            #expect(await Self.tokenRequests(emulator) == 0)
+        }
+    }
+
+    @Test func aRedirectURISpotifyRefusesFailsBeforeTheBrowserOpens() async throws {
+        try await Self.withApp { _, session in
+            await #expect(throws: OAuthError(code: .configuration, message: "")) {
+                try await BrowserSignIn(redirectURI: "http://localhost/callback").run(session: session) { _, _ in
+                    Issue.record("the browser was opened")
+                    throw CancellationError()
+                }
+            }
+        }
+    }
+
+    static func replacing(_ name: String, with value: String, in url: URL) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.queryItems = components.queryItems?.map {
+            $0.name == name ? URLQueryItem(name: name, value: value) : $0
+        }
+        return components.url!
+    }
+}
+
+/// Sends every request to the end even when the caller's task is cancelled (some stacks do).
+struct UncancellableTransport: Transport {
+    let inner: any Transport
+    init(_ inner: any Transport) { self.inner = inner }
+
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (
+        HTTPResponse, Data
+    ) {
+        let inner = self.inner
+        return try await Task.detached {
+            try await inner.send(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        }.value
+    }
+}
