@@ -195,6 +195,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "RefreshRaceChild",
+            dependencies: ["SpotifyAuth", "SpotifyWebAPI"],
+            path: "Tests/Helpers/RefreshRaceChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LockStressChild",
             dependencies: ["SpotifyLinkSupport"],
             path: "Tests/Helpers/LockStressChild",
