@@ -14,20 +14,20 @@ import SpotifyWebAPI
 @MainActor
 func readmeExampleSwiftUI(session: SpotifySession, client: SpotifyClient) {
     // README example 4 begins
-    // Once, at app start: the session, the client, and how this platform signs in.
-    let connection = SpotifyConnectionModel(session: session, client: client) { session, request in
-        // request.scopes: granted ones plus any added by connect(adding:); request.showDialog when adding.
-        try await signInWithASWebAuthenticationSession(session, request)   // desktop: LoopbackSignIn(..., scopes: request.scopes, showDialog: request.showDialog).run(session: session) { NSWorkspace.shared.open($0) }
-    }
+    // Once, at app start: the session, the client, and the redirect URI registered in Spotify's dashboard.
+    let connection = SpotifyConnectionModel(session: session, client: client, redirectURI: "myapp://spotify-callback")
 
     struct SpotifySettingsView: View {          // Connect / Disconnect
         let connection: SpotifyConnectionModel
+        @Environment(\.webAuthenticationSession) private var web
         @State private var confirming = false
         var body: some View {
             Section("Spotify") {
                 switch connection.state {
                 case .disconnected, .failed, .needsSignInAgain:
-                    Button("Connect Spotify") { connection.connect() }     // a double tap starts one sign-in
+                    Button("Connect Spotify") {                                // a double tap starts one sign-in
+                        connection.connect { url, scheme in try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:]) }
+                    }
                     if case .failed(let message) = connection.state { Text(message).foregroundStyle(.red) }
                     if case .needsSignInAgain(let reason) = connection.state { Text(reason) }
                 case .connecting:
@@ -111,11 +111,4 @@ func readmeExampleSwiftUI(session: SpotifySession, client: SpotifyClient) {
     _ = connection
 }
 
-/// The app's own sign-in on iOS, which the example calls: an `ASWebAuthenticationSession` that
-/// finishes with ``SpotifySession/signedIn(_:)``. Here it only has the signature the example needs.
-func signInWithASWebAuthenticationSession(_ session: SpotifySession, _ request: SpotifyConnectionModel.SignInRequest)
-    async throws
-{
-    throw OAuthError(code: .configuration, message: "Sign-in through ASWebAuthenticationSession needs iOS.")
-}
 #endif

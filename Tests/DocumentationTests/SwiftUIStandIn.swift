@@ -83,13 +83,30 @@
     enum ScenePhase { case active, inactive, background }
     struct DismissAction { func callAsFunction() {} }
     struct OpenURLAction { func callAsFunction(_ url: URL) {} }
+    /// AuthenticationServices' callback description: an Objective-C class (not `Sendable`).
+    final class ASWebAuthenticationSession {
+        final class Callback {
+            /// `+[ASWebAuthenticationSessionCallback callbackWithCustomScheme:]`, iOS 17.4+.
+            static func customScheme(_ customScheme: String) -> Callback { Callback() }
+        }
+    }
+    /// SwiftUI's web authentication session, as Apple's documentation declares it (iOS 16.4+,
+    /// `authenticate(using:callback:preferredBrowserSession:additionalHeaderFields:)` iOS 17.4+).
+    @MainActor struct WebAuthenticationSession {
+        struct BrowserSession { static let ephemeral = BrowserSession() }
+        func authenticate(
+            using url: URL, callback: ASWebAuthenticationSession.Callback,
+            preferredBrowserSession: BrowserSession? = nil, additionalHeaderFields: [String: String]
+        ) async throws -> URL { url }
+    }
     struct EnvironmentValues {
         var dismiss = DismissAction()
         var openURL = OpenURLAction()
         var scenePhase = ScenePhase.active
+        @MainActor var webAuthenticationSession: WebAuthenticationSession { WebAuthenticationSession() }
     }
 
-    @propertyWrapper struct Environment<Value> {
+    @MainActor @propertyWrapper struct Environment<Value> {
         init(_ keyPath: KeyPath<EnvironmentValues, Value>) { wrappedValue = EnvironmentValues()[keyPath: keyPath] }
         let wrappedValue: Value
     }

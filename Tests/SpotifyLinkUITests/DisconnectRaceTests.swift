@@ -1,42 +1,55 @@
 import Foundation
 import SpotifyAuth
+import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyLinkUI
+import SpotifyTesting
 import SpotifyWebAPI
+import Synchronization
 import Testing
 
+/// A store whose saves wait until the test lets them go.
+final class HeldSaveStore: TokenStore {
+    let inner = MemoryTokenStore()
+    let saving = AsyncStream.makeStream(of: Void.self)
+    let release = AsyncStream.makeStream(of: Void.self)
+    var kind: TokenStoreKind { inner.kind }
+    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        saving.continuation.yield()
+        for await _ in release.stream { break }
+        try await inner.save(tokens, for: key)
+    }
+    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
+    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+}
+
 /// A sign-in that is finishing when the user disconnects must not leave tokens behind: disconnect
-/// waits for it, then signs out. The sign-in here ignores cancellation, as a browser flow that
-/// already has its code does, and saves its tokens only after disconnect has begun.
+/// waits for it, then signs out. Here the sign-in has its code and is saving its tokens (a save no
+/// cancellation stops) when disconnect begins.
 @MainActor
 @Suite("Disconnect during a sign-in")
 struct DisconnectRaceTests {
     @Test func aSignInThatFinishesAfterDisconnectBeganLeavesNoTokens() async throws {
-        let server = AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:9")!)
+        var configuration = EmulatorConfiguration()
+        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])]
+        let emulator = try await EmulatorServer.start(configuration)
+        defer { Task { await emulator.stop() } }
+        let store = HeldSaveStore()
         let session = SpotifySession(
-            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
-        let entered = AsyncStream.makeStream(of: Void.self)
-        let release = AsyncStream.makeStream(of: Void.self)
+            endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo"),
+            store: store)
         let model = SpotifyConnectionModel(
-            session: session,
-            client: SpotifyClient(configuration: .emulator(url: URL(string: "http://127.0.0.1:9")!), tokens: session)
-        ) { session, _ in
-            entered.continuation.yield()
-            for await _ in release.stream { break }
-            let now = Date()
-            try await session.signedIn(
-                StoredTokens(
-                    accessToken: AccessToken("SENTINEL_AT_late"), refreshToken: RefreshToken("SENTINEL_RT_late"),
-                    expiresAt: now.addingTimeInterval(3600), scopes: SpotifyScope.all, signedInAt: now,
-                    issuer: server.issuer, clientID: "spotlink-demo"))
-        }
-        model.connect()
-        var entries = entered.stream.makeAsyncIterator()
-        await entries.next()
+            session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
+            redirectURI: "myapp://spotify-callback")
+        model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
+        var saves = store.saving.stream.makeAsyncIterator()
+        await saves.next()
         let disconnecting = Task { await model.disconnect() }
         // Let disconnect reach its wait, then let the sign-in save its tokens.
         for _ in 0..<50 { await Task.yield() }
-        release.continuation.yield()
-        release.continuation.finish()
+        store.release.continuation.yield()
+        store.release.continuation.finish()
         await disconnecting.value
         #expect(try await session.tokens() == nil, "tokens saved by the finishing sign-in outlived the disconnect")
         #expect(model.state == .disconnected)

@@ -17,10 +17,10 @@ struct ConnectionModelTests {
         let harness = try await UIHarness()
         await harness.connection.load()
         #expect(harness.connection.state == .disconnected)
-        harness.connection.connect()
+        harness.connection.connect(using: harness.browser)
         #expect(harness.connection.state == .connecting)
-        harness.connection.connect()
-        harness.connection.connect()
+        harness.connection.connect(using: harness.browser)
+        harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
         #expect(harness.signIns.value == 1)
         #expect(harness.connection.signInCount == 1)
@@ -32,36 +32,46 @@ struct ConnectionModelTests {
         #expect(account.userID == "emu-user")
         #expect(Set(account.scopes) == Set(SpotifyScope.all))
         // Connected: connect does nothing more.
-        harness.connection.connect()
+        harness.connection.connect(using: harness.browser)
         #expect(harness.signIns.value == 1)
         await harness.stop()
     }
 
-    @Test func cancelledSignInGoesBackToDisconnectedAndClosesThePort() async throws {
-        let opened = AsyncStream<URL>.makeStream()
-        // The user never finishes on Spotify's page.
-        let harness = try await UIHarness { url in opened.continuation.yield(url) }
-        harness.connection.connect()
+    /// The app cancels the sign-in while the sheet is up: the sheet's task is cancelled, the model
+    /// goes back to disconnected, and nothing is exchanged.
+    @Test func cancelledSignInGoesBackToDisconnectedAndExchangesNothing() async throws {
+        let opened = AsyncStream<Void>.makeStream()
+        let harness = try await UIHarness { url, _ in
+            opened.continuation.yield()
+            // The user never finishes: the sheet waits until its task is cancelled.
+            try await Task.sleep(for: .seconds(3600))
+            return try await ConsentBrowser().callback(for: url)
+        }
+        harness.connection.connect(using: harness.browser)
         var iterator = opened.stream.makeAsyncIterator()
-        let authorize = try #require(await iterator.next())
-        let redirect = try #require(
-            URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.first {
-                $0.name == "redirect_uri"
-            }?.value)
+        await iterator.next()
         #expect(harness.connection.state == .connecting)
         harness.connection.cancelConnect()
         await harness.connection.waitForConnect()
         #expect(harness.connection.state == .disconnected)
-        // The loopback listener is gone: nothing answers on its port any more.
-        await #expect(throws: (any Error).self) {
-            try await TestHTTP().send(.get, URL(string: redirect + "?code=x&state=y")!)
+        #expect(await harness.emulator.requestCount("POST /api/token") == 0)
+        await harness.stop()
+    }
+
+    /// Closing the system sheet throws Apple's `canceledLogin`: not "something went wrong".
+    @Test func closingTheSheetIsNotAFailure() async throws {
+        let harness = try await UIHarness { _, _ in
+            throw NSError(domain: "com.apple.AuthenticationServices.WebAuthenticationSession", code: 1)
         }
+        harness.connection.connect(using: harness.browser)
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.state == .disconnected)
         await harness.stop()
     }
 
     @Test func declinedConsentIsNotAFailure() async throws {
-        let harness = try await UIHarness { url in _ = try? await ConsentBrowser(agree: false).visit(url) }
-        harness.connection.connect()
+        let harness = try await UIHarness { url, _ in try await ConsentBrowser(agree: false).callback(for: url) }
+        harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
         #expect(harness.connection.state == .disconnected)
         await harness.stop()
@@ -223,9 +233,9 @@ struct PickerModelTests {
 struct ScopeAndAccountTests {
     @Test func aMissingScopeIsOfferedAndASecondSignInAddsItWithTheConsentPage() async throws {
         let urls = Lock<[URL]>([])
-        let harness = try await UIHarness { url in
+        let harness = try await UIHarness { url, _ in
             urls.withLock { $0.append(url) }
-            _ = try? await ConsentBrowser().visit(url)
+            return try await ConsentBrowser().callback(for: url)
         }
         try await harness.connect()
         guard case .connected(let account) = harness.connection.state else {
@@ -241,7 +251,7 @@ struct ScopeAndAccountTests {
         #expect(harness.connection.missingScope == "user-read-currently-playing")
         #expect(harness.connection.isConnected)
 
-        harness.connection.connect(adding: ["user-top-read"])
+        harness.connection.connect(adding: ["user-top-read"], using: harness.browser)
         await harness.connection.waitForConnect()
         #expect(harness.connection.isConnected)
         #expect(harness.connection.missingScope == nil)

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import PlaylistLinks
 import SpotifyAuth
-import SpotifyAuthLoopback
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyLinkUI
@@ -55,12 +54,19 @@ final class UIHarness {
     let links: SQLitePlaylistLinkStore
     let connection: SpotifyConnectionModel
     let signIns = Counter()
+    /// The system's sign-in sheet, as the test plays it: counts each opening, then does what the
+    /// harness was told the user does (agrees on Spotify's page by default).
+    let browser: BrowserSignIn.Browser
 
-    /// - Parameter browser: what the user does on Spotify's page (agrees by default).
-    init(browser: (@Sendable (URL) async -> Void)? = nil) async throws {
+    /// The app's registered redirect: a custom scheme, as an iOS app's.
+    static let redirect = "myapp://spotify-callback"
+
+    /// - Parameter user: what the user does in the sheet; agrees on Spotify's page by default.
+    init(user: BrowserSignIn.Browser? = nil) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
         configuration.time = .external { clock.now }
+        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: [Self.redirect])]
         emulator = try await EmulatorServer.start(configuration)
         let server = AuthorizationServer.emulator(url: emulator.baseURL)
         session = SpotifySession(
@@ -69,18 +75,13 @@ final class UIHarness {
         client = SpotifyClient(
             configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
         links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
-        let transport = transport
         let signIns = signIns
-        let visit: @Sendable (URL) async -> Void = browser ?? { url in _ = try? await ConsentBrowser().visit(url) }
-        connection = SpotifyConnectionModel(session: session, client: client) { session, request in
+        let user = user ?? { url, _ in try await ConsentBrowser().callback(for: url) }
+        browser = { url, scheme in
             signIns.increment()
-            // The sign-in deadline runs on the real clock; everything else on the test clock.
-            try await LoopbackSignIn(
-                clientID: "spotlink-demo", scopes: request.scopes, server: server, timeout: .seconds(30),
-                showDialog: request.showDialog
-            )
-            .run(session: session, transport: transport, openBrowser: visit)
+            return try await user(url, scheme)
         }
+        connection = SpotifyConnectionModel(session: session, client: client, redirectURI: Self.redirect)
     }
 
     /// A harness whose user has connected.
@@ -91,7 +92,7 @@ final class UIHarness {
     }
 
     func connect() async throws {
-        connection.connect()
+        connection.connect(using: browser)
         await connection.waitForConnect()
         guard connection.isConnected else { throw HarnessError("not connected: \(connection.state)") }
     }

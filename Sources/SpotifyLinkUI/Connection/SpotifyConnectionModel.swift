@@ -36,42 +36,30 @@ public final class SpotifyConnectionModel {
         public var scopes: [String]
     }
 
-    /// What one sign-in asks Spotify for.
-    public struct SignInRequest: Sendable, Equatable {
-        /// The scopes to ask for: those granted now plus any added.
-        public var scopes: [String]
-        /// Show the consent page even to a user who agreed before (when a scope is added).
-        public var showDialog: Bool
-    }
-
-    /// Runs a sign-in that stores its tokens in the session: `LoopbackSignIn.run` on a desktop,
-    /// an `ASWebAuthenticationSession` around `AuthorizationFlow` on iOS, asking for the request's
-    /// scopes.
-    public typealias SignIn = @Sendable (SpotifySession, SignInRequest) async throws -> Void
-
     /// Where the connection is: what the settings row shows.
     public private(set) var state: State = .disconnected
     /// Shown near the Connect button when the six-month sign-in limit is near.
     public private(set) var signInWarning: String?
     /// What the last disconnect did, to show once.
     public private(set) var lastDisconnectMessage: String?
-    /// A scope Spotify said the sign-in lacks; offer ``connect(adding:)`` with it.
+    /// A scope Spotify said the sign-in lacks; offer ``connect(adding:using:)`` with it.
     public private(set) var missingScope: String?
 
     /// The session that holds the tokens.
     public let session: SpotifySession
     /// The client every other model calls Spotify through.
     public let client: SpotifyClient
-    private let signIn: SignIn
+    private let signIn: BrowserSignIn
     private var connectTask: Task<Void, Never>?
     /// Sign-ins started, for diagnostics (a double tap starts one).
     package private(set) var signInCount = 0
 
-    /// A connection for `session` and `client`; `signIn` runs this platform's sign-in (a web authentication session, or a loopback listener).
-    public init(session: SpotifySession, client: SpotifyClient, signIn: @escaping SignIn) {
+    /// A connection for `session` and `client` whose sign-in comes back to `redirectURI`, as
+    /// registered in Spotify's dashboard (`myapp://spotify-callback`).
+    public init(session: SpotifySession, client: SpotifyClient, redirectURI: String) {
         self.session = session
         self.client = client
-        self.signIn = signIn
+        self.signIn = BrowserSignIn(redirectURI: redirectURI)
     }
 
     /// Whether Spotify may be called: only with a sign-in in place.
@@ -108,34 +96,41 @@ public final class SpotifyConnectionModel {
         }
     }
 
-    /// Starts a sign-in; while one is in flight, further calls do nothing (a double tap starts one).
-    public func connect() {
+    /// Starts a sign-in in `browser`; while one is in flight, further calls do nothing (a double tap
+    /// starts one). In SwiftUI, with `@Environment(\.webAuthenticationSession) var web`:
+    ///
+    /// ```swift
+    /// connection.connect { url, scheme in
+    ///     try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:])
+    /// }
+    /// ```
+    ///
+    /// The user closing the sheet, or declining on Spotify's page, leaves the model disconnected
+    /// with nothing to report; it says "connected" only once the tokens are saved.
+    public func connect(using browser: @escaping BrowserSignIn.Browser) {
         guard !isConnected else { return }
-        startSignIn(adding: [])
+        startSignIn(adding: [], browser: browser)
     }
 
-    /// Signs in again asking for `scopes` on top of those granted (Spotify fixes scopes at consent,
-    /// so only a new sign-in adds one); works while connected.
-    public func connect(adding scopes: [String]) {
-        startSignIn(adding: scopes)
+    /// Signs in again in `browser`, asking for `scopes` on top of those granted (Spotify fixes
+    /// scopes at consent, so only a new sign-in adds one; its consent page is shown); works while
+    /// connected.
+    public func connect(adding scopes: [String], using browser: @escaping BrowserSignIn.Browser) {
+        startSignIn(adding: scopes, browser: browser)
     }
 
-    private func startSignIn(adding scopes: [String]) {
+    private func startSignIn(adding scopes: [String], browser: @escaping BrowserSignIn.Browser) {
         guard connectTask == nil else { return }
         state = .connecting
         signInCount += 1
         connectTask = Task {
             defer { connectTask = nil }
             do {
-                let request = SignInRequest(
-                    scopes: await session.scopesForSignIn(adding: scopes), showDialog: !scopes.isEmpty)
-                try await signIn(session, request)
+                let tokens = try await signIn.run(session: session, adding: scopes, browser: browser)
                 missingScope = nil
-                try Task.checkCancellation()
-                let scopes = try await session.tokens()?.scopes ?? []
-                state = .connected(Account(accountID: nil, userID: nil, displayName: nil, scopes: scopes))
+                state = .connected(Account(accountID: nil, userID: nil, displayName: nil, scopes: tokens.scopes))
                 signInWarning = nil
-                await fetchAccount(scopes: scopes)
+                await fetchAccount(scopes: tokens.scopes)
             } catch is CancellationError {
                 state = .disconnected
             } catch let error as OAuthError where error.code == .accessDenied {
@@ -147,7 +142,7 @@ public final class SpotifyConnectionModel {
         }
     }
 
-    /// Cancels a sign-in in flight (the loopback listener closes its port).
+    /// Cancels a sign-in in flight: the browser's task is cancelled, and nothing it returns is used.
     public func cancelConnect() {
         connectTask?.cancel()
     }
