@@ -127,7 +127,8 @@ struct Context {
             #endif
         case .keychain:
             #if canImport(Security)
-                return KeychainTokenStore(lockDirectory: lockDirectory)
+                // A command-line tool is not signed with a Keychain entitlement: the login keychain.
+                return KeychainTokenStore(lockDirectory: lockDirectory, useDataProtectionKeychain: false)
             #else
                 throw CLIFailure(
                     "The Keychain store exists only on Apple platforms; on Linux use --store secret-service (the desktop keyring) or --store file.",

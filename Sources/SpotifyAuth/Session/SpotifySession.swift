@@ -60,8 +60,8 @@ public actor SpotifySession: AccessTokenProvider {
     ///
     /// Use one session per process for each app: it is what makes a refresh happen once. An app and
     /// its extensions (a widget, a Live Activity) are separate processes; give their stores one lock
-    /// folder in the App Group container (``KeychainTokenStore/init(service:accessGroup:lockDirectory:useDataProtectionKeychain:)``)
-    /// so that they never refresh at once.
+    /// folder in the App Group container (``KeychainTokenStore/lockDirectory``) so that they never
+    /// refresh at once.
     public init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil
     ) {

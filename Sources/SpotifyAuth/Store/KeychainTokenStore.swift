@@ -1,102 +1,240 @@
-#if canImport(Security)
-    public import Foundation
-    import Security
+public import Foundation
 
-    /// Tokens in the Keychain as one generic password per issuer and client ID, readable after the
-    /// device's first unlock and never migrated to another device.
-    ///
-    /// The Apple counterpart of ``SecretServiceTokenStore``: same items, same errors. A locked or
-    /// missing keychain throws ``TokenStoreError/Code/unavailable``; nothing falls back to a file.
-    public struct KeychainTokenStore: TokenStore {
-        /// The `kSecAttrService` of the items.
-        public let service: String
-        /// A keychain access group shared with the app's extensions, or `nil` for the app's own.
-        public let accessGroup: String?
-        /// Where the cross-process lock file lives; `nil` locks within the process only.
-        public let lockDirectory: URL?
+/// Tokens in the Keychain as one generic password per issuer and client ID, readable in the
+/// background after the device's first unlock, never backed up or moved to another device.
+///
+/// The Apple counterpart of `SecretServiceTokenStore`: same items, same errors. On macOS the item
+/// goes to the data protection keychain, as on iOS (pass `useDataProtectionKeychain: false` only for
+/// an unsigned command-line tool, which cannot use it). A locked device or a missing entitlement
+/// throws ``TokenStoreError``; nothing falls back to a file.
+///
+/// An app and its extensions share the sign-in through a Keychain access group; give them one
+/// `lockDirectory` in their App Group container as well, so that they never refresh at once.
+/// Keychain items outlive the app's deletion on iOS: a reinstalled app finds the old sign-in.
+///
+/// The store's logic runs on every platform over ``KeychainItems`` (four calls, as `SecItemAdd`,
+/// `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete`); on Apple platforms the calls go to
+/// the Security framework, and Linux tests drive the same logic against a stand-in of the
+/// Keychain's documented behaviour.
+public struct KeychainTokenStore: TokenStore {
+    /// The `kSecAttrService` of the items.
+    public let service: String
+    /// A keychain access group shared with the app's extensions, or `nil` for the app's own.
+    public let accessGroup: String?
+    /// Where the cross-process lock file lives; `nil` locks within the process only.
+    public let lockDirectory: URL?
+    /// Whether items go to the data protection keychain (`kSecUseDataProtectionKeychain`); it
+    /// matters on macOS, where the alternative is the file-based keychain.
+    public let useDataProtectionKeychain: Bool
+    let keychain: any KeychainItems
 
+    #if canImport(Security)
         /// A store of items under `service`, shared through `accessGroup`, locking refreshes in `lockDirectory`.
-        public init(service: String = "dev.spotifylink.tokens", accessGroup: String? = nil, lockDirectory: URL? = nil) {
-            self.service = service
-            self.accessGroup = accessGroup
-            self.lockDirectory = lockDirectory
+        ///
+        /// - Parameters:
+        ///   - service: the items' service name; one per app is enough.
+        ///   - accessGroup: a Keychain Sharing group (`TEAMID.group.name`) shared with the app's
+        ///     extensions; it must be in the app's `keychain-access-groups` entitlement.
+        ///   - lockDirectory: a folder every process of the app can reach (the App Group
+        ///     container), where refreshes take turns; `nil` for an app without extensions.
+        ///   - useDataProtectionKeychain: `true` for apps; `false` only for an unsigned macOS
+        ///     command-line tool.
+        public init(
+            service: String = "dev.spotifylink.tokens", accessGroup: String? = nil, lockDirectory: URL? = nil,
+            useDataProtectionKeychain: Bool = true
+        ) {
+            self.init(
+                service: service, accessGroup: accessGroup, lockDirectory: lockDirectory,
+                useDataProtectionKeychain: useDataProtectionKeychain, keychain: SecurityFrameworkItems())
         }
+    #endif
 
-        public var kind: TokenStoreKind { .keychain }
+    /// A store whose four Keychain calls go to `keychain` (tests pass the stand-in).
+    package init(
+        service: String = "dev.spotifylink.tokens", accessGroup: String? = nil, lockDirectory: URL? = nil,
+        useDataProtectionKeychain: Bool = true, keychain: any KeychainItems
+    ) {
+        self.service = service
+        self.accessGroup = accessGroup
+        self.lockDirectory = lockDirectory
+        self.useDataProtectionKeychain = useDataProtectionKeychain
+        self.keychain = keychain
+    }
 
-        public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
-            try await offCooperativePool { [self] in try loadNow(key) }
-        }
+    public var kind: TokenStoreKind { .keychain }
 
-        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
-            try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
-        }
+    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+        try await offCooperativePool { [self] in try loadNow(key) }
+    }
 
-        public func remove(_ key: TokenStoreKey) async throws {
-            try await offCooperativePool { [self] in try removeNow(key) }
-        }
+    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
+    }
 
-        private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
-            var query = baseQuery(key)
-            query[kSecReturnData as String] = true
-            query[kSecMatchLimit as String] = kSecMatchLimitOne
-            var result: CFTypeRef?
-            let status = SecItemCopyMatching(query as CFDictionary, &result)
-            if status == errSecItemNotFound { return nil }
-            guard status == errSecSuccess, let data = result as? Data else { throw failure(status, "read") }
+    public func remove(_ key: TokenStoreKey) async throws {
+        try await offCooperativePool { [self] in try removeNow(key) }
+    }
+
+    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
+        guard let lockDirectory else { return ProcessLocalLock() }
+        return try await FileLock.acquire(in: lockDirectory, for: key)
+    }
+
+    private func item(_ key: TokenStoreKey) -> KeychainItemQuery {
+        KeychainItemQuery(
+            service: service, account: key.account, accessGroup: accessGroup,
+            useDataProtectionKeychain: useDataProtectionKeychain)
+    }
+
+    private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
+        switch keychain.copyData(item(key)) {
+        case (.itemNotFound, _): return nil
+        case (.success, let data?):
             return try StoredTokens.decodeSecretItem(data, in: "the Keychain") { try removeNow(key) }
+        case (let status, _): throw failure(status, "read")
         }
+    }
 
-        private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
-            let attributes: [String: Any] = [
-                kSecValueData as String: try JSONEncoder.tokenStore.encode(tokens),
-                kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-                kSecAttrLabel as String: "SpotifyLink sign-in (\(key.clientID))",
-            ]
-            var status = SecItemAdd(baseQuery(key).merging(attributes) { $1 } as CFDictionary, nil)
-            if status == errSecDuplicateItem {
-                // Update in place: deleting first would leave a moment with no tokens at all.
-                status = SecItemUpdate(baseQuery(key) as CFDictionary, attributes as CFDictionary)
-            }
-            guard status == errSecSuccess else { throw failure(status, "store") }
+    private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        let data = try JSONEncoder.tokenStore.encode(tokens)
+        let label = "SpotifyLink sign-in (\(key.clientID))"
+        var status = keychain.add(item(key), data: data, label: label)
+        if status == .duplicateItem {
+            // Update in place: deleting first would leave a moment with no tokens at all.
+            status = keychain.update(item(key), data: data, label: label)
         }
+        guard status == .success else { throw failure(status, "store") }
+    }
 
-        private func removeNow(_ key: TokenStoreKey) throws {
-            let status = SecItemDelete(baseQuery(key) as CFDictionary)
-            guard status == errSecSuccess || status == errSecItemNotFound else { throw failure(status, "remove") }
-        }
+    private func removeNow(_ key: TokenStoreKey) throws {
+        let status = keychain.delete(item(key))
+        guard status == .success || status == .itemNotFound else { throw failure(status, "remove") }
+    }
 
-        public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
-            guard let lockDirectory else { return ProcessLocalLock() }
-            return try await FileLock.acquire(in: lockDirectory, for: key)
-        }
-
-        private func baseQuery(_ key: TokenStoreKey) -> [String: Any] {
-            var query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword,
-                kSecAttrService as String: service,
-                kSecAttrAccount as String: key.account,
-            ]
-            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-            return query
-        }
-
-        private func failure(_ status: OSStatus, _ action: String) -> TokenStoreError {
-            let reason = (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"
-            let unavailable: Set<OSStatus> = [
-                errSecInteractionNotAllowed, errSecNotAvailable, errSecMissingEntitlement, errSecAuthFailed,
-            ]
+    /// What a failed Keychain call means for people: a device not yet unlocked is a wait, a missing
+    /// entitlement the app's set-up.
+    private func failure(_ status: KeychainStatus, _ action: String) -> TokenStoreError {
+        let reason = keychain.describe(status)
+        let underlying = KeychainFailure(status: status.osStatus)
+        switch status {
+        case .interactionNotAllowed:
             return TokenStoreError(
-                code: unavailable.contains(status) ? .unavailable : .io,
+                code: .unavailable,
+                message: "The Keychain could not \(action) the Spotify sign-in: the device has not been unlocked since "
+                    + "it started (\(reason)). The sign-in is kept; it works again once the device is unlocked.",
+                underlying: underlying)
+        case .missingEntitlement:
+            let fix =
+                if let accessGroup {
+                    "add the access group '\(accessGroup)' to the app's Keychain Sharing capability "
+                        + "(keychain-access-groups), or use no accessGroup"
+                } else if useDataProtectionKeychain {
+                    "sign the program with a development team; an unsigned command-line tool passes "
+                        + "useDataProtectionKeychain: false"
+                } else {
+                    "check the app's Keychain Sharing capability"
+                }
+            return TokenStoreError(
+                code: .misconfigured,
+                message: "The Keychain refused to \(action) the Spotify sign-in: the app lacks a Keychain entitlement "
+                    + "(\(reason)). This is the app's set-up, not the device: \(fix).",
+                underlying: underlying)
+        case .authFailed, .notAvailable:
+            return TokenStoreError(
+                code: .unavailable,
                 message:
-                    "The Keychain could not \(action) the Spotify sign-in: \(reason). Unlock the device or keychain and try again.",
-                underlying: KeychainFailure(status: status))
+                    "The Keychain could not \(action) the Spotify sign-in (\(reason)). Unlock the keychain and try again.",
+                underlying: underlying)
+        default:
+            return TokenStoreError(
+                code: .io, message: "The Keychain could not \(action) the Spotify sign-in (\(reason)).",
+                underlying: underlying)
+        }
+    }
+}
+
+/// The Security framework status behind a Keychain failure.
+public struct KeychainFailure: Error, Sendable, Equatable {
+    /// The `OSStatus` the Security framework returned.
+    public var status: Int32
+}
+
+// MARK: - The seam
+
+/// The one generic-password item the store reads and writes, as its four Keychain calls name it.
+package struct KeychainItemQuery: Sendable, Hashable {
+    /// `kSecAttrService`.
+    package var service: String
+    /// `kSecAttrAccount`.
+    package var account: String
+    /// `kSecAttrAccessGroup`, when set.
+    package var accessGroup: String?
+    /// `kSecUseDataProtectionKeychain`.
+    package var useDataProtectionKeychain: Bool
+
+    package init(service: String, account: String, accessGroup: String?, useDataProtectionKeychain: Bool) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.useDataProtectionKeychain = useDataProtectionKeychain
+    }
+}
+
+/// The results of the Keychain calls the store tells apart, with their `OSStatus` values.
+package enum KeychainStatus: Sendable, Hashable {
+    /// `errSecSuccess` (0).
+    case success
+    /// `errSecItemNotFound` (-25300).
+    case itemNotFound
+    /// `errSecDuplicateItem` (-25299).
+    case duplicateItem
+    /// `errSecInteractionNotAllowed` (-25308): not readable before the first unlock since boot.
+    case interactionNotAllowed
+    /// `errSecMissingEntitlement` (-34018): an access group or the data protection keychain the
+    /// app is not entitled to.
+    case missingEntitlement
+    /// `errSecAuthFailed` (-25293).
+    case authFailed
+    /// `errSecNotAvailable` (-25291): no keychain.
+    case notAvailable
+    /// Any other status.
+    case other(Int32)
+
+    /// The Security framework's number for it.
+    package var osStatus: Int32 {
+        switch self {
+        case .success: 0
+        case .itemNotFound: -25300
+        case .duplicateItem: -25299
+        case .interactionNotAllowed: -25308
+        case .missingEntitlement: -34018
+        case .authFailed: -25293
+        case .notAvailable: -25291
+        case .other(let status): status
         }
     }
 
-    /// The Security framework status behind a Keychain failure.
-    public struct KeychainFailure: Error, Sendable, Equatable {
-        /// The `OSStatus` the Security framework returned.
-        public var status: Int32
+    /// The case of a Security framework status.
+    package init(osStatus: Int32) {
+        let known: [KeychainStatus] = [
+            .success, .itemNotFound, .duplicateItem, .interactionNotAllowed, .missingEntitlement, .authFailed,
+            .notAvailable,
+        ]
+        self = known.first { $0.osStatus == osStatus } ?? .other(osStatus)
     }
-#endif
+}
+
+/// The four Keychain calls the store makes, on one generic-password item, each a blocking call
+/// (the store makes them off Swift's cooperative pool).
+package protocol KeychainItems: Sendable {
+    /// `SecItemCopyMatching` with `kSecReturnData` and `kSecMatchLimitOne`.
+    func copyData(_ item: KeychainItemQuery) -> (KeychainStatus, Data?)
+    /// `SecItemAdd` of `data` with `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly` and `label`.
+    func add(_ item: KeychainItemQuery, data: Data, label: String) -> KeychainStatus
+    /// `SecItemUpdate` of the item's data, accessibility and label.
+    func update(_ item: KeychainItemQuery, data: Data, label: String) -> KeychainStatus
+    /// `SecItemDelete`.
+    func delete(_ item: KeychainItemQuery) -> KeychainStatus
+    /// A sentence for a status (`SecCopyErrorMessageString`).
+    func describe(_ status: KeychainStatus) -> String
+}

@@ -91,6 +91,9 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         public static let corrupt = Code(name: "corrupt")
         /// Reading or writing failed (disk full, read-only folder).
         public static let io = Code(name: "io")
+        /// The app's set-up keeps the store from working (a Keychain access group or entitlement
+        /// it lacks): the developer's fix, not the user's.
+        public static let misconfigured = Code(name: "misconfigured")
         public var description: String { name }
     }
 
