@@ -12,7 +12,7 @@ public import Foundation
 /// `lockDirectory` in their App Group container as well, so that they never refresh at once.
 /// Keychain items outlive the app's deletion on iOS: a reinstalled app finds the old sign-in.
 ///
-/// The store's logic runs on every platform over ``KeychainItems`` (four calls, as `SecItemAdd`,
+/// The store's logic runs on every platform over a seam of four calls (as `SecItemAdd`,
 /// `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete`); on Apple platforms the calls go to
 /// the Security framework, and Linux tests drive the same logic against a stand-in of the
 /// Keychain's documented behaviour.

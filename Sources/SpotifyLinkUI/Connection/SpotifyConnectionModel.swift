@@ -14,7 +14,7 @@ public final class SpotifyConnectionModel {
     public enum State: Sendable, Equatable {
         /// Not connected: show Connect.
         case disconnected
-        /// A sign-in is in flight; ``connect()`` does nothing more until it ends.
+        /// A sign-in is in flight; ``connect(using:)`` does nothing more until it ends.
         case connecting
         /// Connected to this account.
         case connected(Account)
