@@ -1,4 +1,4 @@
-#if canImport(AsyncHTTPClient)
+#if os(Linux) && canImport(AsyncHTTPClient)
     import AsyncHTTPClient
     public import Foundation
     public import HTTPTypes
@@ -21,10 +21,30 @@
             configuration: HTTPClient.Configuration(
                 redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled))
 
+        /// The process's transport: what ``platformDefaultTransport()`` returns on Linux.
+        public static let shared = AsyncHTTPClientTransport()
+
+        private let clock: any SpotifyClock
+
         /// A transport on the process-wide client.
-        public init() {}
+        public convenience init() {
+            self.init(clock: SystemClock())
+        }
+
+        /// A transport whose whole-exchange deadlines run on `clock` (tests step a virtual one).
+        package init(clock: any SpotifyClock) {
+            self.clock = clock
+        }
 
         public func send(
+            _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
+        ) async throws -> (HTTPResponse, Data) {
+            try await withDeadline(timeout, on: clock) {
+                try await Self.exchange(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
+            }
+        }
+
+        private static func exchange(
             _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
         ) async throws -> (HTTPResponse, Data) {
             guard let url = request.url else { throw SpotifyAPIError.transport("the URL is not valid") }
@@ -32,9 +52,10 @@
             outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
             for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            // The real-time deadline backs up the one on the transport's clock.
             let deadline = NIODeadline.now() + max(.nanoseconds(1), TimeAmount(timeout))
             do {
-                let response = try await Self.client.execute(outgoing, deadline: deadline)
+                let response = try await client.execute(outgoing, deadline: deadline)
                 if let announced = response.headers.first(name: "content-length").flatMap(Int.init),
                     announced > maxBodyBytes
                 {
@@ -59,7 +80,7 @@
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                throw Self.transportError(error)
+                throw transportError(error)
             }
         }
 

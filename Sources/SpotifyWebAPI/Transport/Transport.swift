@@ -22,12 +22,13 @@ public protocol Transport: Sendable {
         -> (HTTPResponse, Data)
 }
 
-/// The real transport of this platform: ``AsyncHTTPClientTransport`` on Linux, whose reads have
-/// backpressure, and ``URLSessionTransport`` where `URLSession` is the system's own.
+/// The real transport of this platform, one for the process so connections are reused:
+/// ``URLSessionTransport/shared`` where `URLSession` is the system's own (Apple platforms), and
+/// `AsyncHTTPClientTransport.shared` on Linux, whose reads have backpressure.
 public func platformDefaultTransport() -> any Transport {
-    #if canImport(AsyncHTTPClient)
-        AsyncHTTPClientTransport()
+    #if os(Linux) && canImport(AsyncHTTPClient)
+        AsyncHTTPClientTransport.shared
     #else
-        URLSessionTransport()
+        URLSessionTransport.shared
     #endif
 }

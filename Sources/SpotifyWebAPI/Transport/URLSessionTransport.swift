@@ -8,22 +8,43 @@ import Synchronization
     public import FoundationNetworking
 #endif
 
-/// The real transport: `URLSession` (FoundationNetworking on Linux).
+/// The real transport on Apple platforms: `URLSession` (FoundationNetworking on Linux, where its
+/// tests run too).
 ///
-/// Bodies stream through a delegate that stops reading as soon as the size cap is passed, so a
-/// hostile or broken server cannot make the client hold an unbounded body. Redirects are not
-/// followed: the Web API never redirects, and a redirect would carry the bearer token elsewhere.
+/// One session serves every request of a transport, so connections are reused: use ``shared``
+/// (what ``platformDefaultTransport()`` returns on Apple platforms) rather than a transport per
+/// model or call. The whole exchange, from start to last byte, ends at its `timeout` on the
+/// transport's clock (`URLRequest.timeoutInterval` alone is only an idle timeout). Bodies stream
+/// through a delegate that stops reading as soon as the size cap is passed, so a hostile or broken
+/// server cannot make the client hold an unbounded body. Redirects are not followed: the Web API
+/// never redirects, and a redirect would carry the bearer token elsewhere.
 public final class URLSessionTransport: Transport {
+    /// The process's transport on an ephemeral session: no cookies, no cache on disk.
+    public static let shared = URLSessionTransport()
+
     private let session: URLSession
     private let delegate: Delegate
+    private let clock: any SpotifyClock
 
-    /// A transport on a session with `configuration` (ephemeral: no cookies, no cache on disk).
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
+    /// A transport on a new session with a copy of `configuration` (ephemeral by default), without
+    /// cookies or cache. Background configurations (`background(withIdentifier:)`) do not serve
+    /// delegate data tasks and are refused.
+    public convenience init(configuration: URLSessionConfiguration = .ephemeral) {
+        self.init(configuration: configuration, clock: SystemClock())
+    }
+
+    /// A transport whose deadlines run on `clock` (tests step a virtual one).
+    package init(configuration: URLSessionConfiguration = .ephemeral, clock: any SpotifyClock) {
+        precondition(
+            configuration.identifier == nil, "URLSessionTransport does not support background session configurations")
+        // A copy: the caller's configuration object is left as it was.
+        let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = Delegate()
         self.delegate = delegate
+        self.clock = clock
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -38,15 +59,20 @@ public final class URLSessionTransport: Transport {
             throw SpotifyAPIError.transport("the URL is not valid")
         }
         urlRequest.httpBody = body
+        // The idle timeout backs up the deadline below, which bounds the whole exchange.
         urlRequest.timeoutInterval = max(timeout.seconds, 0.001)
         let task = session.dataTask(with: urlRequest)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                delegate.register(task: task, limit: maxBodyBytes, continuation: continuation)
-                task.resume()
+        let delegate = delegate
+        return try await withDeadline(timeout, on: clock) {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    // Registered and resumed under the delegate's lock, so a cancellation that came
+                    // first (even before this task started) ends the exchange at once.
+                    delegate.start(task, limit: maxBodyBytes, continuation: continuation)
+                }
+            } onCancel: {
+                delegate.cancel(task)
             }
-        } onCancel: {
-            task.cancel()
         }
     }
 
@@ -55,16 +81,44 @@ public final class URLSessionTransport: Transport {
         var continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
         var response: HTTPResponse?
         var data = Data()
-        var failure: SpotifyAPIError?
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-        private let exchanges = Lock<[Int: Exchange]>([:])
+        private struct Table {
+            var exchanges: [Int: Exchange] = [:]
+            /// Tasks cancelled before they were started.
+            var cancelled: Set<Int> = []
+        }
 
-        func register(
-            task: URLSessionTask, limit: Int, continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
+        private let table = Lock(Table())
+
+        func start(
+            _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
         ) {
-            exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit, continuation: continuation) }
+            let cancelledFirst = table.withLock { table -> Bool in
+                if table.cancelled.remove(task.taskIdentifier) != nil { return true }
+                table.exchanges[task.taskIdentifier] = Exchange(limit: limit, continuation: continuation)
+                return false
+            }
+            if cancelledFirst {
+                continuation.resume(throwing: CancellationError())
+            } else {
+                task.resume()
+            }
+        }
+
+        /// The Swift task was cancelled: the exchange ends with `CancellationError` now, whatever
+        /// URLSession reports later.
+        func cancel(_ task: URLSessionTask) {
+            let exchange = table.withLock { table -> Exchange? in
+                guard let exchange = table.exchanges.removeValue(forKey: task.taskIdentifier) else {
+                    table.cancelled.insert(task.taskIdentifier)
+                    return nil
+                }
+                return exchange
+            }
+            task.cancel()
+            exchange?.continuation.resume(throwing: CancellationError())
         }
 
         func urlSession(
@@ -72,31 +126,34 @@ public final class URLSessionTransport: Transport {
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
             let httpResponse = (response as? HTTPURLResponse)?.httpResponse
-            let disposition: URLSession.ResponseDisposition = exchanges.withLock { table in
-                guard var exchange = table[dataTask.taskIdentifier] else { return .cancel }
-                exchange.response = httpResponse
+            let tooLarge = table.withLock { table -> Exchange? in
+                let id = dataTask.taskIdentifier
+                guard let exchange = table.exchanges[id] else { return nil }
                 if response.expectedContentLength > Int64(exchange.limit) {
-                    exchange.failure = .responseTooLarge(limit: exchange.limit)
+                    return table.exchanges.removeValue(forKey: id)
                 }
-                table[dataTask.taskIdentifier] = exchange
-                return exchange.failure == nil ? .allow : .cancel
+                table.exchanges[id]?.response = httpResponse
+                return nil
             }
-            completionHandler(disposition)
+            completionHandler(tooLarge == nil ? .allow : .cancel)
+            if let tooLarge {
+                tooLarge.continuation.resume(throwing: SpotifyAPIError.responseTooLarge(limit: tooLarge.limit))
+            }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let tooLarge = exchanges.withLock { table -> Bool in
-                guard var exchange = table[dataTask.taskIdentifier] else { return false }
-                if exchange.data.count + data.count > exchange.limit {
-                    exchange.failure = .responseTooLarge(limit: exchange.limit)
-                    exchange.data = Data()
-                } else {
-                    exchange.data.append(data)
-                }
-                table[dataTask.taskIdentifier] = exchange
-                return exchange.failure != nil
+            let tooLarge = table.withLock { table -> Exchange? in
+                let id = dataTask.taskIdentifier
+                guard let exchange = table.exchanges[id] else { return nil }
+                if exchange.data.count + data.count > exchange.limit { return table.exchanges.removeValue(forKey: id) }
+                // In place: a copy of the exchange would copy the body on every chunk.
+                table.exchanges[id]?.data.append(data)
+                return nil
             }
-            if tooLarge { dataTask.cancel() }
+            // The caller hears at once; the task is stopped, whatever URLSession still reads.
+            guard let tooLarge else { return }
+            dataTask.cancel()
+            tooLarge.continuation.resume(throwing: SpotifyAPIError.responseTooLarge(limit: tooLarge.limit))
         }
 
         func urlSession(
@@ -107,10 +164,10 @@ public final class URLSessionTransport: Transport {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-            if let failure = exchange.failure {
-                exchange.continuation.resume(throwing: failure)
-            } else if let error {
+            guard let exchange = table.withLock({ $0.exchanges.removeValue(forKey: task.taskIdentifier) }) else {
+                return
+            }
+            if let error {
                 exchange.continuation.resume(throwing: Self.transportError(error))
             } else if let response = exchange.response {
                 exchange.continuation.resume(returning: (response, exchange.data))
@@ -119,21 +176,47 @@ public final class URLSessionTransport: Transport {
             }
         }
 
+        /// A URL loading error as the client's transport error. A cancellation reaching here did
+        /// not come from the Swift task (that one ended the exchange already): the system or the
+        /// session stopped it, and the caller hears so.
         private static func transportError(_ error: any Error) -> any Error {
             let nsError = error as NSError
             guard nsError.domain == NSURLErrorDomain else {
                 return SpotifyAPIError.transport(nsError.localizedDescription)
             }
             switch nsError.code {
-            case NSURLErrorCancelled: return CancellationError()
             case NSURLErrorTimedOut: return SpotifyAPIError.timedOut
+            case NSURLErrorCancelled: return SpotifyAPIError.transport("the request was stopped by the system")
             case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorNotConnectedToInternet,
                 NSURLErrorDNSLookupFailed:
                 return SpotifyAPIError.transport("could not connect (\(nsError.localizedDescription))")
             case NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse:
                 return SpotifyAPIError.transport("the connection was lost (\(nsError.localizedDescription))")
+            case -1022:  // NSURLErrorAppTransportSecurityRequiresSecureConnection
+                return SpotifyAPIError.transport(
+                    "App Transport Security refused plain http (an emulator on this machine needs NSAllowsLocalNetworking)"
+                )
+            case -1020:  // NSURLErrorDataNotAllowed
+                return SpotifyAPIError.transport("mobile data is turned off for this app")
             default: return SpotifyAPIError.transport(nsError.localizedDescription)
             }
         }
+    }
+}
+
+/// Runs `operation`, and ends it with ``SpotifyAPIError/timedOut`` once `timeout` has passed on
+/// `clock`: the whole-exchange deadline both transports promise.
+package func withDeadline<T: Sendable>(
+    _ timeout: Duration, on clock: any SpotifyClock, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await clock.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw SpotifyAPIError.timedOut }
+        return value
     }
 }

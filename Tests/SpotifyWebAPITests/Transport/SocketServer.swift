@@ -1,0 +1,144 @@
+import Foundation
+import SpotifyLinkSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A one-connection HTTP server on 127.0.0.1 built on plain sockets, for the answers no proper
+/// server gives: a gigabyte, a body that trickles forever, a redirect, silence.
+final class SocketServer: Sendable {
+    enum Behaviour: Sendable {
+        /// A 200 with `total` bytes, announced with `Content-Length` or ended by closing.
+        case body(total: Int, announced: Bool)
+        /// A 200 announcing a megabyte, then one byte every 50 ms until the client hangs up.
+        case trickle
+        /// A 302 to `location`, nothing more.
+        case redirect(to: String)
+        /// Reads the request and never answers.
+        case silence
+    }
+
+    let port: Int
+    private struct Progress {
+        var requests = 0
+        var written = 0
+        var closed = false
+    }
+    private let progress = Lock(Progress())
+
+    init(_ behaviour: Behaviour) throws {
+        let listener = socket(AF_INET, Self.stream, 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in
+            let connection = accept(listener, nil, nil)
+            close(listener)
+            Self.ignoreSIGPIPE(connection)
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = recv(connection, &request, request.count, 0)
+            progress.withLock { $0.requests += 1 }
+            serve(behaviour, on: connection)
+            close(connection)
+            progress.withLock { $0.closed = true }
+        }.start()
+    }
+
+    private func serve(_ behaviour: Behaviour, on connection: Int32) {
+        switch behaviour {
+        case .body(let total, let announced):
+            let length = announced ? "Content-Length: \(total)" : "Connection: close"
+            guard write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)\r\n\r\n", connection) else {
+                return
+            }
+            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
+            var written = 0
+            while written < total {
+                let sent = Self.send(Array(chunk.prefix(total - written)), connection)
+                if sent <= 0 { break }
+                written += sent
+                progress.withLock { $0.written = written }
+            }
+        case .trickle:
+            guard write("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", connection) else { return }
+            while Self.send([UInt8(ascii: " ")], connection) > 0 {
+                progress.withLock { $0.written += 1 }
+                usleep(50_000)
+            }
+        case .redirect(let location):
+            _ = write("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n", connection)
+            // Stay until the client hangs up, so a second request on this connection would be seen.
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while recv(connection, &buffer, buffer.count, 0) > 0 { progress.withLock { $0.requests += 1 } }
+        case .silence:
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while recv(connection, &buffer, buffer.count, 0) > 0 {}
+        }
+    }
+
+    var requests: Int { progress.withLock { $0.requests } }
+    var written: Int { progress.withLock { $0.written } }
+
+    /// Waits (real time: a peer's I/O, never a timing rule) until `condition` holds; throws after
+    /// `limit` so a test that waits in vain says so.
+    func wait(until condition: @escaping @Sendable (SocketServer) -> Bool, limit: Duration = .seconds(20))
+        async throws
+    {
+        let deadline = ContinuousClock.now + limit
+        while !condition(self) {
+            guard ContinuousClock.now < deadline else { throw POSIXError(.ETIMEDOUT) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The bytes written once the connection is over; throws when it is not over in `limit`.
+    func bytesWrittenWhenClosed(limit: Duration) async throws -> Int {
+        try await wait(until: { $0.progress.withLock { $0.closed } }, limit: limit)
+        return written
+    }
+
+    private func write(_ text: String, _ connection: Int32) -> Bool {
+        Self.send(Array(text.utf8), connection) > 0
+    }
+
+    private static func send(_ bytes: [UInt8], _ connection: Int32) -> Int {
+        bytes.withUnsafeBytes { sendWithoutSignal(connection, $0.baseAddress, $0.count) }
+    }
+
+    #if canImport(Glibc)
+        private static let stream = Int32(SOCK_STREAM.rawValue)
+        private static func ignoreSIGPIPE(_ connection: Int32) {}
+    #else
+        private static let stream = SOCK_STREAM
+        private static func ignoreSIGPIPE(_ connection: Int32) {
+            var on: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+    #endif
+}
+
+/// `send(2)` without SIGPIPE on a closed peer: `MSG_NOSIGNAL` exists on Linux only (Darwin sets
+/// `SO_NOSIGPIPE` on the socket instead).
+private func sendWithoutSignal(_ socket: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        send(socket, buffer, count, Int32(MSG_NOSIGNAL))
+    #else
+        send(socket, buffer, count, 0)
+    #endif
+}

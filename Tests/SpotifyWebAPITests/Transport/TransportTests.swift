@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+import SpotifyLinkSupport
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyWebAPI
+
+/// A transport under test, made with the clock its deadlines run on.
+struct TransportUnderTest: Sendable, CustomTestStringConvertible {
+    let name: String
+    let make: @Sendable (any SpotifyClock) -> any Transport
+    var testDescription: String { name }
+
+    /// Both real transports, each run here on Linux: URLSession (Apple platforms' transport, on
+    /// FoundationNetworking) and async-http-client (Linux's).
+    static var all: [TransportUnderTest] {
+        var transports = [TransportUnderTest(name: "URLSession") { URLSessionTransport(clock: $0) }]
+        #if os(Linux) && canImport(AsyncHTTPClient)
+            transports.append(TransportUnderTest(name: "async-http-client") { AsyncHTTPClientTransport(clock: $0) })
+        #endif
+        return transports
+    }
+}
+
+/// What the `Transport` protocol promises, against real sockets: the size cap, a deadline for the
+/// whole exchange, cancellation at any point, and no redirect followed.
+@Suite("The real transports against real sockets")
+struct TransportTests {
+    static func get(_ server: SocketServer, _ path: String = "/") -> HTTPRequest {
+        HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+    }
+
+    /// A server that would send a gigabyte: the exchange ends with `responseTooLarge` once the cap
+    /// is passed, whether or not the length was announced, holding no more than the cap. (URLSession
+    /// on Linux may go on reading from the socket after that, into nothing: it has no backpressure.)
+    @Test(arguments: TransportUnderTest.all, [true, false])
+    func aGigabyteBodyIsCutOffAtTheCap(_ transport: TransportUnderTest, announced: Bool) async throws {
+        let server = try SocketServer(.body(total: 1 << 30, announced: announced))
+        let cap = 1 << 20
+        await #expect {
+            try await transport.make(SystemClock()).send(
+                Self.get(server, "/huge"), body: nil, timeout: .seconds(30), maxBodyBytes: cap)
+        } throws: { error in
+            let error = error as? SpotifyAPIError
+            return error?.code == .responseTooLarge && error?.message.contains("\(cap) bytes") == true
+        }
+    }
+
+    /// async-http-client reads with backpressure: the server manages to write only a small part.
+    #if os(Linux) && canImport(AsyncHTTPClient)
+        @Test(arguments: [true, false])
+        func asyncHTTPClientStopsReadingAtTheCap(announced: Bool) async throws {
+            let server = try SocketServer(.body(total: 1 << 30, announced: announced))
+            _ = try? await AsyncHTTPClientTransport().send(
+                Self.get(server, "/huge"), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+            let written = try await server.bytesWrittenWhenClosed(limit: .seconds(20))
+            #expect(written < 64 << 20, "the server wrote \(written) bytes before the client hung up")
+        }
+    #endif
+
+    @Test(arguments: TransportUnderTest.all)
+    func aBodyUnderTheCapArrivesWhole(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.body(total: 300_000, announced: true))
+        let (response, body) = try await transport.make(SystemClock()).send(
+            Self.get(server, "/small"), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        #expect(response.status == .ok)
+        #expect(body.count == 300_000)
+    }
+
+    /// A server that keeps a connection busy with a byte every 50 ms never trips an idle timeout;
+    /// the deadline bounds the whole exchange, on the transport's clock.
+    @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.all)
+    func aTricklingAnswerEndsAtTheDeadline(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.trickle)
+        let clock = TestClock()
+        let exchange = Task {
+            try await transport.make(clock).send(
+                Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        }
+        try await server.wait { $0.written >= 3 }
+        try await clock.waitForSleepers(1)
+        #expect(clock.nextDeadline == clock.now.addingTimeInterval(30))
+        clock.advance(by: .seconds(30))
+        await #expect(throws: SpotifyAPIError.timedOut) { try await exchange.value }
+    }
+
+    /// Cancelled before it starts: it ends at once, with nothing sent (URLSession never resumes
+    /// its task).
+    @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.all)
+    func aRequestCancelledBeforeItStartsEndsAtOnce(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.silence)
+        let subject = transport.make(SystemClock())
+        let exchange = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await subject.send(Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        }
+        await #expect(throws: CancellationError.self) { try await exchange.value }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.all)
+    func aRequestCancelledWhileWaitingForTheAnswerEndsAtOnce(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.silence)
+        let subject = transport.make(SystemClock())
+        let exchange = Task {
+            try await subject.send(Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        }
+        try await server.wait { $0.requests == 1 }
+        exchange.cancel()
+        await #expect(throws: CancellationError.self) { try await exchange.value }
+    }
+
+    /// A redirect would carry the bearer token elsewhere: it is returned, never followed.
+    @Test(arguments: TransportUnderTest.all)
+    func aRedirectIsReturnedNotFollowed(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.redirect(to: "http://127.0.0.1:9/elsewhere"))
+        var request = Self.get(server)
+        request.headerFields[.authorization] = "Bearer SENTINEL_AT"
+        let (response, _) = try await transport.make(SystemClock()).send(
+            request, body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        #expect(response.status.code == 302)
+        #expect(response.headerFields[.location] == "http://127.0.0.1:9/elsewhere")
+        #expect(server.requests == 1)
+    }
+
+    /// One process-wide transport: every caller of the default shares its connections.
+    @Test func theDefaultTransportIsOneForTheProcess() {
+        #expect(platformDefaultTransport() as AnyObject === platformDefaultTransport() as AnyObject)
+        #expect(URLSessionTransport.shared === URLSessionTransport.shared)
+    }
+}
