@@ -259,7 +259,7 @@ let package = Package(
             name: "SpotifyLinkUITests",
             dependencies: [
                 "SpotifyLinkSupport",
-                "SpotifyLinkUI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyWebAPI",
+                "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
