@@ -76,3 +76,26 @@ enum Output {
         duration.map(PlaylistMetadata.durationText) ?? "unknown"
     }
 }
+
+extension Output {
+    /// A routine's end in words: "You got through 4.5 songs.", or an honest "no music was playing".
+    static func sentence(_ summary: RoutineListening.Summary) -> String {
+        guard let songs = summary.songs, summary.tracksPlayed > 0 else {
+            return "No music was playing during this routine."
+        }
+        return "You got through \(SongTime.label(songs))."
+    }
+
+    /// What a card says of a playlist's availability, or `nil` when there is nothing to say.
+    static func statusLine(_ availability: Availability) -> String? {
+        switch availability {
+        case .available: nil
+        case .notFound: "This playlist was deleted on Spotify; the details below are what was saved."
+        case .forbidden: "This playlist is no longer accessible on Spotify; the details below are what was saved."
+        case .spotifyOwned:
+            "Spotify doesn't share the details of its own playlists (such as Today's Top Hits or Discover Weekly) "
+                + "with apps. It still opens in Spotify."
+        case .unknown: "Details will appear once Spotify has been reached."
+        }
+    }
+}

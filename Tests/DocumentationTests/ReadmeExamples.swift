@@ -3,15 +3,16 @@
 import Foundation
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkUI
 import SpotifyWebAPI
 
 // The README's Swift examples, compiled with the tests. Each sits between its markers exactly as
 // the README shows it (ReadmeTests checks, imports aside), wrapped in a function that gives it the
-// app's values. The SwiftUI example is in ReadmeSwiftUIExample.swift.
+// app's values. The three apps' SwiftUI examples (2–4) are in ReadmeSwiftUIExample.swift.
 
-/// README example 2: set up the session, ledger and client, and link a playlist.
+/// README example 6: set up the session, ledger and client, and link a playlist.
 func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
-    // README example 2 begins
+    // README example 6 begins
     let endpoint = TokenEndpoint(server: .live, clientID: "YOUR_CLIENT_ID")
     // The platform's secret store; a plain file (FileTokenStore) only when you choose it.
     #if canImport(Security)
@@ -24,7 +25,7 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     let ledger = RequestLedger(
         key: QuotaKey(issuer: endpoint.server.issuer, clientID: "YOUR_CLIENT_ID"),
         store: try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite")),
-        dailyBudget: 600)   // background work stops here; what a person asks for still goes
+        share: QuotaShare(apps: 1, usersPerApp: 5))   // background work stops at this device's share (80 a day)
     let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)   // refreshes once, whatever the number of callers
 
     // Attach a playlist to a record of your app, offline and at once; details are filled in later.
@@ -34,17 +35,30 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     try await MetadataRefresher(store: links, client: client).refresh(record: record)
     let card = try links.card(for: record)   // SQLite only: name, count, duration, cover bytes, links
     print(card?.metadata.name ?? "?", card?.webURL.absoluteString ?? "", SongTime.label(4.4))   // "4.5 songs"
-    // README example 2 ends
+    // README example 6 ends
 }
 
-/// README example 3: the language-learning app's calls.
-func readmeExampleLearning(client: SpotifyClient) async throws {
-    // README example 3 begins
+/// README example 7: the language-learning app's calls.
+func readmeExampleLearningCalls(client: SpotifyClient) async throws {
+    // README example 7 begins
     let songs = try await client.searchTracks("さくら", limit: 10)        // Japanese works: kana, kanji, widths
     for track in songs.items { print(track.name, track.artistLine, track.reference?.webURL ?? "") }
     let me = try await client.currentUser()                               // display name, images, account_id
     let saved = try await client.savedTracks(limit: 20)                   // needs user-library-read
     let top = try await client.topTracks(range: .shortTerm)               // needs user-top-read
-    // README example 3 ends
+    // README example 7 ends
     _ = (me, saved, top)
+}
+
+/// README example 5: the models' messages in the user's language, or the app's words.
+func readmeExampleText(reset: Date) -> [String] {
+    // README example 5 begins
+    let text = SpotifyText()                                   // the user's language: English or Japanese
+    let quota = text(.quotaExceeded(until: reset))    // "… They come back around 4:20 AM; saved playlists still show."
+    let songs = SpotifyText(locale: Locale(identifier: "ja_JP"))(.songs(4.5))   // "4.5曲"
+    let custom = SpotifyText { message in                      // the app's own words, e.g. from a String Catalog
+        if case .offline = message { NSLocalizedString("spotify.offline", comment: "Spotify is offline") } else { nil }
+    }
+    // README example 5 ends
+    return [quota, songs, custom(.offline)]
 }

@@ -1,114 +1,126 @@
 // swift-format-ignore-file
-// (the example keeps the README's layout, character for character)
+// (the examples keep the README's layout, character for character)
 import Foundation
 import PlaylistLinks
-import SpotifyAuth
 import SpotifyLinkUI
 import SpotifyWebAPI
 
 #if !canImport(SwiftUI)
-/// README example 4, the SwiftUI bindings, type-checked against SpotifyLinkUI's real models. Linux
-/// has no SwiftUI, so the views are checked against SwiftUIStandIn.swift, which declares just the
-/// SwiftUI and UIKit names the example uses with their Apple signatures; what this proves is that
-/// every model, property, method, state and case the example touches exists as shown.
+/// README examples 2–4, the three apps, type-checked against SpotifyLinkUI's real models. Linux has
+/// no SwiftUI, so the views are checked against SwiftUIStandIn.swift, which declares just the
+/// SwiftUI, UIKit and AuthenticationServices names the examples use with their Apple signatures;
+/// what this proves is that every model, property, method, state and case they touch exists as
+/// shown. `ReadmeTests` counts the lines an app writes from these blocks.
 @MainActor
-func readmeExampleSwiftUI(session: SpotifySession, client: SpotifyClient) {
-    // README example 4 begins
-    // Once, at app start: the session, the client, and the redirect URI registered in Spotify's dashboard.
-    let connection = SpotifyConnectionModel(session: session, client: client, redirectURI: "myapp://spotify-callback")
+func readmeExampleJournalApp() throws {
+    // README example 2 begins
+    // Once, at app start (register the redirect URI in Spotify's developer dashboard):
+    let spotify = try SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
 
-    struct SpotifySettingsView: View {          // Connect / Disconnect
-        let connection: SpotifyConnectionModel
+    struct ConnectRow: View {                    // Settings: connect or disconnect Spotify
+        let spotify: SpotifyLink
         @Environment(\.webAuthenticationSession) private var web
-        @State private var confirming = false
         var body: some View {
-            Section("Spotify") {
-                switch connection.state {
-                case .disconnected, .failed, .needsSignInAgain:
-                    Button("Connect Spotify") {                                // a double tap starts one sign-in
-                        connection.connect { url, scheme in try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:]) }
-                    }
-                    if case .failed(let message) = connection.state { Text(message).foregroundStyle(.red) }
-                    if case .needsSignInAgain(let reason) = connection.state { Text(reason) }
-                case .connecting:
-                    HStack { ProgressView(); Button("Cancel") { connection.cancelConnect() } }
-                case .connected(let account):
-                    Text(account.displayName ?? "Connected")
-                    Button("Disconnect", role: .destructive) { confirming = true }
-                }
+            Button(spotify.connection.isConnected ? "Disconnect Spotify" : "Connect Spotify") {
+                if spotify.connection.isConnected { Task { await spotify.connection.disconnect() } }
+                else { spotify.connection.connect { url, scheme in try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:]) } }
             }
-            .task { await connection.load() }
-            .confirmationDialog(connection.disconnectExplanation, isPresented: $confirming) {
-                Button("Disconnect", role: .destructive) { Task { await connection.disconnect() } }
-            }
+            if let message = spotify.connection.message { Text(spotify.text(message)) }   // failed, ended, ends soon
         }
     }
 
-    struct PlaylistPickerSheet: View {          // search field, local results at once, Spotify's after a pause
-        @State var picker: PlaylistPickerModel  // PlaylistPickerModel(store: links, connection: connection)
-        let record: RecordID
-        @Environment(\.dismiss) private var dismiss
+    struct AttachPlaylist: View {                // a session's "attach a playlist" sheet
+        @State var picker: PlaylistPickerModel   // spotify.picker()
+        let session: RecordID                    // RecordID(namespace: "session", id: "42")
         var body: some View {
-            List {
-                ForEach(picker.results, id: \.id) { playlist in
-                    Button(playlist.name) { Task { _ = try? await picker.select(playlist, for: record); dismiss() } }
-                }
-                if picker.canLoadMore { Button("More results") { Task { await picker.loadMore() } } }
-                switch picker.phase {
-                case .searching: ProgressView()
-                case .empty(let message), .offline(let message), .failed(let message): Text(message)
-                case .ready: EmptyView()
-                }
+            List(picker.results, id: \.id) { playlist in
+                Button(playlist.name) { Task { try await picker.select(playlist, for: session) } }
             }
             .searchable(text: $picker.query)
             .task { await picker.appear() }
         }
     }
 
-    struct PlaylistCardView: View {             // a record's detail screen
-        @State var card: PlaylistCardModel      // PlaylistCardModel(record: record, store: links, connection: connection)
+    struct SessionPlaylist: View {               // the session's screen: the saved card, offline too
+        @State var card: PlaylistCardModel       // spotify.card(for: session)
+        let spotify: SpotifyLink
         @Environment(\.openURL) private var openURL
         var body: some View {
-            VStack(alignment: .leading) {
-                if let data = card.card?.cover, let image = UIImage(data: data) { Image(uiImage: image).resizable().scaledToFit() }
-                Text(card.card?.metadata.name ?? "Spotify playlist").font(.headline)
-                if let summary = card.summaryLine { Text(summary) }          // "50 tracks · 3 h 12 min"
-                if let status = card.statusLine { Text(status).font(.footnote) }
+            VStack {
+                if let data = card.card?.cover, let image = UIImage(data: data) { Image(uiImage: image) }
+                Text(card.card?.metadata.name ?? "")
+                if let summary = card.summary { Text(spotify.text(summary)) }   // "50 tracks · 3 h 12 min"
+                if let status = card.status { Text(spotify.text(status)) }      // deleted, not fetched yet…
                 if let links = card.openInSpotify { Button("Open in Spotify") { openURL(links.universalLink) } }
             }
-            .task { await card.load() }                                      // saved card at once, then a refresh
-            .refreshable { await card.refresh() }
+            .task { await card.load() }                                         // no request while fresh
+        }
+    }
+    // Deleting a session: try await spotify.links.unlink(session)
+    // README example 2 ends
+    _ = spotify
+}
+
+@MainActor
+func readmeExampleRoutineApp() throws {
+    // README example 3 begins
+    let spotify = try SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    // ConnectRow: as in the journal app.
+
+    struct RoutinePlaylist: View {               // paste a playlist link into a routine
+        let spotify: SpotifyLink, routine: RecordID
+        @State private var link = ""
+        var body: some View {
+            TextField("Spotify playlist link", text: $link)
+                .onSubmit { Task { try await spotify.links.link(routine, to: SpotifyReference(parsing: link, expecting: .playlist).id) } }
         }
     }
 
-    struct NowPlayingBadge: View {              // hidden unless connected and something is loaded
-        let indicator: NowPlayingIndicatorModel // NowPlayingIndicatorModel(connection: connection, policy: .economical)
+    struct RoutineRun: View {                    // while it runs: what plays; at its end: songs heard
+        let spotify: SpotifyLink, playlist: SpotifyReference
+        @State var indicator: NowPlayingIndicatorModel   // spotify.nowPlaying(): within 30 calls an hour
         @Environment(\.scenePhase) private var phase
         var body: some View {
-            Group {
-                if indicator.isVisible, let item = indicator.item {
-                    Label(item.name, systemImage: indicator.isPaused ? "pause.fill" : "music.note")
-                }
+            VStack {
+                if indicator.isVisible, let item = indicator.item { Label(item.name, systemImage: "music.note") }
+                if let summary = indicator.summaryMessage { Text(spotify.text(summary)) }   // "You got through 4.5 songs."
+                Button("Finish") { indicator.finishRoutine() }
             }
-            .onChange(of: phase) { indicator.setBackground(phase != .active) }
+            .onAppear { indicator.start(routine: playlist) }
+            .onChange(of: phase) { indicator.setBackground(phase != .active) }   // no calls in the background
         }
     }
-    // Routine: indicator.start(routine: card.card?.metadata.reference) … indicator.finishRoutine()?.sentence
-    // → "You got through 4.5 songs." (or "No music was playing during this routine.")
+    // README example 3 ends
+    _ = spotify
+}
 
-    struct PrivacyView: View {                  // scopes in plain words, what is stored where, how to revoke
-        let privacy = SpotifyPrivacyModel(storeKind: .keychain)
+@MainActor
+func readmeExampleLearningApp() throws {
+    // README example 4 begins
+    let spotify = try SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    // ConnectRow: as in the journal app.
+
+    struct SongSearch: View {                    // search in the language learned; open in Spotify
+        @State var search: TrackSearchModel      // spotify.songSearch()
+        @Environment(\.openURL) private var openURL
         var body: some View {
-            List {
-                Section("Spotify may") { ForEach(privacy.scopes, id: \.scope) { Text($0.meaning) } }
-                Section("Stored") { ForEach(privacy.stored, id: \.what) { Text("\($0.what): \($0.location), removed \($0.removedWhen)") } }
-                Section("Never collected") { ForEach(privacy.neverCollected, id: \.self) { Text($0) } }
-                Section("Revoke") { ForEach(privacy.revokeSteps, id: \.self) { Text($0) } }
+            List(search.results, id: \.uri) { track in
+                Button("\(track.name) · \(track.artistLine)") { if let links = search.openInSpotify(track) { openURL(links.universalLink) } }
             }
+            .searchable(text: $search.query)     // "さくら": kana, kanji and widths match
+        }
+    }
+
+    struct Profile: View {                       // the learner's name, saved and top songs
+        @State var learner: LearnerModel         // spotify.learner(); asks for user-library-read, user-top-read
+        let spotify: SpotifyLink
+        var body: some View {
+            List(learner.savedTracks.map(\.track) + learner.topTracks, id: \.uri) { Text($0.name) }
+                .task { await learner.load() }
+            if case .failed(let message) = learner.savedPhase { Text(spotify.text(message)) }   // a scope missing: connect(adding:using:)
         }
     }
     // README example 4 ends
-    _ = connection
+    _ = spotify
 }
-
 #endif

@@ -47,7 +47,7 @@ struct ReadmeTests {
         }
     }
 
-    @Test(arguments: [2, 3, 4])
+    @Test(arguments: [2, 3, 4, 5, 6, 7])
     func theExampleIsTheCompiledOne(_ number: Int) throws {
         let blocks = try Self.readmeBlocks()
         try #require(blocks.count >= number, "the README has \(blocks.count) Swift examples")
@@ -61,6 +61,35 @@ struct ReadmeTests {
         }
     }
 
+    /// The lines an app writes before its own screens, counted from the README's app examples the
+    /// way the Apple-platform review counted them (code lines, comments and blank lines aside): the
+    /// products in Package.swift (one per module imported), the imports, the example, and the
+    /// connect row the routine and learning apps take from the journal's.
+    static func linesAnAppWrites() throws -> (journal: Int, routine: Int, learning: Int) {
+        func code(_ lines: [String]) -> Int {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }.count
+        }
+        let blocks = try readmeBlocks()
+        func imports(_ number: Int) -> Int { blocks[number - 1].filter { $0.hasPrefix("import ") }.count }
+        let journal = try compiledExample(2)
+        let connectRow = Array(
+            journal.drop { !$0.contains("struct ConnectRow") }.prefix { !$0.contains("struct AttachPlaylist") })
+        // "Deleting a session: try await spotify.links.unlink(session)" is a line the journal writes too.
+        let counts = (
+            journal: 2 * imports(2) + code(try compiledExample(2)) + 1,
+            routine: 2 * imports(3) + code(try compiledExample(3)) + code(connectRow),
+            learning: 2 * imports(4) + code(try compiledExample(4)) + code(connectRow)
+        )
+        return counts
+    }
+
+    @Test func eachAppWritesAFewDozenLinesAtMost() throws {
+        let lines = try Self.linesAnAppWrites()
+        #expect(lines.journal <= 45, "the journal app writes \(lines.journal) lines")
+        #expect(lines.routine <= 40, "the routine app writes \(lines.routine) lines")
+        #expect(lines.learning <= 35, "the learning app writes \(lines.learning) lines")
+    }
+
     /// The learning example runs as shown against the emulator, with a signed-in client.
     @Test func theLearningExampleRuns() async throws {
         try await withEmulator { emulator in
@@ -71,7 +100,7 @@ struct ReadmeTests {
                         await emulator.issueAccessToken(
                             scopes: EmulatorServer.allScopes + ["user-library-read", "user-top-read"]))),
                 clock: TestClock(mode: .automatic))
-            try await readmeExampleLearning(client: client)
+            try await readmeExampleLearningCalls(client: client)
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)
         }
     }

@@ -50,6 +50,13 @@
     }
     struct List: View {
         init(@ViewBuilder content: () -> some View) {}
+        init<Data: RandomAccessCollection, ID: Hashable>(
+            _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> some View
+        ) {}
+        var body: Never { fatalError() }
+    }
+    struct TextField: View {
+        init(_ titleKey: String, text: Binding<String>) {}
         var body: Never { fatalError() }
     }
     struct Group: View {
@@ -141,6 +148,8 @@
         func onChange<V: Equatable>(of value: V, _ action: @escaping @MainActor () -> Void) -> StandInView {
             StandInView()
         }
+        func onSubmit(_ action: @escaping @MainActor () -> Void) -> StandInView { StandInView() }
+        func onAppear(perform action: (@MainActor () -> Void)? = nil) -> StandInView { StandInView() }
         func confirmationDialog(
             _ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> some View
         ) -> StandInView { StandInView() }

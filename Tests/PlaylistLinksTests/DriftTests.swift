@@ -18,7 +18,6 @@ struct LinksDriftTests {
             #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
             let card = try #require(try links.card(for: session42))
             #expect(card.metadata.availability == .spotifyOwned)
-            #expect(card.metadata.availability.statusLine?.contains("opens in Spotify") == true)
             #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/\(hits.rawValue)")
             await emulator.resetStatistics()
             try await clock.sleep(for: .seconds(86_400 * 2))

@@ -27,6 +27,7 @@ struct EarlierDatabaseTests {
         #expect(
             try store.appliedMigrations() == [
                 "v1 links and playlists", "v2 cover cache", "v3 library cache", "v4 library without folded names",
+                "v5 library covers and snapshots",
             ])
         #expect(try store.integrityCheck() == ["ok"])
 

@@ -41,11 +41,10 @@ final class MonitorHarness: Sendable {
             for await state in monitor.states() { states.withLock { $0.append((clock.now, state)) } }
         }
         await clock.play(for: end, steps: steps.filter { $0.at > .zero })
-        // Let the consumer see every state the monitor emitted before stopping it.
-        var spins = 0
-        while states.withLock({ $0.count }) < monitor.emittedCount, spins < 100_000 {
-            spins += 1
-            await Task.yield()
+        // Let the consumer see every state the monitor emitted before stopping it; fail loudly if
+        // it never does.
+        try await waitUntil("the consumer saw every state emitted") {
+            states.withLock { $0.count } >= monitor.emittedCount
         }
         consumer.cancel()
         return monitor
@@ -189,14 +188,13 @@ struct NowPlayingTests {
                 progress: .zero, observedAt: start.addingTimeInterval(offset))
         }
         var routine = RoutineListening(playlist: .playlist(try! SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
-        #expect(routine.summary(at: start).sentence == "No music was playing during this routine.")
+        #expect(routine.summary(at: start).songs == nil && routine.summary(at: start).tracksPlayed == 0)
         routine.observe(.playing(item("a", 200, at: 0)), at: start)
         routine.observe(.playing(item("b", 300, at: 200)), at: start.addingTimeInterval(200))
         routine.observe(.playing(item("c", 240, at: 500)), at: start.addingTimeInterval(500))
         let summary = routine.summary(at: start.addingTimeInterval(620))
         #expect(summary.tracksPlayed == 3)
         #expect(abs((summary.songs ?? 0) - 2.5) < 1e-9)
-        #expect(summary.sentence == "You got through 2.5 songs.")
         #expect(summary.timeListened == .seconds(620))
         #expect(routine.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
     }
@@ -298,4 +296,77 @@ final class RefreshingProvider: AccessTokenProvider {
         }
         return AccessToken(token)
     }
+}
+
+/// Going to the background pauses every subscriber, and a subscriber that stops while the app is
+/// in the background ends at once.
+@Suite("Now playing with several subscribers in the background", .serialized)
+struct NowPlayingBackgroundTests {
+    let clock = TestClock()
+
+    func monitor(_ emulator: EmulatorServer) async -> NowPlayingMonitor {
+        let client = SpotifyClient(
+            configuration: .emulator(url: emulator.baseURL),
+            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
+        return NowPlayingMonitor(client: client, policy: .responsive)
+    }
+
+    /// Two subscribers park in the background; both poll again when the app returns (with one
+    /// shared slot, the first was left parked for good).
+    @Test func everySubscriberParksAndEveryOneResumes() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let monitor = await monitor(emulator)
+            let seen = Shared([0, 0])
+            let subscribers = (0..<2).map { index in
+                Task { for await _ in monitor.states() { seen.value.withLock { $0[index] += 1 } } }
+            }
+            try await waitUntil("both subscribers polled") { seen.value.withLock { $0 } == [1, 1] }
+            monitor.setBackground(true)
+            try await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(30))
+            try await waitUntil("both subscribers parked") { monitor.parkedCount == 2 }
+            #expect(clock.sleeperCount == 0)
+            let calls = monitor.callCount
+            monitor.setBackground(false)
+            try await waitUntil("both subscribers polled again") { monitor.callCount == calls + 2 }
+            #expect(monitor.parkedCount == 0)
+            try await clock.waitForSleepers(2)
+            for subscriber in subscribers { subscriber.cancel() }
+        }
+    }
+
+    /// A consumer that stops while the app is in the background is gone at once, not when the app
+    /// returns.
+    @Test func aSubscriberStoppedInTheBackgroundEndsAtOnce() async throws {
+        let harness = MonitorHarness()
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let monitor = await monitor(emulator)
+            let ended = Shared(false)
+            let consumer = Task {
+                for await _ in monitor.states() {}
+                ended.value.withLock { $0 = true }
+            }
+            try await clock.waitForSleepers(1)
+            monitor.setBackground(true)
+            clock.advance(by: .seconds(30))
+            try await waitUntil("the subscriber parked") { monitor.parkedCount == 1 }
+            #expect(monitor.runningCount == 1)
+            consumer.cancel()
+            try await waitUntil("the stopped subscriber ended") { ended.value.withLock { $0 } }
+            // Its polling loop is gone too, not waiting for the app to return.
+            try await waitUntil("the stopped subscriber's loop ended") { monitor.runningCount == 0 }
+            #expect(monitor.parkedCount == 0)
+            let calls = monitor.callCount
+            monitor.setBackground(false)
+            #expect(clock.sleeperCount == 0)
+            #expect(monitor.callCount == calls)
+        }
+    }
+}
+
+/// A value tasks share behind the package's lock.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Lock<Value>
+    init(_ value: Value) { self.value = Lock(value) }
 }

@@ -155,6 +155,14 @@ struct SpotLinkBinaryTests {
             let statusObject = try #require(
                 try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
             #expect(statusObject["user"] as? String == "emu-user")
+            let share = try #require(statusObject["quota_share"] as? [String: Any])
+            #expect(share["per_device"] as? Int == 160 && share["background_budget"] as? Int == 80)
+            let shared = try await cli.run(["status", "--apps", "2", "--users", "4"] + common)
+            #expect(
+                shared.stdout.contains(
+                    "share of the developer's quota: 100 requests a day (800 ÷ 2 apps ÷ 4 users ÷ 1 device)"))
+            #expect(shared.stdout.contains("background work stops at 50"))
+            #expect(try await cli.run(["status", "--users", "0"] + common).status == 2)
 
             let playlists = try await cli.run(["playlists", "--filter", "FOCUS", "--json"] + common)
             #expect(playlists.status == 0)
@@ -515,7 +523,8 @@ struct SpotLinkBinaryTests {
             await emulator.control("tokens/expire")
             let refreshed = try await cli.run(["playlists"] + common)
             outputs += [refreshed.stdout, refreshed.stderr]
-            #expect(refreshed.stderr.contains("spotify token refresh") || refreshed.stdout.contains("Deep Work"))
+            #expect(refreshed.stderr.contains("spotify token refresh"), "\(refreshed.stderr)")
+            #expect(refreshed.stdout.contains("Deep Work"))
             let tokenFiles = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
                 $0.hasSuffix(".json") && $0.contains("tokens")
             }

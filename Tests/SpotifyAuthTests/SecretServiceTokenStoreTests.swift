@@ -119,7 +119,7 @@
                     try await LoopbackTests().expireAndCallFiftyTimes(emulator, session: session, clock: clock)
                     let stored = try await #require(try SecretServiceTokenStore().load(key))
                     #expect(stored.accessToken != first.accessToken && stored.refreshToken != first.refreshToken)
-                    #expect(try await session.signOut().contains("spotify.com"))
+                    try await session.signOut()
                     await #expect(try store.load(key) == nil)
                 }
             }

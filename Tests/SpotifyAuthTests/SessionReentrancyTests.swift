@@ -50,7 +50,8 @@ struct SessionReentrancyTests {
         let refreshing = Task { try await subject.accessToken() }
         try await waitUntil("the refresh reached Spotify") { answer.hasArrived }
         let signingOut = Task { try await subject.signOut() }
-        for _ in 0..<50 { await Task.yield() }
+        // The sign-out waits its turn at the store behind the refresh: seen parked, not assumed.
+        try await waitUntil("the sign-out waits for the store") { await subject.storeWaiterCount == 1 }
         answer.open()
         _ = try? await refreshing.value
         _ = try await signingOut.value
@@ -79,7 +80,7 @@ struct SessionReentrancyTests {
         let user = try JSONDecoder().decode(
             CurrentUser.self, from: Data(#"{"id":"learner","display_name":"Learner","account_id":"acc-1"}"#.utf8))
         let remembering = Task { try await subject.remember(user) }
-        for _ in 0..<50 { await Task.yield() }
+        try await waitUntil("remembering waits for the store") { await subject.storeWaiterCount == 1 }
         answer.open()
         #expect(try await refreshing.value.unredactedValue == "SENTINEL_AT_new")
         _ = try await remembering.value

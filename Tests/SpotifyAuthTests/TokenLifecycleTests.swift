@@ -277,24 +277,47 @@ struct RefreshTests {
         #expect(accounts.requests.count == 1)
     }
 
-    @Test func signInWarningNearSixMonths() async throws {
+    @Test func theDaysLeftAreToldOnlyNearTheSixMonthLimit() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(clock: clock), for: testKey)
         let subject = session(ScriptedTransport([]), store: store, clock: clock)
-        #expect(try await subject.signInWarning() == nil)
-        clock.advance(by: .seconds(175 * 86400))
-        #expect(try await subject.signInWarning()?.contains("8 days") == true)
+        #expect(try await subject.daysUntilSignInEnds() == nil)
+        clock.advance(by: .seconds(168 * 86400))
+        #expect(try await subject.daysUntilSignInEnds() == nil)
+        clock.advance(by: .seconds(7 * 86400))
+        #expect(try await subject.daysUntilSignInEnds() == 8)
     }
 
-    @Test func signOutRemovesOnlyThisIssuersTokensAndSaysWhereToRevoke() async throws {
+    /// The session's status, followed by an app: the current one first, then each change.
+    @Test func theStatusIsPublishedToEveryFollower() async throws {
+        let clock = TestClock()
+        let store = MemoryTokenStore()
+        try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
+        let subject = session(
+            ScriptedTransport([
+                .json(#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, status: 400)
+            ]),
+            store: store, clock: clock)
+        var first = await subject.statusUpdates().makeAsyncIterator()
+        var second = await subject.statusUpdates().makeAsyncIterator()
+        #expect(await first.next() == .signedOut)
+        _ = try await subject.tokens()
+        #expect(await first.next() == .signedIn)
+        await #expect(throws: OAuthError.self) { try await subject.accessToken() }
+        #expect(await first.next() == .needsSignIn(.expired))
+        #expect(await second.next() == .signedOut)
+        #expect(await second.next() == .signedIn)
+        #expect(await second.next() == .needsSignIn(.expired))
+    }
+
+    @Test func signOutRemovesOnlyThisIssuersTokens() async throws {
         let clock = TestClock()
         let store = MemoryTokenStore()
         let other = TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")
         try await store.save(storedTokens(clock: clock), for: testKey)
         try await store.save(storedTokens(clock: clock), for: other)
-        let message = try await session(ScriptedTransport([]), store: store, clock: clock).signOut()
-        #expect(message.contains("spotify.com/account/apps"))
+        try await session(ScriptedTransport([]), store: store, clock: clock).signOut()
         await #expect(try store.load(testKey) == nil)
         await #expect(try store.load(other) != nil)
     }

@@ -147,6 +147,23 @@ struct FileTokenStoreTests {
         await #expect(throws: TokenStoreError.self) { try await store.save(storedTokens(clock: clock), for: testKey) }
     }
 
+    /// The folder check on its own: a private regular file where the folder should be passes the
+    /// owner and permission checks, and only "is a folder" refuses it.
+    @Test func aFileInPlaceOfTheTokenFolderIsRefused() async throws {
+        let root = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let notAFolder = root.appendingPathComponent("tokens")
+        try Data("x".utf8).write(to: notAFolder)
+        chmod(notAFolder.path, 0o600)
+        await #expect {
+            try await FileTokenStore(directory: notAFolder).save(storedTokens(clock: clock), for: testKey)
+        } throws: { error in
+            let error = error as? TokenStoreError
+            return error?.code == .insecure && error?.message.contains("is not a folder") == true
+        }
+    }
+
     @Test(arguments: ["", "{not json", #"{"version":99,"accessToken":"x"}"#, "\u{0}\u{1}"])
     func corruptEmptyOrFutureStoresAreMovedAside(contents: String) async throws {
         let root = temporaryDirectory()

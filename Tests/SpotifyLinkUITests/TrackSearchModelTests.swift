@@ -47,7 +47,7 @@ struct TrackSearchModelTests {
         search.query = "zzzz no such song"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
-        await harness.eventually("empty") { search.phase == .empty("No songs match “zzzz no such song”.") }
+        await harness.eventually("empty") { search.phase == .empty(.noSongsMatch("zzzz no such song")) }
         await harness.stop()
     }
 
@@ -55,7 +55,7 @@ struct TrackSearchModelTests {
         let harness = try await UIHarness()
         let search = TrackSearchModel(connection: harness.connection, clock: harness.clock)
         search.query = "さくら"
-        #expect(search.phase == .empty("Connect Spotify to search for songs."))
+        #expect(search.phase == .empty(.connectToSearch))
         #expect(harness.clock.sleeperCount == 0)
         #expect(harness.transport.requestCount == 0)
         await harness.stop()

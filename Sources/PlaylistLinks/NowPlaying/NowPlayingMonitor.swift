@@ -17,15 +17,21 @@ public final class NowPlayingMonitor: Sendable {
     private let control = Lock<Control>(Control())
     private struct Control {
         var background = false
-        var resume: CheckedContinuation<Void, Never>?
+        /// Every subscriber's loop parked while the app is in the background, by its number.
+        var parked: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Loops cancelled before they parked: they must not park.
+        var cancelled: Set<Int> = []
+        var nextLoop = 0
+        var running = 0
         var calls = 0
         var emitted = 0
     }
 
     /// - Parameters:
     ///   - client: the client to poll with.
-    ///   - policy: how often to poll; by default within a budget of 30 calls an hour of listening.
-    public init(client: SpotifyClient, policy: PollSchedule.Policy = .init()) {
+    ///   - policy: how often to poll; by default ``PollSchedule/Policy/default`` (within 30 calls an
+    ///     hour of listening).
+    public init(client: SpotifyClient, policy: PollSchedule.Policy = .default) {
         self.client = client
         self.clock = client.clock
         self.policy = policy
@@ -36,30 +42,42 @@ public final class NowPlayingMonitor: Sendable {
     /// States emitted so far.
     package var emittedCount: Int { control.withLock { $0.emitted } }
 
-    /// Pauses polling while the app is in the background; resumes with a poll when it returns.
+    /// Pauses polling while the app is in the background; resumes every subscriber with a poll when
+    /// it returns.
     public func setBackground(_ background: Bool) {
-        let resume = control.withLock { control -> CheckedContinuation<Void, Never>? in
+        let resume = control.withLock { control -> [CheckedContinuation<Void, Never>] in
             control.background = background
-            guard !background else { return nil }
-            defer { control.resume = nil }
-            return control.resume
+            guard !background else { return [] }
+            defer { control.parked = [:] }
+            return Array(control.parked.values)
         }
-        resume?.resume()
+        for waiter in resume { waiter.resume() }
     }
 
-    /// The states, from a first poll on. Ends when signed out or when the consumer stops.
+    /// The states, from a first poll on. Ends when signed out or when the consumer stops, at once
+    /// even while the app is in the background.
+    ///
+    /// Each call is a subscriber with its own polls: any number may follow at once (give them one
+    /// monitor, so going to the background pauses them all), though each costs its own calls.
     public func states() -> AsyncStream<NowPlayingState> {
-        AsyncStream { continuation in
-            let task = Task { await self.run(continuation) }
+        let loop = control.withLock { control in
+            defer { control.nextLoop += 1 }
+            return control.nextLoop
+        }
+        return AsyncStream { continuation in
+            let task = Task { await self.run(loop, continuation) }
             continuation.onTermination = { _ in task.cancel() }
         }
     }
 
-    private func run(_ continuation: AsyncStream<NowPlayingState>.Continuation) async {
+    private func run(_ loop: Int, _ continuation: AsyncStream<NowPlayingState>.Continuation) async {
+        control.withLock { $0.running += 1 }
+        defer { control.withLock { $0.running -= 1 } }
         var schedule = PollSchedule(policy: policy)
         var last: NowPlayingState?
         while !Task.isCancelled {
-            await waitWhileInBackground()
+            await waitWhileInBackground(loop)
+            if Task.isCancelled { break }
             let state = await poll()
             if let current = last, current.isSameMoment(as: state) {
                 // Same item: keep the newest position without announcing it.
@@ -98,14 +116,32 @@ public final class NowPlayingMonitor: Sendable {
         }
     }
 
-    private func waitWhileInBackground() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = control.withLock { control -> Bool in
-                guard control.background else { return true }
-                control.resume = continuation
-                return false
+    /// Parks loop `loop` while the app is in the background; a cancellation (the consumer stopped)
+    /// unparks it at once.
+    private func waitWhileInBackground(_ loop: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = control.withLock { control -> Bool in
+                    if control.cancelled.remove(loop) != nil || !control.background { return true }
+                    control.parked[loop] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
             }
-            if resumeNow { continuation.resume() }
+        } onCancel: {
+            let parked = control.withLock { control -> CheckedContinuation<Void, Never>? in
+                guard let parked = control.parked.removeValue(forKey: loop) else {
+                    control.cancelled.insert(loop)
+                    return nil
+                }
+                return parked
+            }
+            parked?.resume()
         }
     }
+
+    /// Subscriber loops parked in the background now (tests check that a stopped one left).
+    package var parkedCount: Int { control.withLock { $0.parked.count } }
+    /// Subscriber loops running now, parked or not.
+    package var runningCount: Int { control.withLock { $0.running } }
 }

@@ -36,11 +36,19 @@ public struct PollSchedule: Sendable {
         /// The most polls in any hour, whatever the player does; `nil` for no budget.
         public var callsPerHour: Int?
 
-        /// The default: ``budgeted(callsPerHour:)`` with 30 calls an hour.
+        /// The default: ``budgeted(callsPerHour:)`` with ``defaultCallsPerHour``, as ``default``.
         public init() {
             calmPlayingInterval = .seconds(480)
-            callsPerHour = 30
+            callsPerHour = Self.defaultCallsPerHour
         }
+
+        /// The polls per hour the default allows.
+        public static let defaultCallsPerHour = 30
+
+        /// The one default of every part that polls (the monitor, the now-playing indicator,
+        /// `spotlink now-playing`): within ``defaultCallsPerHour`` calls an hour, natural track
+        /// changes seen about 1.5 s after they happen. ``responsive`` is opt-in everywhere.
+        public static let `default` = Policy()
 
         /// Skips and pauses seen within 30 s, at about 120 calls per hour of playing: opt-in, for a
         /// screen that must follow every skip.

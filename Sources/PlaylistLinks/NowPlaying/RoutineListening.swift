@@ -11,12 +11,6 @@ public struct RoutineListening: Sendable {
         public var tracksPlayed: Int
         /// Time music was playing during the routine.
         public var timeListened: Duration
-
-        /// "you got through 4.5 songs", or an honest "no music was playing".
-        public var sentence: String {
-            guard let songs, tracksPlayed > 0 else { return "No music was playing during this routine." }
-            return "You got through \(SongTime.label(songs))."
-        }
     }
 
     /// The links to open the playlist in Spotify.

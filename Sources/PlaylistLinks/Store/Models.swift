@@ -32,19 +32,6 @@ public enum Availability: String, Sendable, Codable, CaseIterable {
     case spotifyOwned
     /// Not fetched yet.
     case unknown
-
-    /// A line for people, or `nil` when there is nothing to say.
-    public var statusLine: String? {
-        switch self {
-        case .available: nil
-        case .notFound: "This playlist was deleted on Spotify; the details below are what was saved."
-        case .forbidden: "This playlist is no longer accessible on Spotify; the details below are what was saved."
-        case .spotifyOwned:
-            "Spotify doesn't share the details of its own playlists (such as Today's Top Hits or Discover Weekly) "
-                + "with apps. It still opens in Spotify."
-        case .unknown: "Details will appear once Spotify has been reached."
-        }
-    }
 }
 
 /// What is known about a playlist, as cached.
@@ -146,20 +133,30 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
     public var ownerName: String?
     /// Its number of entries, when Spotify says.
     public var trackCount: Int?
+    /// The cover URL Spotify listed (URLs expire within a day; a card fetches the bytes once).
+    public var coverURL: URL?
+    /// Spotify's version of the playlist when listed.
+    public var snapshotID: String?
 
     /// A library entry from what a store holds.
-    public init(id: SpotifyID, name: String, ownerName: String? = nil, trackCount: Int? = nil) {
+    public init(
+        id: SpotifyID, name: String, ownerName: String? = nil, trackCount: Int? = nil, coverURL: URL? = nil,
+        snapshotID: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.ownerName = ownerName
         self.trackCount = trackCount
+        self.coverURL = coverURL
+        self.snapshotID = snapshotID
     }
 
     /// The library entry of a playlist Spotify listed: the one mapping from Spotify's playlist to it.
     init(playlist: SimplifiedPlaylist) {
         self.init(
             id: playlist.id, name: playlist.name, ownerName: playlist.owner?.displayName ?? playlist.owner?.id,
-            trackCount: playlist.itemCount)
+            trackCount: playlist.itemCount, coverURL: SpotifyImage.best(in: playlist.images)?.url,
+            snapshotID: playlist.snapshotID)
     }
 }
 

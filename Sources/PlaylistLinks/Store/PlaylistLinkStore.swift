@@ -94,6 +94,28 @@ extension PlaylistLinkStore {
         try await saveLink(record, to: metadata, replacingMetadata: true)
     }
 
+    /// Links `record` to a playlist picked from the saved library, keeping what the library knew of
+    /// it (name, owner, count, cover URL, snapshot): its card reads complete at once, offline too,
+    /// and a refresh adds the duration and the cover's bytes. What is cached of that playlist from
+    /// an earlier read stays where the library says nothing.
+    public func link(_ record: RecordID, to playlist: LibraryPlaylist) async throws {
+        try Self.check(record)
+        var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
+        metadata.name = playlist.name
+        metadata.ownerName = playlist.ownerName ?? metadata.ownerName
+        metadata.trackCount = playlist.trackCount ?? metadata.trackCount
+        metadata.coverURL = playlist.coverURL ?? metadata.coverURL
+        if metadata.snapshotID != playlist.snapshotID {
+            // Another version than the one whose duration is cached: the next refresh reads it.
+            metadata.totalDuration = nil
+            metadata.unavailableCount = nil
+            metadata.fetchedAt = nil
+        }
+        metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
+        if metadata.availability == .unknown { metadata.availability = .available }
+        try await saveLink(record, to: metadata, replacingMetadata: true)
+    }
+
     /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is cached of
     /// that playlist stays.
     public func link(_ record: RecordID, to id: SpotifyID) async throws {

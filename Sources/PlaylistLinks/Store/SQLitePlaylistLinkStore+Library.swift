@@ -8,21 +8,32 @@ extension SQLitePlaylistLinkStore {
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             for (position, playlist) in playlists.enumerated() {
                 try db.execute(
-                    sql:
-                        "INSERT OR REPLACE INTO libraryPlaylist (id, name, ownerName, trackCount, position) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [playlist.id.rawValue, playlist.name, playlist.ownerName, playlist.trackCount, position])
+                    sql: """
+                        INSERT OR REPLACE INTO libraryPlaylist
+                            (id, name, ownerName, trackCount, coverURL, snapshotID, position)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        playlist.id.rawValue, playlist.name, playlist.ownerName, playlist.trackCount,
+                        playlist.coverURL?.absoluteString, playlist.snapshotID, position,
+                    ])
             }
         }
     }
 
     public func library() throws -> [LibraryPlaylist] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, ownerName, trackCount FROM libraryPlaylist ORDER BY position")
-                .map { row in
-                    LibraryPlaylist(
-                        id: SpotifyID(unchecked: row["id"]), name: row["name"], ownerName: row["ownerName"],
-                        trackCount: row["trackCount"])
-                }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, name, ownerName, trackCount, coverURL, snapshotID FROM libraryPlaylist ORDER BY position"
+            )
+            .map { row in
+                LibraryPlaylist(
+                    id: SpotifyID(unchecked: row["id"]), name: row["name"], ownerName: row["ownerName"],
+                    trackCount: row["trackCount"], coverURL: (row["coverURL"] as String?).flatMap(URL.init(string:)),
+                    snapshotID: row["snapshotID"])
+            }
         }
     }
 }

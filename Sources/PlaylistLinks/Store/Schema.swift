@@ -52,6 +52,13 @@ enum Schema {
             try db.drop(index: "library_folded")
             try db.alter(table: "libraryPlaylist") { t in t.drop(column: "foldedName") }
         }
+        // The picker's copy keeps what a card needs at once when a playlist is picked offline.
+        migrator.registerMigration("v5 library covers and snapshots") { db in
+            try db.alter(table: "libraryPlaylist") { t in
+                t.add(column: "coverURL", .text)
+                t.add(column: "snapshotID", .text)
+            }
+        }
         return migrator
     }
 }

@@ -121,6 +121,21 @@ struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Who is signed in, with which scopes and store, until when, and the Spotify requests spent.")
     @OptionGroup var global: GlobalOptions
+    @Option(help: "The developer's apps that share the request quota (every client ID of the developer).")
+    var apps = 1
+    @Option(help: "The users of each app (Development Mode allows five).")
+    var users = 5
+    @Option(help: "The devices each user runs the app on.")
+    var devices = 1
+
+    /// This device's share of the developer's daily quota, from the options.
+    var share: QuotaShare { QuotaShare(apps: apps, usersPerApp: users, devicesPerUser: devices) }
+
+    func validate() throws {
+        guard apps > 0, users > 0, devices > 0 else {
+            throw ValidationError("--apps, --users and --devices must be at least 1.")
+        }
+    }
 
     func run() async throws {
         let context = try Context(global)
@@ -135,7 +150,10 @@ struct Status: AsyncParsableCommand {
         let user = limits.cooldown == nil ? try await client.currentUser() : nil
         if let user { try await session.remember(user) }
         let account = try await session.tokens()?.account
-        let warning = try await session.signInWarning()
+        let warning = try await session.daysUntilSignInEnds().map { days in
+            "Spotify ends this sign-in in \(Output.count(days, "day")) (six months after signing in). "
+                + "Sign in again to keep access."
+        }
         let ageDays = Int(client.clock.now.timeIntervalSince(tokens.signedInAt) / 86400)
         if global.json {
             let userID: Any = user?.id ?? account?.userID ?? NSNull()
@@ -149,6 +167,11 @@ struct Status: AsyncParsableCommand {
                 "issuer": context.server.issuer,
             ]
             object.merge(limits.json) { $1 }
+            object["quota_share"] = [
+                "developer_quota": share.developerQuota, "apps": share.apps, "users_per_app": share.usersPerApp,
+                "devices_per_user": share.devicesPerUser, "per_device": share.perDevice,
+                "background_budget": share.dailyBudget,
+            ]
             Output.json(object)
             return
         }
@@ -166,6 +189,11 @@ struct Status: AsyncParsableCommand {
             "Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
         if let warning { Output.line(warning) }
         limits.lines.forEach(Output.line)
+        Output.line(
+            "This device's share of the developer's quota: \(share.perDevice) requests a day "
+                + "(\(share.developerQuota) ÷ \(Output.count(share.apps, "app")) ÷ \(Output.count(share.usersPerApp, "user")) "
+                + "÷ \(Output.count(share.devicesPerUser, "device"))); an app's background work stops at \(share.dailyBudget)."
+        )
     }
 }
 

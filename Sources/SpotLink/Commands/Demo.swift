@@ -98,8 +98,13 @@ struct Demo: AsyncParsableCommand {
 
         try await learning(client: client, narrator: narrator)
 
-        let message = try await session.signOut()
-        narrator.step("Disconnected", ["message": message])
+        try await session.signOut()
+        narrator.step(
+            "Disconnected",
+            [
+                "message":
+                    "the tokens were removed; Spotify access is revoked at \(AuthorizationServer.revokeAccessPage.absoluteString)"
+            ])
         show(morning, links)
         await emulator.stop()
         narrator.step("Done", ["seconds": String(format: "%.1f", (ContinuousClock.now - started).seconds)])
@@ -195,7 +200,7 @@ struct Demo: AsyncParsableCommand {
         consumer.cancel()
         let summary = routine.summary(at: end)
         narrator.step(
-            summary.sentence,
+            Output.sentence(summary),
             [
                 "tracks": "\(summary.tracksPlayed)", "listened": Output.duration(summary.timeListened),
                 "calls": "\(monitor.callCount)",

@@ -44,7 +44,7 @@ enum Polling: String, ExpressibleByArgument, CaseIterable {
 
     var policy: PollSchedule.Policy {
         switch self {
-        case .budgeted: .budgeted(callsPerHour: 30)
+        case .budgeted: .default
         case .economical: .economical
         case .responsive: .responsive
         }
@@ -97,7 +97,7 @@ struct Routine: AsyncParsableCommand {
                 "seconds_listened": Int(summary.timeListened.seconds),
             ])
         } else {
-            Output.line(summary.sentence)
+            Output.line(Output.sentence(summary))
         }
     }
 }

@@ -188,7 +188,7 @@ enum CardPrinter {
         }
         Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))
         Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
-        if let status = metadata.availability.statusLine { Output.line("  " + Output.dim(status)) }
+        if let status = Output.statusLine(metadata.availability) { Output.line("  " + Output.dim(status)) }
     }
 
     static func songs(_ card: PlaylistCard, minutes: Int) -> String? {

@@ -17,12 +17,30 @@ public import SpotifyWebAPI
 public actor SpotifySession: AccessTokenProvider {
     /// What the session knows about the sign-in.
     public enum Status: Sendable, Equatable {
-        /// No tokens are stored.
+        /// No tokens are stored (or none were read yet).
         case signedOut
         /// Tokens are stored and usable.
         case signedIn
-        /// The sign-in ended (refresh token expired or revoked, store unreadable); the reason says why.
-        case needsSignIn(String)
+        /// The sign-in ended without the user signing out: why, as a value an app words itself.
+        case needsSignIn(SignInEnd)
+    }
+
+    /// Why a sign-in ended without the user signing out.
+    public enum SignInEnd: Sendable, Hashable {
+        /// Spotify ends every sign-in six months after it began (`invalid_grant`, "expired").
+        case expired
+        /// Spotify refused the refresh token for another reason: access removed on the account
+        /// page, or the token revoked.
+        case revoked
+        /// The stored sign-in could not be read (it was moved aside or removed).
+        case unreadable
+        /// The stored tokens are gone: another process of the app signed out.
+        case removedElsewhere
+
+        /// The reason an `invalid_grant`'s description gives.
+        init(refusal description: String) {
+            self = description.lowercased().contains("expired") ? .expired : .revoked
+        }
     }
 
     /// Where codes are exchanged and tokens refreshed.
@@ -46,8 +64,17 @@ public actor SpotifySession: AccessTokenProvider {
     private let activity: any ExpiringActivity
     private var storeBusy = false
     private var storeWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Signed in or out, and why out.
-    public private(set) var status: Status = .signedOut
+    /// Calls waiting for their turn at the store (tests check that one has parked).
+    package var storeWaiterCount: Int { storeWaiters.count }
+    /// Signed in or out, and why out. ``statusUpdates()`` follows it.
+    public private(set) var status: Status = .signedOut {
+        didSet {
+            guard status != oldValue else { return }
+            for continuation in statusFollowers.values { continuation.yield(status) }
+        }
+    }
+    private var statusFollowers: [Int: AsyncStream<Status>.Continuation] = [:]
+    private var nextFollower = 0
     /// Refreshes performed by this session (for diagnostics and benchmarks).
     package private(set) var refreshCount = 0
 
@@ -97,7 +124,7 @@ public actor SpotifySession: AccessTokenProvider {
                 status = cached == nil ? .signedOut : .signedIn
             } catch let error as TokenStoreError where error.code == .corrupt {
                 loaded = true
-                status = .needsSignIn(error.message)
+                status = .needsSignIn(.unreadable)
                 throw OAuthError(code: .needsSignIn, message: error.message, underlying: error)
             }
         }
@@ -143,10 +170,10 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// Removes this issuer's and client's tokens and nothing else.
     ///
-    /// - Returns: what to tell the user: Spotify has no revoke endpoint, so access is revoked on
-    ///   the account page.
-    @discardableResult
-    public func signOut() async throws -> String {
+    /// Spotify has no revoke endpoint: tell the user that access is revoked on
+    /// ``AuthorizationServer/revokeAccessPage``, and that a token already issued works until it
+    /// expires, up to an hour.
+    public func signOut() async throws {
         try await withStore {
             unsaved = nil
             try await store.remove(key)
@@ -154,20 +181,30 @@ public actor SpotifySession: AccessTokenProvider {
             loaded = true
             status = .signedOut
         }
-        return "Signed out: the tokens were removed from \(store.kind). To revoke this app's access to your "
-            + "Spotify account as well, open \(AuthorizationServer.revokeAccessPage.absoluteString) (Spotify offers apps "
-            + "no way to revoke it themselves; a token already issued works until it expires, up to an hour)."
     }
 
-    /// A warning when the six-month sign-in limit is near, else `nil`.
-    public func signInWarning() async throws -> String? {
+    /// The days left before Spotify ends this sign-in (six months after it began), once fewer than
+    /// ``signInWarningPeriod`` remain; `nil` before that, or when nobody is signed in.
+    public func daysUntilSignInEnds() async throws -> Int? {
         guard let tokens = try await tokens() else { return nil }
         let left = tokens.signInExpiresAt.timeIntervalSince(clock.now)
         guard left < Self.signInWarningPeriod else { return nil }
-        let days = max(0, Int(left / 86400))
-        return
-            "Spotify ends this sign-in in \(days) day\(days == 1 ? "" : "s") (six months after signing in). Sign in again to keep access."
+        return max(0, Int(left / 86400))
     }
+
+    /// The sign-in's status now, then at every change, until the stream's consumer stops: what a
+    /// settings screen follows, so a sign-in that ends in any part of the app shows there at once.
+    public func statusUpdates() -> AsyncStream<Status> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(8))
+        let id = nextFollower
+        nextFollower += 1
+        statusFollowers[id] = continuation
+        continuation.yield(status)
+        continuation.onTermination = { _ in Task { await self.stopFollowing(id) } }
+        return stream
+    }
+
+    private func stopFollowing(_ id: Int) { statusFollowers[id] = nil }
 
     // MARK: - AccessTokenProvider
 
@@ -266,7 +303,7 @@ public actor SpotifySession: AccessTokenProvider {
         {
         case .notSignedIn:
             cached = nil
-            status = .needsSignIn("The stored sign-in is gone.")
+            status = .needsSignIn(.removedElsewhere)
             throw notSignedIn()
         case .useStored(let stored):
             cached = stored
@@ -291,7 +328,7 @@ public actor SpotifySession: AccessTokenProvider {
             }
             try? await store.remove(key)
             cached = nil
-            status = .needsSignIn(reason)
+            status = .needsSignIn(SignInEnd(refusal: reason))
             let status = (error as? OAuthError)?.status
             throw OAuthError(code: .needsSignIn, status: status, message: reason, underlying: error)
         }
@@ -309,8 +346,13 @@ public actor SpotifySession: AccessTokenProvider {
     }
 
     private func notSignedIn() -> OAuthError {
-        if case .needsSignIn(let reason) = status { return OAuthError(code: .needsSignIn, message: reason) }
-        return .needsSignIn("Not signed in to Spotify.")
+        switch status {
+        case .needsSignIn(.expired): .needsSignIn("Spotify ended this sign-in six months after it began.")
+        case .needsSignIn(.revoked): .needsSignIn("Spotify no longer accepts this sign-in.")
+        case .needsSignIn(.unreadable): .needsSignIn("The stored sign-in could not be read.")
+        case .needsSignIn(.removedElsewhere): .needsSignIn("The stored sign-in is gone.")
+        case .signedIn, .signedOut: .needsSignIn("Not signed in to Spotify.")
+        }
     }
 }
 

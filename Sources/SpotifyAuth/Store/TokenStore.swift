@@ -58,7 +58,7 @@ struct ProcessLocalLock: TokenStoreLock {
 }
 
 /// The kinds of token store.
-public enum TokenStoreKind: Sendable, Equatable, CustomStringConvertible {
+public enum TokenStoreKind: Sendable, Hashable, CustomStringConvertible {
     /// This process's memory.
     case memory
     /// A 0600 file in this folder.

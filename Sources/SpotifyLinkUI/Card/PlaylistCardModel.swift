@@ -21,8 +21,8 @@ public final class PlaylistCardModel {
     public private(set) var card: PlaylistCard?
     /// Whether a refresh from Spotify is under way.
     public private(set) var isRefreshing = false
-    /// A line under the card: deleted, inaccessible, not fetched yet, or couldn't refresh.
-    public private(set) var statusLine: String?
+    /// A line under the card: deleted, inaccessible, not fetched yet, couldn't refresh, or why.
+    public private(set) var status: SpotifyMessage?
 
     private let store: any PlaylistLinkStore
     private let connection: SpotifyConnectionModel
@@ -48,8 +48,13 @@ public final class PlaylistCardModel {
         self.refreshAfter = refreshAfter
     }
 
-    /// The formatted facts: "12 tracks · 48 min".
-    public var summaryLine: String? { card?.metadata.summaryLine }
+    /// The card's facts, "12 tracks · 48 min" once worded; `nil` while neither is known.
+    public var summary: SpotifyMessage? {
+        guard let metadata = card?.metadata, metadata.trackCount != nil || metadata.totalDuration != nil else {
+            return nil
+        }
+        return .playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration)
+    }
 
     /// "Open in Spotify": the universal link (opens the app, or the web player without it) and the
     /// `spotify:` URI for apps that check `canOpenURL` first.
@@ -86,11 +91,11 @@ public final class PlaylistCardModel {
             do {
                 let outcome = try await refresher.refresh(playlist: id)
                 await readCard()
-                if case .stale = outcome { statusLine = "Couldn't refresh from Spotify; showing saved details." }
+                if case .stale = outcome { status = .couldNotRefresh }
             } catch {
-                let message = await connection.report(error)
                 await readCard()
-                statusLine = statusLine ?? message
+                // An ended sign-in shows on the settings screen through the session's status.
+                status = status ?? SpotifyMessage(error, now: connection.client.clock.now)
             }
         }
     }
@@ -104,9 +109,9 @@ public final class PlaylistCardModel {
         do {
             card = try await store.card(for: record)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
-            statusLine = card?.metadata.availability.statusLine
+            status = card.flatMap { SpotifyMessage($0.metadata.availability) }
         } catch {
-            statusLine = "The saved playlist could not be read: \(error)"
+            status = .savedPlaylistUnreadable
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Observation
 public import SpotifyAuth
 public import SpotifyWebAPI
@@ -6,8 +6,10 @@ public import SpotifyWebAPI
 /// The settings screen's Connect / Disconnect, and the one place the other models ask whether
 /// Spotify may be called at all.
 ///
-/// Until the user connects, nothing here or in the other models touches the network: an app that
-/// never connects behaves exactly as without the feature.
+/// It follows the session's status (`SpotifySession.statusUpdates()`): a sign-in that Spotify
+/// ends during any model's call shows here at once, with no call from that model. Until the user
+/// connects, nothing here or in the other models touches the network: an app that never connects
+/// behaves exactly as without the feature.
 @MainActor @Observable
 public final class SpotifyConnectionModel {
     /// What the settings screen shows.
@@ -18,13 +20,13 @@ public final class SpotifyConnectionModel {
         case connecting
         /// Connected to this account.
         case connected(Account)
-        /// Spotify ended the sign-in (six months passed, access revoked): the reason, and a Connect button.
-        case needsSignInAgain(String)
-        /// The last attempt failed; the message says what to do. Connect is offered again.
-        case failed(String)
+        /// Spotify ended the sign-in (six months passed, access revoked): why, and a Connect button.
+        case needsSignInAgain(SpotifySession.SignInEnd)
+        /// The last attempt failed: what to tell the user. Connect is offered again.
+        case failed(SpotifyMessage)
     }
 
-    /// The connected user, as far as known (the name arrives once Spotify answers `/me`).
+    /// The connected user, as far as known (the name and picture arrive once Spotify answers `/me`).
     public struct Account: Sendable, Equatable {
         /// The immutable key of the account (`account_id`), once Spotify said.
         public var accountID: String?
@@ -32,6 +34,8 @@ public final class SpotifyConnectionModel {
         public var userID: String?
         /// The name the user shows on Spotify, when they set one.
         public var displayName: String?
+        /// The user's picture (the largest Spotify has), once known; its URL expires within a day.
+        public var imageURL: URL?
         /// The scopes the sign-in granted.
         public var scopes: [String]
     }
@@ -39,11 +43,9 @@ public final class SpotifyConnectionModel {
     /// Where the connection is: what the settings row shows.
     public private(set) var state: State = .disconnected
     /// Shown near the Connect button when the six-month sign-in limit is near.
-    public private(set) var signInWarning: String?
+    public private(set) var signInWarning: SpotifyMessage?
     /// What the last disconnect did, to show once.
-    public private(set) var lastDisconnectMessage: String?
-    /// A scope Spotify said the sign-in lacks; offer ``connect(adding:using:)`` with it.
-    public private(set) var missingScope: String?
+    public private(set) var lastDisconnectMessage: SpotifyMessage?
 
     /// The session that holds the tokens.
     public let session: SpotifySession
@@ -60,6 +62,23 @@ public final class SpotifyConnectionModel {
         self.session = session
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
+        Task { [weak self, session] in
+            for await status in await session.statusUpdates() {
+                guard let self else { return }
+                self.follow(status)
+            }
+        }
+    }
+
+    /// What to show near the Connect button, if anything: why the last attempt failed, why
+    /// Spotify ended the sign-in, or that it ends soon.
+    public var message: SpotifyMessage? {
+        switch state {
+        case .failed(let message): message
+        case .needsSignInAgain(let end): .signInEnded(end)
+        case .connected: signInWarning
+        case .disconnected, .connecting: nil
+        }
     }
 
     /// Whether Spotify may be called: only with a sign-in in place.
@@ -69,30 +88,24 @@ public final class SpotifyConnectionModel {
     }
 
     /// What disconnecting keeps and removes, for the confirmation dialog.
-    public var disconnectExplanation: String {
-        "Disconnecting removes the Spotify sign-in (its tokens) from the \(session.store.kind). "
-            + "Your linked playlists and their saved names, covers, track counts and durations stay on this device. "
-            + "Spotify lets no app revoke its own access: to end it on Spotify too, remove the app at "
-            + "\(AuthorizationServer.revokeAccessPage.absoluteString); a token already issued works until it expires, "
-            + "up to an hour."
-    }
+    public var disconnectExplanation: SpotifyMessage { .disconnectExplanation(session.store.kind) }
 
     /// Reads the stored sign-in (no network), then asks Spotify who the user is.
     public func load() async {
         do {
             guard let tokens = try await session.tokens() else {
-                state = await needsSignInReason().map(State.needsSignInAgain) ?? .disconnected
+                if case .needsSignIn(let end) = await session.status { state = .needsSignInAgain(end) }
                 return
             }
-            state = .connected(
-                Account(
-                    accountID: tokens.account?.accountID, userID: tokens.account?.userID,
-                    displayName: tokens.account?.displayName,
-                    scopes: tokens.scopes))
-            signInWarning = try await session.signInWarning()
+            state = .connected(Account(tokens.account, scopes: tokens.scopes))
+            signInWarning = try await session.daysUntilSignInEnds().map { .signInEndsSoon(days: $0) }
             await fetchAccount(scopes: tokens.scopes)
         } catch {
-            state = await needsSignInReason().map(State.needsSignInAgain) ?? .failed(Self.message(for: error))
+            if case .needsSignIn(let end) = await session.status {
+                state = .needsSignInAgain(end)
+            } else if let message = SpotifyMessage(error, now: client.clock.now) {
+                state = .failed(message)
+            }
         }
     }
 
@@ -114,30 +127,27 @@ public final class SpotifyConnectionModel {
 
     /// Signs in again in `browser`, asking for `scopes` on top of those granted (Spotify fixes
     /// scopes at consent, so only a new sign-in adds one; its consent page is shown); works while
-    /// connected.
+    /// connected. Offer it when a model's state says ``SpotifyMessage/missingScope(_:)``.
     public func connect(adding scopes: [String], using browser: @escaping BrowserSignIn.Browser) {
         startSignIn(adding: scopes, browser: browser)
     }
 
     private func startSignIn(adding scopes: [String], browser: @escaping BrowserSignIn.Browser) {
         guard connectTask == nil else { return }
+        let previous = state
         state = .connecting
         signInCount += 1
         connectTask = Task {
             defer { connectTask = nil }
             do {
                 let tokens = try await signIn.run(session: session, adding: scopes, browser: browser)
-                missingScope = nil
-                state = .connected(Account(accountID: nil, userID: nil, displayName: nil, scopes: tokens.scopes))
+                state = .connected(Account(tokens.account, scopes: tokens.scopes))
                 signInWarning = nil
                 await fetchAccount(scopes: tokens.scopes)
-            } catch is CancellationError {
-                state = .disconnected
-            } catch let error as OAuthError where error.code == .accessDenied {
-                // The user said no on Spotify's page: not a failure to report.
-                state = .disconnected
             } catch {
-                state = .failed(Self.message(for: error))
+                // Closing the sheet or declining is not a failure: back to where it was.
+                let message = SpotifyMessage(error, now: client.clock.now)
+                state = message.map(State.failed) ?? (previous == .connecting ? .disconnected : previous)
             }
         }
     }
@@ -158,62 +168,45 @@ public final class SpotifyConnectionModel {
         connectTask?.cancel()
         await connectTask?.value
         do {
-            lastDisconnectMessage = try await session.signOut()
+            try await session.signOut()
+            lastDisconnectMessage = .disconnected(session.store.kind)
             state = .disconnected
             signInWarning = nil
         } catch {
-            state = .failed(Self.message(for: error))
+            state = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
         }
     }
 
-    /// Lets the other models report an error from Spotify: an ended sign-in moves this model to
-    /// "needs sign-in again". Returns the message to show.
-    @discardableResult
-    public func report(_ error: any Error) async -> String {
-        // After the user disconnected, calls that were in flight fail for want of a token: that
-        // is not Spotify ending the sign-in.
-        guard isConnected else { return Self.message(for: error) }
-        if let error = error as? SpotifyAPIError, error.code == .missingScope {
-            missingScope = error.scope
+    /// The session's status changed: a sign-in that ended anywhere in the app ends here too.
+    private func follow(_ status: SpotifySession.Status) {
+        switch status {
+        case .needsSignIn(let end) where state != .connecting:
+            state = .needsSignInAgain(end)
+            signInWarning = nil
+        case .signedOut where isConnected:
+            state = .disconnected
+        default:
+            break
         }
-        if let reason = await needsSignInReason() {
-            state = .needsSignInAgain(reason)
-        } else if let error = error as? OAuthError, error.code == .needsSignIn || error.code == .invalidGrant {
-            state = .needsSignInAgain(error.message)
-        }
-        return Self.message(for: error)
     }
 
     private func fetchAccount(scopes: [String]) async {
-        do {
-            let user = try await client.currentUser()
-            _ = try? await session.remember(user)
-            if isConnected {
-                state = .connected(
-                    Account(
-                        accountID: SpotifyAccount(user).accountID, userID: user.id, displayName: user.displayName,
-                        scopes: scopes))
-            }
-        } catch {
-            // Offline or rate limited: still connected, the name comes later.
-            await report(error)
-        }
+        // Offline or rate limited: still connected, the name comes later; an ended sign-in shows
+        // through the session's status.
+        guard let user = try? await client.currentUser() else { return }
+        _ = try? await session.remember(user)
+        guard isConnected else { return }
+        var account = Account(SpotifyAccount(user), scopes: scopes)
+        account.imageURL = SpotifyImage.best(in: user.images)?.url
+        state = .connected(account)
     }
+}
 
-    private func needsSignInReason() async -> String? {
-        if case .needsSignIn(let reason) = await session.status { return reason }
-        return nil
-    }
-
-    /// A message for people, never containing a token (the errors' own messages carry none).
-    static func message(for error: any Error) -> String {
-        switch error {
-        case let error as SpotifyAPIError where error.code == .transport:
-            "Spotify can't be reached. Check the connection and try again."
-        case let error as SpotifyAPIError: error.message
-        case let error as OAuthError: error.message
-        case let error as TokenStoreError: error.message
-        default: "Something went wrong connecting to Spotify. Try again."
-        }
+extension SpotifyConnectionModel.Account {
+    /// What a sign-in knows of its account: its keys once `/me` answered, and the scopes granted.
+    init(_ account: SpotifyAccount?, scopes: [String]) {
+        self.init(
+            accountID: account?.accountID, userID: account?.userID, displayName: account?.displayName, imageURL: nil,
+            scopes: scopes)
     }
 }

@@ -1,7 +1,6 @@
 public import Foundation
 public import Observation
 public import PlaylistLinks
-import SpotifyAuth
 public import SpotifyWebAPI
 
 /// The small now-playing indicator shown while the user works through a routine, and the
@@ -23,8 +22,10 @@ public final class NowPlayingIndicatorModel {
     private var followTask: Task<Void, Never>?
     private var routine: RoutineListening?
 
-    /// An indicator that follows the player while `connection` is connected, polling as `policy` allows.
-    public init(connection: SpotifyConnectionModel, policy: PollSchedule.Policy = .responsive) {
+    /// An indicator that follows the player while `connection` is connected, polling as `policy`
+    /// allows: by default `PollSchedule.Policy.default`, within 30 calls an hour of listening
+    /// (`.responsive`, about 120, is opt-in: a Development Mode app shares about a thousand a day).
+    public init(connection: SpotifyConnectionModel, policy: PollSchedule.Policy = .default) {
         self.connection = connection
         self.policy = policy
     }
@@ -69,16 +70,10 @@ public final class NowPlayingIndicatorModel {
         self.monitor = monitor
         let clock = connection.client.clock
         followTask = Task {
+            // A sign-in that ends meanwhile shows on the settings screen through the session's status.
             for await state in monitor.states() {
                 self.state = state
                 routine?.observe(state, at: clock.now)
-                if state == .unavailable(.signedOut), connection.isConnected {
-                    // Spotify ended the sign-in (not a disconnect by the user): tell the settings screen.
-                    await connection.report(
-                        OAuthError(
-                            code: .needsSignIn, message: "Spotify ended this sign-in. Connect again to see what plays.")
-                    )
-                }
             }
         }
         return routine
@@ -90,7 +85,8 @@ public final class NowPlayingIndicatorModel {
         followTask = nil
     }
 
-    /// Ends the routine: stops polling and sums it up ("You got through 4.5 songs.").
+    /// Ends the routine: stops polling and sums it up (``summaryMessage`` words it: "You got
+    /// through 4.5 songs.").
     @discardableResult
     public func finishRoutine() -> RoutineListening.Summary? {
         stop()
@@ -98,6 +94,11 @@ public final class NowPlayingIndicatorModel {
         summary = routine.summary(at: connection.client.clock.now)
         self.routine = nil
         return summary
+    }
+
+    /// The routine's summary as a message, once ``finishRoutine()`` ran.
+    public var summaryMessage: SpotifyMessage? {
+        summary.map { .routineSummary(songs: $0.tracksPlayed > 0 ? $0.songs : nil) }
     }
 
     /// Pauses polling while the app is in the background (no calls there).

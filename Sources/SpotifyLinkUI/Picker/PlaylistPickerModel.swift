@@ -16,12 +16,12 @@ public final class PlaylistPickerModel {
         case ready
         /// Spotify is being searched; local matches are already shown.
         case searching
-        /// Nothing matches: the message to show.
-        case empty(String)
-        /// Spotify can't be reached: saved playlists only, with this message.
-        case offline(String)
-        /// The saved playlists could not be read, or Spotify refused: the message says what to do.
-        case failed(String)
+        /// Nothing matches: ``SpotifyMessage/noSavedPlaylists`` or ``SpotifyMessage/noPlaylistsMatch(_:)``.
+        case empty(SpotifyMessage)
+        /// Spotify can't be reached: saved playlists only (``SpotifyMessage/offlineShowingSavedPlaylists``).
+        case offline(SpotifyMessage)
+        /// The saved playlists could not be read, or Spotify refused: what to tell the user.
+        case failed(SpotifyMessage)
     }
 
     /// The search field. Setting it filters at once and schedules a search.
@@ -36,8 +36,11 @@ public final class PlaylistPickerModel {
     /// Whether Spotify has more search results for this text.
     public private(set) var canLoadMore = false
     /// Playlists of the user's library that Spotify listed as unavailable (a `null` entry: deleted
-    /// by their owner, say) when it was last read; skipped, not shown. Say so under the list.
+    /// by their owner, say) when it was last read; skipped, not shown.
     public private(set) var unavailableCount = 0
+
+    /// What to say under the list about playlists Spotify no longer serves, if any.
+    public var unavailableNote: SpotifyMessage? { unavailableCount > 0 ? .unavailablePlaylists(unavailableCount) : nil }
     /// Searches sent and not yet answered, stale ones included.
     package private(set) var searchesInFlight = 0
 
@@ -75,7 +78,7 @@ public final class PlaylistPickerModel {
         do {
             library = try await store.library()
         } catch {
-            phase = .failed("The saved playlists could not be read: \(error)")
+            phase = .failed(.savedPlaylistUnreadable)
             return
         }
         showLocal()
@@ -103,7 +106,8 @@ public final class PlaylistPickerModel {
         if let found = searchResults.first(where: { $0.id == playlist.id }) {
             try await store.link(record, to: found)
         } else {
-            try await store.link(record, to: playlist.id)
+            // From the saved library: what the picker knew makes the card whole at once, offline too.
+            try await store.link(record, to: playlist)
         }
         return try await store.card(for: record)
     }
@@ -145,18 +149,11 @@ public final class PlaylistPickerModel {
     private func showLocal() {
         let local = LibraryPlaylist.filter(library, matching: query)
         results = LibraryPlaylist.merge(local: local, search: searchResults)
-        phase =
-            results.isEmpty
-            ? .empty(query.isEmpty ? "No saved playlists yet." : "No playlists match “\(query)”.") : .ready
+        phase = results.isEmpty ? .empty(query.isEmpty ? .noSavedPlaylists : .noPlaylistsMatch(query)) : .ready
     }
 
     private func show(_ error: any Error, for current: Int) async {
-        let message = await connection.report(error)
-        guard current == generation, !(error is CancellationError) else { return }
-        if let error = error as? SpotifyAPIError, error.code == .transport {
-            phase = .offline("Spotify can't be reached; showing your saved playlists.")
-        } else {
-            phase = .failed(message)
-        }
+        guard current == generation, let message = SpotifyMessage(error, now: clock.now) else { return }
+        phase = message == .offline ? .offline(.offlineShowingSavedPlaylists) : .failed(message)
     }
 }

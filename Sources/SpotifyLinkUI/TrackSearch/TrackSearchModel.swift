@@ -31,10 +31,12 @@ public final class TrackSearchModel {
         case ready
         /// Spotify is being asked; results so far stay shown.
         case searching
-        /// Nothing found, or not connected: the message to show.
-        case empty(String)
-        /// Spotify refused or failed: the message to show (the connection model has seen the error too).
-        case failed(String)
+        /// Nothing found (``SpotifyMessage/noSongsMatch(_:)``), or not connected
+        /// (``SpotifyMessage/connectToSearch``).
+        case empty(SpotifyMessage)
+        /// Spotify refused or failed: what to tell the user (an ended sign-in also shows on the
+        /// settings screen, through the session's status).
+        case failed(SpotifyMessage)
     }
 
     /// The search field; setting it schedules a search after the pause.
@@ -94,7 +96,7 @@ public final class TrackSearchModel {
             return
         }
         guard connection.isConnected else {
-            phase = .empty("Connect Spotify to search for songs.")
+            phase = .empty(.connectToSearch)
             return
         }
         let current = generation
@@ -113,10 +115,9 @@ public final class TrackSearchModel {
             results += page.items
             nextOffset = page.next == nil || offset + Self.pageSize > 1000 ? nil : offset + Self.pageSize
             canLoadMore = nextOffset != nil
-            phase = results.isEmpty ? .empty("No songs match “\(text)”.") : .ready
+            phase = results.isEmpty ? .empty(.noSongsMatch(text)) : .ready
         } catch {
-            let message = await connection.report(error)
-            guard current == generation, !(error is CancellationError) else { return }
+            guard current == generation, let message = SpotifyMessage(error, now: clock.now) else { return }
             phase = .failed(message)
         }
     }

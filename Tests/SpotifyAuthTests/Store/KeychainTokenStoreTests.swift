@@ -37,7 +37,7 @@ struct KeychainTokenStoreTests {
             return error?.code == .unavailable && error?.message.contains("unlocked") == true
                 && error?.message.contains("kept") == true
         }
-        #expect(await session.status != .needsSignIn(""))
+        #expect(await session.status == .signedOut, "the locked keychain ended no sign-in")
         keychain.setUnlockedSinceBoot(true)
         #expect(try await session.accessToken().unredactedValue == "SENTINEL_AT_old")
         #expect(keychain.items.count == 1)

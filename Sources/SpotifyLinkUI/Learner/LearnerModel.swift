@@ -1,0 +1,118 @@
+public import Foundation
+public import Observation
+public import SpotifyWebAPI
+
+/// The language-learning app's profile screen: who is connected (name and picture), the songs they
+/// saved and their top songs, a page at a time, and "Open in Spotify" for any of them.
+///
+/// Saved songs need `user-library-read` and top songs `user-top-read`, which are not in
+/// `SpotifyScope.all`: while the sign-in lacks one, its list says ``SpotifyMessage/missingScope(_:)``
+/// and the app offers `connection.connect(adding: [scope], using:)`. Nothing is sent while
+/// disconnected, and the profile comes from the connection (no request of its own).
+@MainActor @Observable
+public final class LearnerModel {
+    /// Where one list is.
+    public enum ListPhase: Sendable, Equatable {
+        /// Not asked yet (or disconnected).
+        case idle
+        /// Spotify is being asked; what was read stays shown.
+        case loading
+        /// Read; more may follow (``LearnerModel/canLoadMoreSaved``, ``LearnerModel/canLoadMoreTop``).
+        case ready
+        /// Nothing there: ``SpotifyMessage/noSavedTracks`` or ``SpotifyMessage/noTopTracks``.
+        case empty(SpotifyMessage)
+        /// Spotify refused or failed: what to tell the user (a missing scope among them).
+        case failed(SpotifyMessage)
+    }
+
+    /// The connected account: name, picture and scopes; `nil` while disconnected.
+    public var profile: SpotifyConnectionModel.Account? {
+        if case .connected(let account) = connection.state { return account }
+        return nil
+    }
+
+    /// The songs the user saved, newest first, pages appended in order.
+    public private(set) var savedTracks: [SavedTrack] = []
+    /// Where the saved songs are.
+    public private(set) var savedPhase: ListPhase = .idle
+    /// Whether Spotify has more saved songs.
+    public var canLoadMoreSaved: Bool { savedNext != nil }
+
+    /// The user's most played songs over ``topRange``.
+    public private(set) var topTracks: [Track] = []
+    /// Where the top songs are.
+    public private(set) var topPhase: ListPhase = .idle
+    /// Whether Spotify has more top songs.
+    public var canLoadMoreTop: Bool { topNext != nil }
+    /// The period the top songs cover; setting it reads them again.
+    public private(set) var topRange: TopItemsRange
+
+    private let connection: SpotifyConnectionModel
+    private let pageSize: Int
+    private var savedNext: Int?
+    private var topNext: Int?
+
+    /// - Parameters:
+    ///   - connection: the app's Spotify connection.
+    ///   - topRange: the period of the top songs.
+    ///   - pageSize: songs per request (1–50).
+    public init(connection: SpotifyConnectionModel, topRange: TopItemsRange = .shortTerm, pageSize: Int = 20) {
+        self.connection = connection
+        self.topRange = topRange
+        self.pageSize = min(max(pageSize, 1), 50)
+    }
+
+    /// Reads the first page of both lists (two requests), when connected.
+    public func load() async {
+        savedTracks = []
+        topTracks = []
+        savedNext = 0
+        topNext = 0
+        async let saved: Void = loadMoreSaved()
+        async let top: Void = loadMoreTop()
+        _ = await (saved, top)
+    }
+
+    /// Reads the next page of saved songs.
+    public func loadMoreSaved() async {
+        guard connection.isConnected, let offset = savedNext, savedPhase != .loading else { return }
+        savedPhase = .loading
+        do {
+            let page = try await connection.client.savedTracks(limit: pageSize, offset: offset)
+            savedTracks += page.items
+            savedNext = page.next == nil ? nil : offset + page.elementCount
+            savedPhase = savedTracks.isEmpty ? .empty(.noSavedTracks) : .ready
+        } catch {
+            savedPhase = SpotifyMessage(error, now: connection.client.clock.now).map(ListPhase.failed) ?? .idle
+        }
+    }
+
+    /// Reads the next page of top songs.
+    public func loadMoreTop() async {
+        guard connection.isConnected, let offset = topNext, topPhase != .loading else { return }
+        topPhase = .loading
+        do {
+            let page = try await connection.client.topTracks(range: topRange, limit: pageSize, offset: offset)
+            topTracks += page.items
+            topNext = page.next == nil ? nil : offset + page.elementCount
+            topPhase = topTracks.isEmpty ? .empty(.noTopTracks) : .ready
+        } catch {
+            topPhase = SpotifyMessage(error, now: connection.client.clock.now).map(ListPhase.failed) ?? .idle
+        }
+    }
+
+    /// Shows the top songs of another period (one request).
+    public func showTop(_ range: TopItemsRange) async {
+        guard range != topRange else { return }
+        topRange = range
+        topTracks = []
+        topNext = 0
+        await loadMoreTop()
+    }
+
+    /// Where to open `track`: the universal link (the app, or the web player without it) and the
+    /// `spotify:` URI; `nil` for a track without an ID (a local file).
+    public func openInSpotify(_ track: Track) -> (universalLink: URL, uri: String)? {
+        track.reference.map { ($0.webURL, $0.uri) }
+    }
+}

@@ -1,0 +1,169 @@
+public import Foundation
+public import PlaylistLinks
+public import SpotifyAuth
+import SpotifyLinkSupport
+import SpotifyWebAPI
+
+/// Something the models tell the person using the app, as data: what it is, and the values its
+/// sentence needs (a scope, the time a limit lifts, what was searched for).
+///
+/// The models' states carry these, never finished sentences. ``SpotifyText`` words them in English
+/// or Japanese, in the user's locale and 12/24-hour setting, or as the app says:
+///
+/// ```swift
+/// Text(text(.quotaExceeded(until: date)))   // "… They come back around 4:20 AM; …"
+/// ```
+public enum SpotifyMessage: Sendable, Hashable {
+    // MARK: Reaching Spotify
+
+    /// Spotify cannot be reached (no network, a timeout).
+    case offline
+    /// Spotify's rate limit: requests wait until `until`.
+    case rateLimited(until: Date)
+    /// The developer's daily request quota is spent: nothing is sent until `until` (hours).
+    case quotaExceeded(until: Date)
+    /// This device's daily budget for background work is spent: updates pause until `until`.
+    case backgroundBudgetSpent(until: Date)
+    /// Spotify answered with an error of its own or something unreadable.
+    case spotifyUnavailable
+
+    // MARK: The account and the app
+
+    /// The Spotify account is not on the app's list of users (Development Mode's five).
+    case userNotRegistered
+    /// Spotify stopped the app for everyone: its developer's Premium lapsed.
+    case ownerPremiumRequired
+    /// The action needs Spotify Premium on the user's own account.
+    case userPremiumRequired
+    /// The sign-in lacks this scope; a new sign-in asking for it adds it.
+    case missingScope(String)
+    /// Spotify has no such item.
+    case notFound
+    /// Spotify does not let this account see the item.
+    case forbidden
+
+    // MARK: Signing in
+
+    /// The sign-in ended without the user signing out.
+    case signInEnded(SpotifySession.SignInEnd)
+    /// Spotify ends the sign-in in this many days (six months after it began).
+    case signInEndsSoon(days: Int)
+    /// The sign-in could not be saved on the device.
+    case signInNotSaved
+    /// The device is locked: the sign-in is kept and read again once it is unlocked.
+    case deviceLocked
+    /// The app's set-up for Spotify is wrong (an entitlement, a redirect URI): the developer's fix.
+    case appMisconfigured
+    /// Signing in failed for another reason.
+    case signInFailed
+    /// Search needs a connected Spotify account.
+    case connectToSearch
+
+    // MARK: Disconnecting
+
+    /// What disconnecting does, for the confirmation dialog: the sign-in leaves `store`, the saved
+    /// playlists stay, and Spotify's own access is revoked on its account page.
+    case disconnectExplanation(TokenStoreKind)
+    /// Disconnected: the sign-in was removed from `store`.
+    case disconnected(TokenStoreKind)
+
+    // MARK: Playlists
+
+    /// The linked playlist was deleted on Spotify; the saved details are shown.
+    case playlistDeleted
+    /// The linked playlist is no longer accessible to this account; the saved details are shown.
+    case playlistNoLongerAccessible
+    /// One of Spotify's own playlists, whose details Spotify does not share with apps.
+    case playlistOwnedBySpotify
+    /// The playlist's details have not been fetched yet.
+    case playlistDetailsPending
+    /// A refresh failed; the saved details are shown.
+    case couldNotRefresh
+    /// The saved playlist could not be read from the device.
+    case savedPlaylistUnreadable
+    /// The picker has no saved playlists.
+    case noSavedPlaylists
+    /// No playlist matches the text.
+    case noPlaylistsMatch(String)
+    /// Spotify cannot be reached; the saved playlists are listed.
+    case offlineShowingSavedPlaylists
+    /// This many playlists of the library are no longer available on Spotify.
+    case unavailablePlaylists(Int)
+    /// A card's facts: "12 tracks · 48 min"; either may be unknown.
+    case playlistSummary(tracks: Int?, duration: Duration?)
+
+    // MARK: Songs
+
+    /// No song matches the text.
+    case noSongsMatch(String)
+    /// A time in songs, rounded to halves: "4.5 songs".
+    case songs(Double)
+    /// A routine's end: the songs heard, or `nil` when no music played.
+    case routineSummary(songs: Double?)
+    /// The learner has no saved songs.
+    case noSavedTracks
+    /// Spotify has no top songs for the learner yet.
+    case noTopTracks
+    /// Something else went wrong.
+    case somethingWentWrong
+}
+
+extension SpotifyMessage {
+    /// What to tell the user about `error`, or `nil` when there is nothing to tell: a cancellation,
+    /// or the user declining on Spotify's page.
+    ///
+    /// - Parameter now: the time a limit's end is counted from when the error carries no date.
+    public init?(_ error: any Error, now: Date = Date()) {
+        switch error {
+        case is CancellationError:
+            return nil
+        case let error as SpotifyAPIError:
+            self = Self.message(for: error, now: now)
+        case let error as OAuthError:
+            switch error.code {
+            case .accessDenied: return nil
+            case .needsSignIn, .invalidGrant: self = .signInEnded(.revoked)
+            case .transient, .timedOut: self = .offline
+            case .configuration, .invalidClient, .listenerUnavailable: self = .appMisconfigured
+            default: self = .signInFailed
+            }
+        case let error as TokenStoreError:
+            switch error.code {
+            case .unavailable: self = .deviceLocked
+            case .misconfigured: self = .appMisconfigured
+            case .corrupt: self = .signInEnded(.unreadable)
+            default: self = .signInNotSaved
+            }
+        default:
+            self = .somethingWentWrong
+        }
+    }
+
+    private static func message(for error: SpotifyAPIError, now: Date) -> SpotifyMessage {
+        let until = error.retryAt ?? now.addingTimeInterval(error.retryAfter.map(\.seconds) ?? 0)
+        switch error.code {
+        case .transport: return .offline
+        case .rateLimited: return .rateLimited(until: until)
+        case .quotaExceeded: return .quotaExceeded(until: until)
+        case .budgetExhausted: return .backgroundBudgetSpent(until: until)
+        case .userNotRegistered: return .userNotRegistered
+        case .ownerPremiumRequired: return .ownerPremiumRequired
+        case .userPremiumRequired: return .userPremiumRequired
+        case .missingScope: return error.scope.map(SpotifyMessage.missingScope) ?? .forbidden
+        case .notFound: return .notFound
+        case .forbidden, .playlistNotOwned: return .forbidden
+        default: return .spotifyUnavailable
+        }
+    }
+
+    /// What the card says of a playlist's availability, or `nil` when there is nothing to say.
+    public init?(_ availability: Availability) {
+        switch availability {
+        case .available: return nil
+        case .notFound: self = .playlistDeleted
+        case .forbidden: self = .playlistNoLongerAccessible
+        case .spotifyOwned: self = .playlistOwnedBySpotify
+        case .unknown: self = .playlistDetailsPending
+        }
+    }
+}

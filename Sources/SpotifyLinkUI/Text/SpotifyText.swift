@@ -1,0 +1,320 @@
+public import Foundation
+import PlaylistLinks
+import SpotifyAuth
+import SpotifyLinkSupport
+
+/// Words a ``SpotifyMessage`` for people: in English or Japanese (the package's own text, chosen by
+/// the locale's language), with times in the user's locale and 12/24-hour setting, or in the app's
+/// own words for any message it chooses.
+///
+/// ```swift
+/// let text = SpotifyText()                                 // the user's language and locale
+/// Text(text(state.message))
+/// // The app's own words for some messages, e.g. from its String Catalog; nil keeps the package's:
+/// let custom = SpotifyText { message in
+///     if case .offlineShowingSavedPlaylists = message { String(localized: "offline.saved") } else { nil }
+/// }
+/// ```
+public struct SpotifyText: Sendable {
+    /// The languages the package has text for.
+    public enum Language: String, Sendable, CaseIterable {
+        /// English, the default.
+        case english = "en"
+        /// Japanese.
+        case japanese = "ja"
+    }
+
+    /// The locale times and numbers are formatted in.
+    public var locale: Locale
+    /// The time zone times are shown in.
+    public var timeZone: TimeZone
+    /// The language of the package's own text: Japanese when the locale's language is, else English.
+    public var language: Language
+    private let custom: (@Sendable (SpotifyMessage) -> String?)?
+
+    /// Text in `locale`'s language (Japanese or English), times in `locale` and `timeZone`; `custom`
+    /// returns the app's own words for a message, or `nil` to keep the package's.
+    public init(
+        locale: Locale = .autoupdatingCurrent, timeZone: TimeZone = .autoupdatingCurrent,
+        custom: (@Sendable (SpotifyMessage) -> String?)? = nil
+    ) {
+        self.locale = locale
+        self.timeZone = timeZone
+        self.language = locale.language.languageCode?.identifier == "ja" ? .japanese : .english
+        self.custom = custom
+    }
+
+    /// The words for `message`.
+    public func callAsFunction(_ message: SpotifyMessage) -> String {
+        if let words = custom?(message) { return words }
+        return language == .japanese ? japanese(message) : english(message)
+    }
+
+    /// A time of day in the user's locale and 12/24-hour setting: "4:20 AM", "04:20", "4:20".
+    public func time(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: timeZone))
+    }
+
+    /// A duration to the minute: "48 min", "2 h 50 min"; "48分", "2時間50分".
+    public func duration(_ duration: Duration) -> String {
+        let minutes = Int((max(duration.seconds, 0) / 60).rounded())
+        guard language == .japanese else { return PlaylistMetadata.durationText(duration) }
+        return minutes >= 60 ? "\(minutes / 60)時間\(minutes % 60)分" : "\(minutes)分"
+    }
+
+    /// Songs rounded to halves: "4.5 songs", "less than 1 song"; "4.5曲", "1曲未満".
+    public func songs(_ songs: Double) -> String {
+        guard language == .japanese else { return SongTime.label(songs) }
+        guard songs.isFinite, songs > 0 else { return "0曲" }
+        let halves = (songs * 2).rounded() / 2
+        if halves < 1 { return "1曲未満" }
+        let whole = halves.rounded(.down)
+        return halves == whole ? "\(Int(whole))曲" : "\(Int(whole)).5曲"
+    }
+
+    // MARK: - English
+
+    private func english(_ message: SpotifyMessage) -> String {
+        let revoke = AuthorizationServer.revokeAccessPage.absoluteString
+        switch message {
+        case .offline: return "Spotify can't be reached. Check the connection and try again."
+        case .rateLimited(let until): return "Spotify asked for a short pause. Try again after \(time(until))."
+        case .quotaExceeded(let until):
+            return "This app has used its Spotify requests for today. They come back around \(time(until)); "
+                + "saved playlists still show."
+        case .backgroundBudgetSpent(let until):
+            return "Updates from Spotify pause until \(time(until)) to save requests."
+        case .spotifyUnavailable: return "Spotify had a problem. Try again later."
+        case .userNotRegistered:
+            return "This Spotify account isn't on the app's list of users. Ask the app's developer to add it."
+        case .ownerPremiumRequired:
+            return "Spotify has paused this app for everyone. It works again once its developer renews Spotify Premium."
+        case .userPremiumRequired: return "This needs Spotify Premium on your account."
+        case .missingScope(let scope):
+            return "Spotify needs your permission to \(Self.englishScope(scope)). Connect again to allow it."
+        case .notFound: return "Spotify has no such item; it may have been deleted."
+        case .forbidden: return "Spotify doesn't let this account see that."
+        case .signInEnded(.expired):
+            return "Spotify ended this sign-in after six months. Connect again to continue."
+        case .signInEnded(.revoked):
+            return "Spotify no longer accepts this sign-in (access may have been removed). Connect again to continue."
+        case .signInEnded(.unreadable): return "The saved Spotify sign-in couldn't be read. Connect again."
+        case .signInEnded(.removedElsewhere): return "The Spotify sign-in was removed. Connect again to continue."
+        case .signInEndsSoon(let days):
+            return "Spotify ends this sign-in in \(days) day\(days == 1 ? "" : "s"). Connect again to keep access."
+        case .signInNotSaved: return "The Spotify sign-in couldn't be saved on this device. Try again."
+        case .deviceLocked:
+            return "The device is locked. The Spotify sign-in is kept and works again once the device is unlocked."
+        case .appMisconfigured: return "This app isn't set up for Spotify correctly. Please tell its developer."
+        case .signInFailed: return "Connecting to Spotify didn't work. Try again."
+        case .connectToSearch: return "Connect Spotify to search for songs."
+        case .disconnectExplanation(let store):
+            return "Disconnecting removes the Spotify sign-in from \(Self.englishPlace(store)). Your linked playlists "
+                + "and their saved names, covers, track counts and durations stay on this device. To end this app's "
+                + "access on Spotify too, remove it at \(revoke); a token already issued works for up to an hour."
+        case .disconnected(let store):
+            return "Disconnected: the Spotify sign-in was removed from \(Self.englishPlace(store)). To end this app's "
+                + "access on Spotify too, remove it at \(revoke)."
+        case .playlistDeleted:
+            return "This playlist was deleted on Spotify; the details below are what was saved."
+        case .playlistNoLongerAccessible:
+            return "This playlist is no longer accessible on Spotify; the details below are what was saved."
+        case .playlistOwnedBySpotify:
+            return "Spotify doesn't share the details of its own playlists (such as Today's Top Hits) with apps. "
+                + "It still opens in Spotify."
+        case .playlistDetailsPending: return "Details will appear once Spotify has been reached."
+        case .couldNotRefresh: return "Couldn't refresh from Spotify; showing saved details."
+        case .savedPlaylistUnreadable: return "The saved playlist couldn't be read on this device."
+        case .noSavedPlaylists: return "No saved playlists yet."
+        case .noPlaylistsMatch(let text): return "No playlists match “\(text)”."
+        case .offlineShowingSavedPlaylists: return "Spotify can't be reached; showing your saved playlists."
+        case .unavailablePlaylists(let count):
+            return count == 1
+                ? "1 playlist in your library is no longer available on Spotify."
+                : "\(count) playlists in your library are no longer available on Spotify."
+        case .playlistSummary(let tracks, let length):
+            let parts = [tracks.map { "\($0) track\($0 == 1 ? "" : "s")" }, length.map(duration)].compactMap { $0 }
+            return parts.isEmpty ? "Track count and duration unknown" : parts.joined(separator: " · ")
+        case .noSongsMatch(let text): return "No songs match “\(text)”."
+        case .songs(let count): return songs(count)
+        case .routineSummary(let count?) where count > 0: return "You got through \(songs(count))."
+        case .routineSummary: return "No music was playing during this routine."
+        case .noSavedTracks: return "No saved songs yet."
+        case .noTopTracks: return "Spotify has no top songs for you yet."
+        case .somethingWentWrong: return "Something went wrong with Spotify. Try again."
+        }
+    }
+
+    private static func englishScope(_ scope: String) -> String {
+        switch scope {
+        case "playlist-read-private": "see your private playlists"
+        case "playlist-read-collaborative": "see playlists you collaborate on"
+        case "user-read-currently-playing": "see what you're playing"
+        case "user-read-playback-state": "see your playback"
+        case "user-library-read": "see your saved songs"
+        case "user-top-read": "see your top songs and artists"
+        default: "use “\(scope)”"
+        }
+    }
+
+    private static func englishPlace(_ store: TokenStoreKind) -> String {
+        switch store {
+        case .keychain: "the Keychain"
+        case .secretService: "the desktop keyring"
+        case .file: "a file on this device"
+        case .memory: "this app's memory"
+        }
+    }
+
+    // MARK: - Japanese
+
+    private func japanese(_ message: SpotifyMessage) -> String {
+        let revoke = AuthorizationServer.revokeAccessPage.absoluteString
+        switch message {
+        case .offline: return "Spotifyに接続できません。通信状態を確認して、もう一度お試しください。"
+        case .rateLimited(let until): return "Spotifyから少し待つよう求められました。\(time(until))以降にもう一度お試しください。"
+        case .quotaExceeded(let until):
+            return "このアプリは本日のSpotifyへのリクエスト上限に達しました。\(time(until))ごろに再開します。保存済みのプレイリストは引き続き表示できます。"
+        case .backgroundBudgetSpent(let until): return "リクエストを節約するため、Spotifyからの更新は\(time(until))まで一時停止します。"
+        case .spotifyUnavailable: return "Spotifyで問題が発生しました。しばらくしてからもう一度お試しください。"
+        case .userNotRegistered: return "このSpotifyアカウントはアプリの利用者リストに登録されていません。アプリの開発者に追加を依頼してください。"
+        case .ownerPremiumRequired: return "Spotifyがこのアプリを一時停止しています。開発者がSpotify Premiumを更新すると再び使えるようになります。"
+        case .userPremiumRequired: return "この操作にはお使いのアカウントでSpotify Premiumが必要です。"
+        case .missingScope(let scope): return "\(Self.japaneseScope(scope))にはSpotifyでの許可が必要です。もう一度接続して許可してください。"
+        case .notFound: return "Spotifyにこの項目は見つかりません。削除された可能性があります。"
+        case .forbidden: return "このアカウントではSpotify上でこの項目を表示できません。"
+        case .signInEnded(.expired): return "Spotifyのサインインは6か月で終了しました。続けるにはもう一度接続してください。"
+        case .signInEnded(.revoked):
+            return "Spotifyがこのサインインを受け付けなくなりました（アクセスが取り消された可能性があります）。続けるにはもう一度接続してください。"
+        case .signInEnded(.unreadable): return "保存されたSpotifyのサインイン情報を読み込めませんでした。もう一度接続してください。"
+        case .signInEnded(.removedElsewhere): return "Spotifyのサインインが削除されました。続けるにはもう一度接続してください。"
+        case .signInEndsSoon(let days): return "Spotifyのサインインはあと\(days)日で終了します。引き続き使うにはもう一度接続してください。"
+        case .signInNotSaved: return "Spotifyのサインイン情報をこの端末に保存できませんでした。もう一度お試しください。"
+        case .deviceLocked: return "端末がロックされています。Spotifyのサインインは保持され、ロックを解除すると再び使えます。"
+        case .appMisconfigured: return "このアプリのSpotify設定に問題があります。開発者にお知らせください。"
+        case .signInFailed: return "Spotifyに接続できませんでした。もう一度お試しください。"
+        case .connectToSearch: return "曲を検索するにはSpotifyに接続してください。"
+        case .disconnectExplanation(let store):
+            return "接続を解除すると、Spotifyのサインイン情報が\(Self.japanesePlace(store))から削除されます。"
+                + "リンクしたプレイリストと、保存済みの名前・カバー・曲数・再生時間はこの端末に残ります。"
+                + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。発行済みのトークンは最長1時間有効です。"
+        case .disconnected(let store):
+            return "接続を解除しました。Spotifyのサインイン情報は\(Self.japanesePlace(store))から削除されました。"
+                + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。"
+        case .playlistDeleted: return "このプレイリストはSpotifyで削除されました。以下は保存済みの情報です。"
+        case .playlistNoLongerAccessible: return "このプレイリストはSpotifyで表示できなくなりました。以下は保存済みの情報です。"
+        case .playlistOwnedBySpotify:
+            return "Spotify自身のプレイリスト（Today's Top Hitsなど）の詳細はアプリに公開されていません。Spotifyでは開けます。"
+        case .playlistDetailsPending: return "Spotifyに接続すると詳細が表示されます。"
+        case .couldNotRefresh: return "Spotifyから更新できませんでした。保存済みの情報を表示しています。"
+        case .savedPlaylistUnreadable: return "保存済みのプレイリストをこの端末で読み込めませんでした。"
+        case .noSavedPlaylists: return "保存されたプレイリストはまだありません。"
+        case .noPlaylistsMatch(let text): return "「\(text)」に一致するプレイリストはありません。"
+        case .offlineShowingSavedPlaylists: return "Spotifyに接続できないため、保存済みのプレイリストを表示しています。"
+        case .unavailablePlaylists(let count): return "ライブラリの\(count)件のプレイリストはSpotifyで利用できなくなりました。"
+        case .playlistSummary(let tracks, let length):
+            let parts = [tracks.map { "\($0)曲" }, length.map(duration)].compactMap { $0 }
+            return parts.isEmpty ? "曲数と再生時間は不明です" : parts.joined(separator: "・")
+        case .noSongsMatch(let text): return "「\(text)」に一致する曲はありません。"
+        case .songs(let count): return songs(count)
+        case .routineSummary(let count?) where count > 0: return "\(songs(count))を聴きました。"
+        case .routineSummary: return "このルーティン中に再生された音楽はありませんでした。"
+        case .noSavedTracks: return "保存した曲はまだありません。"
+        case .noTopTracks: return "よく聴く曲はまだありません。"
+        case .somethingWentWrong: return "Spotifyで問題が発生しました。もう一度お試しください。"
+        }
+    }
+
+    private static func japaneseScope(_ scope: String) -> String {
+        switch scope {
+        case "playlist-read-private": "非公開プレイリストの表示"
+        case "playlist-read-collaborative": "共同編集プレイリストの表示"
+        case "user-read-currently-playing": "再生中の曲の表示"
+        case "user-read-playback-state": "再生状態の表示"
+        case "user-library-read": "保存した曲の表示"
+        case "user-top-read": "よく聴く曲とアーティストの表示"
+        default: "「\(scope)」の利用"
+        }
+    }
+
+    private static func japanesePlace(_ store: TokenStoreKind) -> String {
+        switch store {
+        case .keychain: "キーチェーン"
+        case .secretService: "デスクトップのキーリング"
+        case .file: "この端末のファイル"
+        case .memory: "アプリのメモリ"
+        }
+    }
+}
+
+extension SpotifyMessage {
+    /// One message of every kind with sample values: every case, so a test can hold each
+    /// language to having text for all of them (``coverageIndex`` counts the cases).
+    package static var samples: [SpotifyMessage] {
+        let when = Date(timeIntervalSince1970: 1_790_000_000)
+        return [
+            .offline, .rateLimited(until: when), .quotaExceeded(until: when), .backgroundBudgetSpent(until: when),
+            .spotifyUnavailable, .userNotRegistered, .ownerPremiumRequired, .userPremiumRequired,
+            .missingScope("user-top-read"), .notFound, .forbidden, .signInEnded(.expired), .signInEnded(.revoked),
+            .signInEnded(.unreadable), .signInEnded(.removedElsewhere), .signInEndsSoon(days: 3), .signInNotSaved,
+            .deviceLocked, .appMisconfigured, .signInFailed, .connectToSearch, .disconnectExplanation(.keychain),
+            .disconnected(.keychain), .playlistDeleted, .playlistNoLongerAccessible, .playlistOwnedBySpotify,
+            .playlistDetailsPending, .couldNotRefresh, .savedPlaylistUnreadable, .noSavedPlaylists,
+            .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
+            .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
+            .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
+            .somethingWentWrong,
+        ]
+    }
+
+    /// A number per case (and per reason of an ended sign-in), from an exhaustive switch: adding a
+    /// case does not compile until it has a number here, and the text test then asks for a sample.
+    package var coverageIndex: Int {
+        switch self {
+        case .offline: 0
+        case .rateLimited: 1
+        case .quotaExceeded: 2
+        case .backgroundBudgetSpent: 3
+        case .spotifyUnavailable: 4
+        case .userNotRegistered: 5
+        case .ownerPremiumRequired: 6
+        case .userPremiumRequired: 7
+        case .missingScope: 8
+        case .notFound: 9
+        case .forbidden: 10
+        case .signInEnded(.expired): 11
+        case .signInEnded(.revoked): 12
+        case .signInEnded(.unreadable): 13
+        case .signInEnded(.removedElsewhere): 14
+        case .signInEndsSoon: 15
+        case .signInNotSaved: 16
+        case .deviceLocked: 17
+        case .appMisconfigured: 18
+        case .signInFailed: 19
+        case .connectToSearch: 20
+        case .disconnectExplanation: 21
+        case .disconnected: 22
+        case .playlistDeleted: 23
+        case .playlistNoLongerAccessible: 24
+        case .playlistOwnedBySpotify: 25
+        case .playlistDetailsPending: 26
+        case .couldNotRefresh: 27
+        case .savedPlaylistUnreadable: 28
+        case .noSavedPlaylists: 29
+        case .noPlaylistsMatch: 30
+        case .offlineShowingSavedPlaylists: 31
+        case .unavailablePlaylists: 32
+        case .playlistSummary: 33
+        case .noSongsMatch: 34
+        case .songs: 35
+        case .routineSummary(let songs?) where songs > 0: 36
+        case .routineSummary: 37
+        case .noSavedTracks: 38
+        case .noTopTracks: 39
+        case .somethingWentWrong: 40
+        }
+    }
+
+    /// How many numbers ``coverageIndex`` gives.
+    package static let coverageCount = 41
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import SpotifyWebAPI
+
+/// A device's share of the developer's quota, as the README and `SpotifyLink` set it.
+@Suite("A device's share of the shared quota")
+struct QuotaShareTests {
+    @Test func theDefaultsLeaveEachOfFiveUsersAFifth() {
+        let share = QuotaShare()
+        #expect(share.perDevice == 160)
+        #expect(share.dailyBudget == 80)
+    }
+
+    @Test(arguments: [
+        (QuotaShare(apps: 3, usersPerApp: 5), 53, 26),
+        (QuotaShare(developerQuota: 1000, apps: 1, usersPerApp: 2, devicesPerUser: 2), 250, 125),
+        (QuotaShare(apps: 1, usersPerApp: 1, backgroundFraction: 1), 800, 800),
+        (QuotaShare(apps: 0, usersPerApp: -1, devicesPerUser: 0, backgroundFraction: 7), 800, 800),
+    ])
+    func everyAppUserAndDeviceDrawsFromOneQuota(share: QuotaShare, perDevice: Int, budget: Int) {
+        #expect(share.perDevice == perDevice)
+        #expect(share.dailyBudget == budget)
+    }
+
+    @Test func aLedgerWithAShareStopsBackgroundWorkThere() {
+        let ledger = RequestLedger(key: QuotaKey(issuer: "i", clientID: "c"), share: QuotaShare(apps: 2))
+        #expect(ledger.dailyBudget == 40)
+    }
+}
