@@ -1,46 +1,69 @@
 import Foundation
+import SpotifyLinkSupport
 
-/// The retry rules of one Web API request, as a pure state machine: told what came back, it says
-/// what to do next, and never sleeps, sends or reads a clock itself (as async-http-client's request
-/// state machine does). ``SpotifyClient`` is the thin shell that carries the actions out.
+/// The rules of one Web API exchange, as a state machine with explicit states: told what happened,
+/// it says what to do next, and never sleeps, sends or reads a clock itself (async-http-client's
+/// `RequestBag` state machine is the model). ``SpotifyClient`` is the shell that carries out each
+/// action and reports the outcome as the next event.
+///
+/// ```
+/// admitting ─admitted→ sending ─answered 2xx→ done
+///     ↑                   │ ─answered 401→ refreshing ─refreshed→ admitting
+///     │                   │ ─answered 429→ reportingRateLimit ─rateLimitReported→ waiting
+///     └──────woke──────── waiting ←─answered 5xx / transient 401 / transport failure─┘
+/// ```
 ///
 /// The rules:
-/// - 2xx (and 304 when a validator was sent) succeeds.
+/// - 2xx succeeds (a 304 never reaches the machine: the conditional-request stage answers it).
 /// - A 401 whose body is the transient "Access token missing" is retried with the same token after
 ///   1 s, then 2 s; any other 401 gets one refreshed token; a 401 after that fails.
-/// - A 429 naming `QUOTA_EXCEEDED` fails at once and starts a cooldown; any other 429 goes to the
-///   shared gate, which says how long to wait, and is retried at most `maxRateLimitRetries` times.
+/// - A 429 naming `QUOTA_EXCEEDED` fails at once (the shell starts the cooldown); any other 429 is
+///   reported to the shared admission, which says how long every request waits; this one sleeps
+///   that long, at most `maxRateLimitRetries` times.
 /// - A 5xx, and a transport failure, is retried with backoff up to `maxAttempts` tries, for GET
 ///   and HEAD only; a body over the size limit is never retried.
 /// - Anything else fails with what the status means.
 struct ExchangeStateMachine {
-    /// What the shell does next.
+    /// Where the exchange is.
+    enum State: Equatable {
+        /// Waiting for the admission to let the request leave (cooldowns, the gate, the budget).
+        case admitting
+        /// A request is out.
+        case sending
+        /// Waiting for a refreshed token in place of the refused one.
+        case refreshing
+        /// Telling the shared admission about a 429, to learn how long to wait.
+        case reportingRateLimit
+        /// Sleeping before the next try.
+        case waiting
+        /// Over: succeeded or failed.
+        case done
+    }
+
+    /// What the shell does next: one action for each event.
     enum Action: Equatable {
-        /// Return the response as it came.
+        /// Ask the admission to let a request leave, then ``admitted()``.
+        case admit
+        /// Send with the current token, then ``answered(status:body:retryAfter:jitter:)`` or
+        /// ``transportFailed(_:jitter:)``.
+        case send
+        /// Get a refreshed token in place of the refused one, then ``refreshed()``.
+        case refreshToken
+        /// Report a 429 with this `Retry-After` to the admission, then ``rateLimitReported(_:)``.
+        case reportRateLimit(retryAfter: Duration?)
+        /// Sleep this long, then ``woke()``.
+        case sleep(Duration)
+        /// Return the answer.
         case succeed
-        /// Return the cached body the validator stands for (a 304).
-        case useCachedBody
-        /// Send again at once (the gate makes the request wait its turn).
-        case retry
-        /// Sleep this long, then send again with the same token.
-        case pauseThenRetry(Duration)
-        /// Get a refreshed token in place of the refused one, then send again.
-        case refreshThenRetry
-        /// Back off (the `attempt`th failure), then send again.
-        case backOffThenRetry(attempt: Int)
-        /// Ask the shared gate what a rate limit with this `Retry-After` means, then call
-        /// ``gateDecided(_:)``.
-        case consultGate(retryAfter: Duration?)
         /// The Development Mode quota is spent: start a cooldown from this `Retry-After` and fail.
-        case failWithQuotaCooldown(retryAfter: Duration?)
-        /// The gate stays closed this long: fail with a rate-limit cooldown.
+        case failQuota(retryAfter: Duration?)
+        /// The rate limit lasts longer than a request waits: fail with this wait.
         case failRateLimited(wait: Duration)
-        /// Fail with what the status and body mean.
-        case failWithStatus
-        /// Fail for the transport error (after the retries it was owed).
+        /// Fail with what the answer's status and body mean.
+        case failStatus
+        /// Fail for the transport error: after the retries it was owed, at once for a body larger
+        /// than the client reads.
         case failTransport
-        /// Fail: the body was larger than the client reads.
-        case failTooLarge
     }
 
     /// Whether the request may be sent twice (GET and HEAD).
@@ -50,10 +73,11 @@ struct ExchangeStateMachine {
     /// Rate-limit waits before the request fails.
     let maxRateLimitRetries: Int
 
-    private(set) var refreshedAfter401 = false
-    private(set) var transientPauses = 0
+    private(set) var state = State.admitting
+    private var refreshedAfter401 = false
+    private var transientPauses = 0
     private(set) var failures = 0
-    private(set) var rateLimitWaits = 0
+    private var rateLimitWaits = 0
 
     /// Pauses before a transient 401 is retried with the same token: 1 s, then 2 s.
     static let transientPause: Duration = .seconds(1)
@@ -65,51 +89,97 @@ struct ExchangeStateMachine {
         self.maxRateLimitRetries = maxRateLimitRetries
     }
 
-    /// The exchange failed before an answer arrived.
-    mutating func transportFailed(_ error: SpotifyAPIError) -> Action {
-        if error.code == .responseTooLarge { return .failTooLarge }
-        failures += 1
-        return idempotent && failures < maxAttempts ? .backOffThenRetry(attempt: failures) : .failTransport
+    /// The exchange begins.
+    func start() -> Action {
+        precondition(state == .admitting, "an exchange starts once")
+        return .admit
     }
 
-    /// An answer arrived with `status`; `retryAfter` is its parsed `Retry-After`.
-    mutating func received(status: Int, body: Data, retryAfter: Duration?, sentValidator: Bool) -> Action {
+    /// The admission let the request leave.
+    mutating func admitted() -> Action {
+        transition(from: .admitting, to: .sending)
+        return .send
+    }
+
+    /// An answer arrived with `status`; `retryAfter` is its parsed `Retry-After`; `jitter` is a
+    /// number in `0..<1` that spreads backoff across clients.
+    mutating func answered(status: Int, body: Data, retryAfter: Duration?, jitter: Double) -> Action {
+        transition(from: .sending, to: .done)
         switch status {
-        case 304 where sentValidator:
-            return .useCachedBody
         case 200..<300:
             return .succeed
         case 401 where Self.isTransient401(body: body) && transientPauses < Self.maxTransientPauses:
             // "Access token missing" on a good token: Spotify has not caught up with it yet.
             transientPauses += 1
-            return .pauseThenRetry(Self.transientPause * transientPauses)
+            return wait(Self.transientPause * transientPauses)
         case 401 where !refreshedAfter401:
             refreshedAfter401 = true
-            return .refreshThenRetry
+            state = .refreshing
+            return .refreshToken
         case 429 where Self.isQuota(body: body):
-            return .failWithQuotaCooldown(retryAfter: retryAfter)
+            return .failQuota(retryAfter: retryAfter)
         case 429:
-            return .consultGate(retryAfter: retryAfter)
+            state = .reportingRateLimit
+            return .reportRateLimit(retryAfter: retryAfter)
         case 500...599 where idempotent && failures + 1 < maxAttempts:
             failures += 1
-            return .backOffThenRetry(attempt: failures)
+            return wait(Self.backoff(after: failures, jitter: jitter))
         default:
-            return .failWithStatus
+            return .failStatus
         }
     }
 
-    /// The shared gate's answer to a rate limit.
-    mutating func gateDecided(_ decision: RateLimitGate.Decision) -> Action {
+    /// The exchange failed before an answer arrived.
+    mutating func transportFailed(_ error: SpotifyAPIError, jitter: Double) -> Action {
+        transition(from: .sending, to: .done)
+        if error.code == .responseTooLarge { return .failTransport }
+        failures += 1
+        guard idempotent, failures < maxAttempts else { return .failTransport }
+        return wait(Self.backoff(after: failures, jitter: jitter))
+    }
+
+    /// A refreshed token is in hand.
+    mutating func refreshed() -> Action {
+        transition(from: .refreshing, to: .admitting)
+        return .admit
+    }
+
+    /// The shared admission's answer to the reported 429.
+    mutating func rateLimitReported(_ decision: RateLimitGate.Decision) -> Action {
+        transition(from: .reportingRateLimit, to: .done)
         switch decision {
         case .proceed:
-            return .retry
+            state = .admitting
+            return .admit
         case .fail(let wait):
             return .failRateLimited(wait: wait)
-        case .wait(let wait):
+        case .wait(let duration):
             rateLimitWaits += 1
-            // The gate makes every caller wait its turn; the request only counts how often.
-            return rateLimitWaits <= maxRateLimitRetries ? .retry : .failRateLimited(wait: wait)
+            guard rateLimitWaits <= maxRateLimitRetries else { return .failRateLimited(wait: duration) }
+            return wait(duration)
         }
+    }
+
+    /// The sleep ended.
+    mutating func woke() -> Action {
+        transition(from: .waiting, to: .admitting)
+        return .admit
+    }
+
+    private mutating func wait(_ duration: Duration) -> Action {
+        state = .waiting
+        return .sleep(duration)
+    }
+
+    private mutating func transition(from expected: State, to next: State) {
+        precondition(state == expected, "event in state \(state), expected \(expected)")
+        state = next
+    }
+
+    /// The backoff before the `failures`th retry: 0.5 s doubling to 8 s, ±25 % by `jitter`.
+    static func backoff(after failures: Int, jitter: Double) -> Duration {
+        let step = min(0.5 * Double(1 << min(failures - 1, 8)), 8)
+        return .clampedSeconds(step * (0.75 + 0.5 * max(0, min(jitter, 1))))
     }
 
     /// Whether a 401 is the transient "Access token missing" seen since July 2026 on tokens issued
@@ -118,13 +188,8 @@ struct ExchangeStateMachine {
         SpotifyAPIError.bodyText(body)?.lowercased() == "access token missing"
     }
 
-    private struct QuotaEnvelope: Decodable {
-        struct Body: Decodable { var reason: String? }
-        var error: Body
-    }
-
     /// Whether a 429's body names the Development Mode quota (`"reason": "QUOTA_EXCEEDED"`).
     static func isQuota(body: Data) -> Bool {
-        (try? JSONDecoder().decode(QuotaEnvelope.self, from: body))?.error.reason == "QUOTA_EXCEEDED"
+        SpotifyAPIError.reason(body) == "QUOTA_EXCEEDED"
     }
 }

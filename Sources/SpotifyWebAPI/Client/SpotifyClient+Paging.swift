@@ -48,14 +48,14 @@ extension SpotifyClient {
             let offsets = Array(stride(from: pageSize, to: total, by: pageSize))
             var slots = [Page<Item>?](repeating: nil, count: offsets.count)
             var allowed = PageConcurrency(initial: concurrency, maximum: maximumConcurrency ?? concurrency)
-            var limitsSeen = await gate.rateLimitCount
+            var limitsSeen = await admission.rateLimitCount
             let launched = try await withBoundedTaskGroup(over: offsets, limit: allowed.current) { offset in
                 try await fetch(offset, pageSize)
             } received: { index, page in
                 slots[index] = page
                 fetched += page.elementCount
                 progress?(FetchProgress(fetched: fetched, total: total))
-                let limits = await gate.rateLimitCount
+                let limits = await admission.rateLimitCount
                 allowed.answered(rateLimited: limits > limitsSeen)
                 limitsSeen = limits
                 return allowed.current

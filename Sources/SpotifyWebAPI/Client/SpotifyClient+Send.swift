@@ -14,6 +14,9 @@ struct Endpoint: Sendable {
     /// knows what was granted.
     var scopes: [String] = []
 
+    /// Whether the request may be sent twice (GET and HEAD).
+    var isIdempotent: Bool { method == .get || method == .head }
+
     /// Method and path with IDs folded, as the ledger counts it: `GET /playlists/{id}/items`.
     var route: String {
         let folded = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
@@ -21,17 +24,6 @@ struct Endpoint: Sendable {
             return isID ? "{id}" : String(segment)
         }
         return "\(method) " + folded.joined(separator: "/")
-    }
-}
-
-/// What a quota 429 imposes.
-enum TooManyRequests {
-    /// The cooldown a quota 429 imposes: its `Retry-After`, capped at a day; an hour when the
-    /// header is missing or unreadable (retrying sooner would only lengthen the penalty).
-    static func quotaCooldown(retryAfter: Duration?, now: Date) -> Cooldown {
-        let asked = retryAfter.flatMap { $0 > .zero ? $0 : nil } ?? RequestLedger.quotaCooldownWithoutRetryAfter
-        let wait = min(asked, RequestLedger.maximumCooldown)
-        return Cooldown(kind: .quota, until: now.addingTimeInterval(wait.seconds), learnedAt: now)
     }
 }
 
@@ -82,9 +74,106 @@ extension SpotifyClient {
         }
     }
 
-    /// Refuses to put a bearer token on the wire unencrypted (plain `http` to anything but this
-    /// machine) or toward an API its tokens do not belong to.
-    private func checkDestination(_ url: URL) async throws {
+    /// Runs one request: the checks once, then attempts as the state machine directs, each
+    /// admitted, authorized and sent through the stages. This shell only carries out actions.
+    func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
+        try await checkDestination(url)
+        try await checkScopes(endpoint)
+        let stages = stages(for: endpoint)
+        var machine = ExchangeStateMachine(
+            idempotent: endpoint.isIdempotent, maxAttempts: configuration.maxAttempts,
+            maxRateLimitRetries: configuration.maxRateLimitRetries)
+        // Fetched only once a request may leave: a refresh is a request too, and none is owed
+        // for a call that waits out a cooldown.
+        var token: AccessToken?
+        var outcome: Result<(HTTPResponse, Data), SpotifyAPIError> = .failure(.timedOut)
+        var action = machine.start()
+        while true {
+            switch action {
+            case .admit:
+                try Task.checkCancellation()
+                try await admission.admit(Self.requestPriority)
+                action = machine.admitted()
+            case .send:
+                let current = try await accessToken(held: token)
+                token = current
+                outcome = try await attempt(authorized(endpoint, url, current), through: stages)
+                action = next(after: outcome, &machine)
+            case .refreshToken:
+                token = try await tokens.refreshedAccessToken(replacing: token ?? AccessToken(""))
+                action = machine.refreshed()
+            case .reportRateLimit(let retryAfter):
+                action = machine.rateLimitReported(await admission.rateLimited(retryAfter: retryAfter))
+            case .sleep(let duration):
+                try await clock.sleep(for: duration)
+                action = machine.woke()
+            case .succeed:
+                await admission.succeeded()
+                return try outcome.get()
+            case .failQuota(let retryAfter): throw await admission.quotaExceeded(retryAfter: retryAfter)
+            case .failRateLimited(let wait): throw SpotifyAPIError.rateLimitedFor(wait, now: clock.now)
+            case .failStatus, .failTransport: throw failure(outcome, endpoint)
+            }
+        }
+    }
+
+    /// One attempt through the stages to the transport; a transport failure is an outcome, not a throw.
+    func attempt(_ request: HTTPRequest, through stages: [any ExchangeStage]) async throws
+        -> Result<(HTTPResponse, Data), SpotifyAPIError>
+    {
+        do {
+            return .success(try await stages.send(request) { try await transmit($0) })
+        } catch let error as SpotifyAPIError {
+            return .failure(error)
+        }
+    }
+
+    /// The event an attempt's outcome is for the machine, and the machine's next action.
+    func next(
+        after outcome: Result<(HTTPResponse, Data), SpotifyAPIError>, _ machine: inout ExchangeStateMachine
+    ) -> ExchangeStateMachine.Action {
+        switch outcome {
+        case .success(let (response, body)):
+            let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: clock.now)
+            return machine.answered(status: response.status.code, body: body, retryAfter: retryAfter, jitter: jitter())
+        case .failure(let error):
+            return machine.transportFailed(error, jitter: jitter())
+        }
+    }
+
+    // MARK: - Stages
+
+    /// The stages of one attempt, outermost first: ETags, the ledger, the log; the transport last.
+    func stages(for endpoint: Endpoint) -> [any ExchangeStage] {
+        let ledgerStage = LedgerStage(
+            ledger: ledger, clock: clock, route: endpoint.route, background: Self.requestPriority == .background)
+        return [ConditionalRequestStage(cache: validators), ledgerStage]
+            + (logger.map { [LoggingStage(logger: $0)] } ?? [])
+    }
+
+    /// The token held for this request, or the provider's when none is held yet.
+    func accessToken(held: AccessToken?) async throws -> AccessToken {
+        if let held { return held }
+        return try await tokens.accessToken()
+    }
+
+    /// The token stage: the request with the bearer token, as JSON.
+    func authorized(_ endpoint: Endpoint, _ url: URL, _ token: AccessToken) -> HTTPRequest {
+        var request = HTTPRequest(method: endpoint.method, url: url)
+        request.headerFields[.authorization] = "Bearer \(token.unredactedValue)"
+        request.headerFields[.accept] = "application/json"
+        return request
+    }
+
+    /// The transport, with the client's time and size limits.
+    func transmit(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+        try await transport.send(
+            request, body: nil, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBytes)
+    }
+
+    /// The destination stage: refuses to put a bearer token on the wire unencrypted (plain `http`
+    /// to anything but this machine) or toward an API its tokens do not belong to.
+    func checkDestination(_ url: URL) async throws {
         let host = (url.host ?? "").lowercased()
         let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
         guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
@@ -101,134 +190,33 @@ extension SpotifyClient {
         }
     }
 
-    private func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
-        try await checkDestination(url)
-        let idempotent = endpoint.method == .get || endpoint.method == .head
-        let route = endpoint.route
-        let background = Self.requestPriority == .background
-        if !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(),
+    /// The scope stage: a call needing a scope the sign-in lacks fails before it is sent.
+    func checkScopes(_ endpoint: Endpoint) async throws {
+        guard !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(),
             granted.isDisjoint(with: endpoint.scopes)
-        {
-            throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
-        }
-        // Fetched only once the request may leave: a refresh is a request too, and none is owed
-        // for a call that fails for a missing scope or waits out a cooldown.
-        var token: AccessToken?
-        var machine = ExchangeStateMachine(
-            idempotent: idempotent, maxAttempts: configuration.maxAttempts,
-            maxRateLimitRetries: configuration.maxRateLimitRetries)
-        while true {
-            try Task.checkCancellation()
-            try await admit()
-            let current: AccessToken
-            if let token {
-                current = token
-            } else {
-                current = try await tokens.accessToken()
-                token = current
-            }
-            var request = HTTPRequest(method: endpoint.method, url: url)
-            request.headerFields[.authorization] = "Bearer \(current.unredactedValue)"
-            request.headerFields[.accept] = "application/json"
-            let validator = idempotent ? await validators.validator(for: url) : nil
-            if let validator { request.headerFields[.ifNoneMatch] = validator.etag }
-            logger?.debug(
-                "spotify request", metadata: ["method": "\(endpoint.method)", "path": "\(endpoint.path)"])
-            let response: HTTPResponse
-            let data: Data
-            let sentAt = clock.now
-            do {
-                (response, data) = try await transport.send(
-                    request, body: nil, timeout: configuration.requestTimeout,
-                    maxBodyBytes: configuration.maxResponseBytes)
-            } catch let error as SpotifyAPIError {
-                await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: nil, background: background))
-                logger?.debug("spotify transport error", metadata: ["error": "\(error)"])
-                switch machine.transportFailed(error) {
-                case .failTooLarge:
-                    throw SpotifyAPIError(
-                        code: .responseTooLarge,
-                        message:
-                            "Spotify's answer was larger than \(configuration.maxResponseBytes) bytes and was not read.",
-                        underlying: error)
-                case .backOffThenRetry(let attempt):
-                    try await backOff(after: attempt)
-                    continue
-                default:
-                    throw SpotifyAPIError(
-                        code: .transport,
-                        message:
-                            "Could not reach Spotify: \(error.message). Check the network connection and try again.",
-                        underlying: error)
-                }
-            }
-            let status = response.status.code
-            await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: status, background: background))
-            logger?.debug("spotify response", metadata: ["path": "\(endpoint.path)", "status": "\(status)"])
-            let now = clock.now
-            let retryAfter = status == 429 ? RetryAfter.parse(response.headerFields[.retryAfter], now: now) : nil
-            var action = machine.received(
-                status: status, body: data, retryAfter: retryAfter, sentValidator: validator != nil)
-            if case .consultGate(let retryAfter) = action {
-                let decision = await gate.rateLimited(
-                    retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) })
-                if let until = await gate.closedUntil() {
-                    await ledger.learn(Cooldown(kind: .rateLimit, until: until, learnedAt: now))
-                }
-                action = machine.gateDecided(decision)
-            }
-            switch action {
-            case .useCachedBody:
-                await gate.succeeded()
-                return (HTTPResponse(status: .ok, headerFields: response.headerFields), validator?.body ?? data)
-            case .succeed:
-                await gate.succeeded()
-                if idempotent, let etag = response.headerFields[.eTag] {
-                    await validators.remember(etag: etag, body: data, for: url)
-                }
-                return (response, data)
-            case .retry, .consultGate:
-                continue
-            case .pauseThenRetry(let pause):
-                try await clock.sleep(for: pause)
-            case .refreshThenRetry:
-                token = try await tokens.refreshedAccessToken(replacing: current)
-            case .backOffThenRetry(let attempt):
-                try await backOff(after: attempt)
-            case .failWithQuotaCooldown(let retryAfter):
-                let cooldown = TooManyRequests.quotaCooldown(retryAfter: retryAfter, now: now)
-                await ledger.learn(cooldown)
-                await gate.close(until: cooldown.until)
-                throw SpotifyAPIError.cooldown(cooldown, now: now)
-            case .failRateLimited(let wait):
-                throw SpotifyAPIError.cooldown(
-                    Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
-            case .failWithStatus, .failTransport, .failTooLarge:
-                throw SpotifyAPIError.from(status: status, body: data, endpoint: endpoint)
-            }
-        }
+        else { return }
+        throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
     }
 
-    /// Waits for the gate, or fails before sending: during a cooldown any process learned, and for
-    /// background work past the daily budget.
-    private func admit() async throws {
-        let now = clock.now
-        if let cooldown = await ledger.activeCooldown(at: now) {
-            // Sending during a quota cooldown lengthens it: fail at once, whatever the wait.
-            if cooldown.kind == .quota { throw SpotifyAPIError.cooldown(cooldown, now: now) }
-            await gate.close(until: cooldown.until)
+    /// The error for how the exchange ended: what the answer's status means, or the transport
+    /// failure worded for people.
+    func failure(_ outcome: Result<(HTTPResponse, Data), SpotifyAPIError>, _ endpoint: Endpoint) -> SpotifyAPIError {
+        let error: SpotifyAPIError
+        switch outcome {
+        case .success(let (response, body)):
+            return SpotifyAPIError.from(status: response.status.code, body: body, endpoint: endpoint)
+        case .failure(let failure): error = failure
         }
-        if Self.requestPriority == .background, let budget = ledger.dailyBudget,
-            let reopens = await ledger.budgetReopens(at: now)
-        {
-            throw SpotifyAPIError.budgetExhausted(budget: budget, reopens: reopens, now: now)
+        if error.code == .responseTooLarge {
+            return SpotifyAPIError(
+                code: .responseTooLarge,
+                message: "Spotify's answer was larger than \(configuration.maxResponseBytes) bytes and was not read.",
+                underlying: error)
         }
-        try await gate.waitForTurn()
-    }
-
-    private func backOff(after failures: Int) async throws {
-        let step = min(0.5 * Double(1 << min(failures - 1, 8)), 8)
-        try await clock.sleep(for: .clampedSeconds(step * Double.random(in: 0.75...1.25)))
+        return SpotifyAPIError(
+            code: .transport,
+            message: "Could not reach Spotify: \(error.message). Check the network connection and try again.",
+            underlying: error)
     }
 }
 

@@ -53,7 +53,10 @@ public final class SpotifyClient: Sendable {
     /// The clock for backoff, rate-limit waits and fetch dates.
     public let clock: any SpotifyClock
     let logger: Logger?
-    let gate: GateShell
+    /// The one authority over whether a request may leave now (rate-limit window and cooldowns).
+    let admission: Admission
+    /// A number in `0..<1` for each backoff, spreading retries across clients; fixed in tests.
+    let jitter: @Sendable () -> Double
     /// The cooldown and request counts this client honours and adds to.
     public let ledger: RequestLedger
     let inFlight = InFlightRequests()
@@ -70,7 +73,7 @@ public final class SpotifyClient: Sendable {
     ///   - logger: debug-level request logs; nothing is logged without one. Tokens are never logged.
     ///   - ledger: the cooldown and request counts shared with the app's other clients and processes;
     ///     by default this client's alone, in memory.
-    public init(
+    public convenience init(
         configuration: Configuration,
         tokens: any AccessTokenProvider,
         transport: any Transport = platformDefaultTransport(),
@@ -78,24 +81,37 @@ public final class SpotifyClient: Sendable {
         logger: Logger? = nil,
         ledger: RequestLedger = .inMemory()
     ) {
+        self.init(
+            configuration: configuration, tokens: tokens, transport: transport, clock: clock, logger: logger,
+            ledger: ledger, jitter: { Double.random(in: 0..<1) })
+    }
+
+    /// A client whose backoff and rate-limit spreading take `jitter` (in `0..<1`) in place of a
+    /// random number, so tests see exact waits.
+    package init(
+        configuration: Configuration,
+        tokens: any AccessTokenProvider,
+        transport: any Transport,
+        clock: any SpotifyClock,
+        logger: Logger? = nil,
+        ledger: RequestLedger,
+        jitter: @escaping @Sendable () -> Double
+    ) {
         self.configuration = configuration
         self.tokens = tokens
         self.transport = transport
         self.clock = clock
         self.logger = logger
         self.ledger = ledger
-        self.gate = GateShell(policy: configuration.rateLimit, clock: clock)
+        self.jitter = jitter
+        self.admission = Admission(policy: configuration.rateLimit, ledger: ledger, clock: clock, jitter: jitter)
     }
 
-    /// Whether the shared rate-limit gate is closed now, and until when.
-    public func rateLimitedUntil() async -> Date? {
-        await gate.closedUntil()
-    }
-
-    /// The cooldown in force for this client's app now, learned here or by any client or process
-    /// sharing its ledger; `nil` when requests may be sent.
+    /// The cooldown in force now, if any: why no request may leave and until when. It is learned
+    /// here (a 429 closes the window for every request of the client) or by any client or process
+    /// sharing the ledger; a quota cooldown comes before a rate limit. `nil` when requests may go.
     public func cooldown() async -> Cooldown? {
-        await ledger.activeCooldown(at: clock.now)
+        await admission.cooldown()
     }
 
     /// The requests this client's app spent in the last hour and 24 hours, by endpoint.
@@ -112,48 +128,5 @@ public final class SpotifyClient: Sendable {
         _ priority: RequestPriority, _ body: () async throws -> T, isolation: isolated (any Actor)? = #isolation
     ) async rethrows -> T {
         try await $requestPriority.withValue(priority, operation: body, isolation: isolation)
-    }
-}
-
-/// The actor around ``RateLimitGate``: the only place its state changes.
-actor GateShell {
-    private var gate: RateLimitGate
-    private let clock: any SpotifyClock
-
-    init(policy: RateLimitGate.Policy, clock: any SpotifyClock) {
-        self.gate = RateLimitGate(policy: policy)
-        self.clock = clock
-    }
-
-    /// Waits until a request may be sent; throws `rateLimited` if that is longer than allowed.
-    func waitForTurn() async throws {
-        while true {
-            let now = clock.now
-            switch gate.admit(now: now) {
-            case .proceed: return
-            case .wait(let duration): try await clock.sleep(for: duration)
-            case .fail(let retryAfter):
-                let cooldown = Cooldown(
-                    kind: .rateLimit, until: now.addingTimeInterval(retryAfter.seconds), learnedAt: now)
-                throw SpotifyAPIError.cooldown(cooldown, now: now)
-            }
-        }
-    }
-
-    /// Keeps the gate closed until at least `date` (a cooldown learned elsewhere).
-    func close(until date: Date) { gate.close(until: date) }
-
-    func rateLimited(retryAfter: Duration?) -> RateLimitGate.Decision {
-        rateLimitCount += 1
-        return gate.recordRateLimited(retryAfter: retryAfter, now: clock.now, jitter: Double.random(in: 0..<1))
-    }
-
-    /// 429s this client has met so far, for paging to slow down on.
-    private(set) var rateLimitCount = 0
-
-    func succeeded() { gate.recordSuccess() }
-
-    func closedUntil() -> Date? {
-        gate.closedUntil.flatMap { $0 > clock.now ? $0 : nil }
     }
 }

@@ -30,6 +30,11 @@ extension SpotifyAPIError {
         }
     }
 
+    /// The error for a rate limit that lasts `wait` from `now`, longer than a request waits.
+    static func rateLimitedFor(_ wait: Duration, now: Date) -> SpotifyAPIError {
+        cooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+    }
+
     /// The error for background work past the app's daily budget.
     static func budgetExhausted(budget: Int, reopens: Date, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError
     {

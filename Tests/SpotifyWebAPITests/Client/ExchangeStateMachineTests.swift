@@ -4,7 +4,7 @@ import Testing
 @testable import SpotifyWebAPI
 
 /// The retry rules alone, without a network, a clock or a gate: each test feeds the machine what
-/// came back and checks what it says to do.
+/// happened and checks what it says to do and where it is.
 @Suite("The request state machine")
 struct ExchangeStateMachineTests {
     typealias Action = ExchangeStateMachine.Action
@@ -17,82 +17,149 @@ struct ExchangeStateMachineTests {
         ExchangeStateMachine(idempotent: true, maxAttempts: 3, maxRateLimitRetries: 2)
     }
 
-    @Test func aTransient401PausesTwiceThenRefreshesOnceThenFails() {
+    /// A machine that has been admitted and has a request out.
+    static func sending(idempotent: Bool = true) -> ExchangeStateMachine {
+        var machine = ExchangeStateMachine(idempotent: idempotent, maxAttempts: 3, maxRateLimitRetries: 2)
+        _ = machine.start()
+        _ = machine.admitted()
+        return machine
+    }
+
+    /// One whole exchange through the machine alone, as the shell would drive it: the token has
+    /// expired (401), a refreshed one meets the rate limit (429), the admission says wait 3 s,
+    /// and after the wait the request succeeds.
+    @Test func oneWholeExchange401Refresh429WaitThen200() {
         var machine = Self.get()
-        let answer = { (machine: inout ExchangeStateMachine) in
-            machine.received(status: 401, body: Self.transient401, retryAfter: nil, sentValidator: false)
+        #expect(machine.state == .admitting)
+        #expect(machine.start() == .admit)
+        #expect(machine.admitted() == .send)
+        #expect(machine.state == .sending)
+        #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0.5) == .refreshToken)
+        #expect(machine.state == .refreshing)
+        #expect(machine.refreshed() == .admit)
+        #expect(machine.state == .admitting)
+        #expect(machine.admitted() == .send)
+        #expect(
+            machine.answered(status: 429, body: Data(), retryAfter: .seconds(3), jitter: 0.5)
+                == .reportRateLimit(retryAfter: .seconds(3)))
+        #expect(machine.state == .reportingRateLimit)
+        #expect(machine.rateLimitReported(.wait(.seconds(3))) == .sleep(.seconds(3)))
+        #expect(machine.state == .waiting)
+        #expect(machine.woke() == .admit)
+        #expect(machine.admitted() == .send)
+        #expect(machine.answered(status: 200, body: Data("{}".utf8), retryAfter: nil, jitter: 0.5) == .succeed)
+        #expect(machine.state == .done)
+    }
+
+    @Test func aTransient401PausesTwiceThenRefreshesOnceThenFails() {
+        var machine = Self.sending()
+        let answer = { (machine: inout ExchangeStateMachine) -> Action in
+            let action = machine.answered(status: 401, body: Self.transient401, retryAfter: nil, jitter: 0)
+            switch action {
+            case .sleep: _ = machine.woke(); _ = machine.admitted()
+            case .refreshToken: _ = machine.refreshed(); _ = machine.admitted()
+            default: break
+            }
+            return action
         }
-        #expect(answer(&machine) == .pauseThenRetry(.seconds(1)))
-        #expect(answer(&machine) == .pauseThenRetry(.seconds(2)))
-        #expect(answer(&machine) == .refreshThenRetry)
-        #expect(answer(&machine) == .failWithStatus)
+        #expect(answer(&machine) == .sleep(.seconds(1)))
+        #expect(answer(&machine) == .sleep(.seconds(2)))
+        #expect(answer(&machine) == .refreshToken)
+        #expect(answer(&machine) == .failStatus)
+        #expect(machine.state == .done)
     }
 
     @Test func anExpiredTokenIsRefreshedOnceAndASecond401Fails() {
-        var machine = Self.get()
-        #expect(
-            machine.received(status: 401, body: Self.expired401, retryAfter: nil, sentValidator: false)
-                == .refreshThenRetry)
-        #expect(
-            machine.received(status: 401, body: Self.expired401, retryAfter: nil, sentValidator: false)
-                == .failWithStatus)
+        var machine = Self.sending()
+        #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0) == .refreshToken)
+        _ = machine.refreshed()
+        _ = machine.admitted()
+        #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0) == .failStatus)
     }
 
     @Test func serverErrorsAreRetriedForGETsOnlyUpToTheAttempts() {
-        var get = Self.get()
-        #expect(
-            get.received(status: 503, body: Data(), retryAfter: nil, sentValidator: false)
-                == .backOffThenRetry(attempt: 1))
-        #expect(
-            get.received(status: 502, body: Data(), retryAfter: nil, sentValidator: false)
-                == .backOffThenRetry(attempt: 2))
-        #expect(get.received(status: 500, body: Data(), retryAfter: nil, sentValidator: false) == .failWithStatus)
-        var post = ExchangeStateMachine(idempotent: false, maxAttempts: 3, maxRateLimitRetries: 2)
-        #expect(post.received(status: 503, body: Data(), retryAfter: nil, sentValidator: false) == .failWithStatus)
+        var get = Self.sending()
+        #expect(get.answered(status: 503, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.milliseconds(500)))
+        _ = get.woke()
+        _ = get.admitted()
+        #expect(get.answered(status: 502, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.seconds(1)))
+        _ = get.woke()
+        _ = get.admitted()
+        #expect(get.answered(status: 500, body: Data(), retryAfter: nil, jitter: 0.5) == .failStatus)
+        var post = Self.sending(idempotent: false)
+        #expect(post.answered(status: 503, body: Data(), retryAfter: nil, jitter: 0.5) == .failStatus)
     }
 
     @Test func transportFailuresShareTheAttemptsWithServerErrors() {
-        var machine = Self.get()
-        #expect(machine.transportFailed(.timedOut) == .backOffThenRetry(attempt: 1))
-        #expect(
-            machine.received(status: 500, body: Data(), retryAfter: nil, sentValidator: false)
-                == .backOffThenRetry(attempt: 2))
-        #expect(machine.transportFailed(.transport("the connection was lost (reset)")) == .failTransport)
-        var post = ExchangeStateMachine(idempotent: false, maxAttempts: 3, maxRateLimitRetries: 2)
-        #expect(post.transportFailed(.timedOut) == .failTransport)
+        var machine = Self.sending()
+        #expect(machine.transportFailed(.timedOut, jitter: 0.5) == .sleep(.milliseconds(500)))
+        _ = machine.woke()
+        _ = machine.admitted()
+        #expect(machine.answered(status: 500, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.seconds(1)))
+        _ = machine.woke()
+        _ = machine.admitted()
+        #expect(machine.transportFailed(.transport("the connection was lost (reset)"), jitter: 0.5) == .failTransport)
+        var post = Self.sending(idempotent: false)
+        #expect(post.transportFailed(.timedOut, jitter: 0.5) == .failTransport)
     }
 
     @Test func anOversizedBodyIsNeverRetried() {
-        var machine = Self.get()
-        #expect(machine.transportFailed(.responseTooLarge(limit: 1024)) == .failTooLarge)
+        var machine = Self.sending()
+        #expect(machine.transportFailed(.responseTooLarge(limit: 1024), jitter: 0) == .failTransport)
         #expect(machine.failures == 0)
+        #expect(machine.state == .done)
     }
 
-    @Test func theQuotaFailsAtOnceAndARateLimitAsksTheGate() {
-        var machine = Self.get()
+    @Test func backoffDoublesToEightSecondsAndJitterSpreadsItByAQuarter() {
+        #expect(ExchangeStateMachine.backoff(after: 1, jitter: 0.5) == .milliseconds(500))
+        #expect(ExchangeStateMachine.backoff(after: 2, jitter: 0.5) == .seconds(1))
+        #expect(ExchangeStateMachine.backoff(after: 5, jitter: 0.5) == .seconds(8))
+        #expect(ExchangeStateMachine.backoff(after: 30, jitter: 0.5) == .seconds(8))
+        #expect(ExchangeStateMachine.backoff(after: 1, jitter: 0) == .milliseconds(375))
+        #expect(ExchangeStateMachine.backoff(after: 1, jitter: 1) == .milliseconds(625))
+    }
+
+    @Test func theQuotaFailsAtOnceAndARateLimitIsReported() {
+        var machine = Self.sending()
         #expect(
-            machine.received(status: 429, body: Self.quota429, retryAfter: .seconds(43_200), sentValidator: false)
-                == .failWithQuotaCooldown(retryAfter: .seconds(43_200)))
+            machine.answered(status: 429, body: Self.quota429, retryAfter: .seconds(43_200), jitter: 0)
+                == .failQuota(retryAfter: .seconds(43_200)))
+        #expect(machine.state == .done)
+        var other = Self.sending()
         #expect(
-            machine.received(status: 429, body: Data(), retryAfter: .seconds(3), sentValidator: false)
-                == .consultGate(retryAfter: .seconds(3)))
+            other.answered(status: 429, body: Data(), retryAfter: .seconds(3), jitter: 0)
+                == .reportRateLimit(retryAfter: .seconds(3)))
     }
 
-    @Test func theGatesWaitsAreCountedAndItsRefusalIsFinal() {
-        var machine = Self.get()
-        #expect(machine.gateDecided(.proceed) == .retry)
-        #expect(machine.gateDecided(.wait(.seconds(3))) == .retry)
-        #expect(machine.gateDecided(.wait(.seconds(3))) == .retry)
-        #expect(machine.gateDecided(.wait(.seconds(3))) == .failRateLimited(wait: .seconds(3)))
-        var other = Self.get()
-        #expect(other.gateDecided(.fail(retryAfter: .seconds(90))) == .failRateLimited(wait: .seconds(90)))
+    @Test func rateLimitWaitsAreCountedAndARefusalIsFinal() {
+        var machine = Self.sending()
+        let limited = { (machine: inout ExchangeStateMachine, decision: RateLimitGate.Decision) -> Action in
+            _ = machine.answered(status: 429, body: Data(), retryAfter: .seconds(3), jitter: 0)
+            let action = machine.rateLimitReported(decision)
+            switch action {
+            case .sleep: _ = machine.woke(); _ = machine.admitted()
+            case .admit: _ = machine.admitted()
+            default: break
+            }
+            return action
+        }
+        #expect(limited(&machine, .proceed) == .admit)
+        #expect(limited(&machine, .wait(.seconds(3))) == .sleep(.seconds(3)))
+        #expect(limited(&machine, .wait(.seconds(3))) == .sleep(.seconds(3)))
+        #expect(limited(&machine, .wait(.seconds(3))) == .failRateLimited(wait: .seconds(3)))
+        var other = Self.sending()
+        #expect(limited(&other, .fail(retryAfter: .seconds(90))) == .failRateLimited(wait: .seconds(90)))
     }
 
-    @Test func notModifiedUsesTheCacheOnlyWhenAValidatorWasSent() {
-        var machine = Self.get()
-        #expect(machine.received(status: 304, body: Data(), retryAfter: nil, sentValidator: true) == .useCachedBody)
-        #expect(machine.received(status: 304, body: Data(), retryAfter: nil, sentValidator: false) == .failWithStatus)
-        #expect(machine.received(status: 204, body: Data(), retryAfter: nil, sentValidator: false) == .succeed)
-        #expect(machine.received(status: 404, body: Data(), retryAfter: nil, sentValidator: false) == .failWithStatus)
+    @Test func anyOtherStatusFailsWithWhatItMeans() {
+        for status in [204, 200] {
+            var machine = Self.sending()
+            #expect(machine.answered(status: status, body: Data(), retryAfter: nil, jitter: 0) == .succeed)
+        }
+        // A 304 reaches the machine only when no ETag was sent (the conditional stage answers the rest).
+        for status in [304, 400, 403, 404] {
+            var machine = Self.sending()
+            #expect(machine.answered(status: status, body: Data(), retryAfter: nil, jitter: 0) == .failStatus)
+        }
     }
 }

@@ -79,7 +79,7 @@ struct RetryTests {
         await #expect(throws: SpotifyAPIError.self) { try await client.currentUser() }
         #expect(transport.requests.count == 1)
         #expect(clock.totalSlept == .zero)
-        #expect(await client.rateLimitedUntil() != nil)
+        #expect(await client.cooldown()?.kind == .rateLimit)
     }
 
     /// A cooldown is learned once and shared: after one request meets a 429, forty-nine others

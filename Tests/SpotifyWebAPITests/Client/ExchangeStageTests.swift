@@ -1,0 +1,156 @@
+import Foundation
+import HTTPTypes
+import SpotifyLinkSupport
+import SpotifyTesting
+import Synchronization
+import Testing
+
+@testable import SpotifyWebAPI
+
+/// A `next` that answers from a script and keeps what it was sent.
+private final class Terminal: Sendable {
+    private let state: Lock<(sent: [HTTPRequest], replies: [Result<(HTTPResponse, Data), SpotifyAPIError>])>
+
+    init(_ replies: [Result<(HTTPResponse, Data), SpotifyAPIError>]) {
+        state = Lock((sent: [], replies: replies))
+    }
+
+    var sent: [HTTPRequest] { state.withLock { $0.sent } }
+
+    func callAsFunction(_ request: HTTPRequest) throws -> (HTTPResponse, Data) {
+        let reply = state.withLock { state -> Result<(HTTPResponse, Data), SpotifyAPIError> in
+            state.sent.append(request)
+            return state.replies.removeFirst()
+        }
+        return try reply.get()
+    }
+}
+
+private func answer(_ status: Int, _ body: String = "", etag: String? = nil) -> Result<
+    (HTTPResponse, Data), SpotifyAPIError
+> {
+    var fields = HTTPFields()
+    if let etag { fields[.eTag] = etag }
+    return .success((HTTPResponse(status: .init(code: status), headerFields: fields), Data(body.utf8)))
+}
+
+private let playlistURL = URL(string: "https://api.spotify.com/v1/playlists/37i9dQZF1DXcBWIGoYBM5M")!
+private let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+
+@Suite("The request stages, each alone")
+struct ExchangeStageTests {
+    @Test func theConditionalStageAsksWithTheETagAndTurnsA304IntoTheBodyItStandsFor() async throws {
+        let stage = ConditionalRequestStage(cache: ValidatorCache())
+        let terminal = Terminal([answer(200, #"{"name":"Focus"}"#, etag: "\"v1\""), answer(304)])
+        let first = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        #expect(first.0.status.code == 200)
+        #expect(terminal.sent[0].headerFields[.ifNoneMatch] == nil)
+
+        let second = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        #expect(terminal.sent[1].headerFields[.ifNoneMatch] == "\"v1\"")
+        // The rest of the client never sees the 304: the answer is the body it stands for.
+        #expect(second.0.status.code == 200)
+        #expect(String(decoding: second.1, as: UTF8.self) == #"{"name":"Focus"}"#)
+    }
+
+    @Test func theConditionalStageLeavesWritesAndUntaggedAnswersAlone() async throws {
+        let cache = ValidatorCache()
+        await cache.remember(etag: "\"v1\"", body: Data("old".utf8), for: playlistURL)
+        let stage = ConditionalRequestStage(cache: cache)
+        let terminal = Terminal([answer(201, "{}"), answer(200, "fresh")])
+        _ = try await stage.send(HTTPRequest(method: .post, url: playlistURL)) { try terminal($0) }
+        #expect(terminal.sent[0].headerFields[.ifNoneMatch] == nil)
+        // A 200 without an ETag keeps the validator it had; a failure is passed on as it is.
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        #expect(await cache.validator(for: playlistURL)?.etag == "\"v1\"")
+    }
+
+    @Test func theLedgerStageCountsEveryRequestWithItsStatusOrNone() async throws {
+        let clock = TestClock()
+        let ledger = RequestLedger(key: key)
+        let stage = LedgerStage(ledger: ledger, clock: clock, route: "GET /playlists/{id}", background: true)
+        let terminal = Terminal([answer(200), .failure(.timedOut)])
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        await #expect(throws: SpotifyAPIError.self) {
+            try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        }
+        let usage = try await ledger.usage(at: clock.now)
+        #expect(usage.last24Hours == 2)
+        #expect(usage.background24Hours == 2)
+        #expect(usage.byOutcome == ["200": 1, "no answer": 1])
+        #expect(usage.byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
+    }
+
+    @Test func stagesRunInOrderAroundTheTerminal() async throws {
+        struct Mark: ExchangeStage {
+            let name: String
+            func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
+                -> (HTTPResponse, Data)
+            {
+                var request = request
+                request.headerFields[.init("X-Path")!] = (request.headerFields[.init("X-Path")!] ?? "") + name
+                let (response, data) = try await next(request)
+                return (response, data + Data(name.utf8))
+            }
+        }
+        let terminal = Terminal([answer(200, "|")])
+        let stages: [any ExchangeStage] = [Mark(name: "a"), Mark(name: "b")]
+        let (_, data) = try await stages.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        #expect(terminal.sent[0].headerFields[.init("X-Path")!] == "ab")
+        #expect(String(decoding: data, as: UTF8.self) == "|ba")
+    }
+}
+
+@Suite("One admission authority")
+struct AdmissionTests {
+    private func admission(_ clock: TestClock, _ ledger: RequestLedger, maxWait: Duration = .seconds(60)) -> Admission {
+        Admission(policy: .init(maxWait: maxWait), ledger: ledger, clock: clock, jitter: { 0 })
+    }
+
+    @Test func aRateLimitClosesTheWayForEveryRequestAndIsKeptForOtherProcesses() async throws {
+        let clock = TestClock(mode: .automatic)
+        let store = MemoryRequestLedgerStore()
+        let here = admission(clock, RequestLedger(key: key, store: store))
+        let decision = await here.rateLimited(retryAfter: .seconds(5))
+        #expect(decision == .wait(.seconds(5)))
+        #expect(await here.rateLimitCount == 1)
+        // The ledger holds it: another process's admission waits it out too, without a 429 of its own.
+        let elsewhere = admission(clock, RequestLedger(key: key, store: store))
+        #expect(await elsewhere.cooldown()?.kind == .rateLimit)
+        let start = clock.now
+        try await elsewhere.admit(.userInitiated)
+        #expect(clock.now.timeIntervalSince(start) == 5)
+    }
+
+    @Test func aQuotaCooldownRefusesAtOnceAndComesBeforeARateLimit() async throws {
+        let clock = TestClock(mode: .automatic)
+        let ledger = RequestLedger(key: key)
+        let admission = admission(clock, ledger)
+        _ = await admission.rateLimited(retryAfter: .seconds(30))
+        let error = await admission.quotaExceeded(retryAfter: .seconds(600))
+        #expect(error.code == .quotaExceeded)
+        #expect(await admission.cooldown()?.kind == .quota)
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.userInitiated) }
+        #expect(refused.code == .quotaExceeded)
+        #expect(clock.totalSlept == .zero)
+    }
+
+    @Test func aWaitLongerThanARequestWaitsFailsInsteadOfSleeping() async throws {
+        let clock = TestClock(mode: .automatic)
+        let admission = admission(clock, RequestLedger(key: key), maxWait: .seconds(10))
+        _ = await admission.rateLimited(retryAfter: .seconds(120))
+        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.userInitiated) }
+        #expect(error.code == .rateLimited)
+        #expect(clock.totalSlept == .zero)
+    }
+
+    @Test func backgroundWorkStopsAtTheDailyBudgetAndTheUserDoesNot() async throws {
+        let clock = TestClock()
+        let ledger = RequestLedger(key: key, dailyBudget: 1)
+        await ledger.record(LedgerEntry(sentAt: clock.now, endpoint: "GET /me", status: 200, background: true))
+        let admission = admission(clock, ledger)
+        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.background) }
+        #expect(error.code == .budgetExhausted)
+        try await admission.admit(.userInitiated)
+    }
+}
