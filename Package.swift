@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "SpotLinkTests",
             dependencies: [
-                "SpotifyLinkSupport",
+                "SpotifyLinkSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import Logging
 import PlaylistLinks
 import SpotifyAuth
@@ -189,6 +188,6 @@ struct Context {
 
     /// The session journal of this data folder.
     func journal() throws -> Journal {
-        try Journal(url: databaseURL, links: links())
+        try Journal(links: links())
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import PlaylistLinks
 
-/// The CLI's own records: a small session journal, kept in the links' SQLite file through its own
-/// connection and migrations, as any app can keep its tables beside the store's.
+/// The CLI's own records: a small session journal, kept in the links' SQLite file through the
+/// store's one writer with migrations of its own, as any app keeps its tables beside the store's.
 struct Journal {
     struct Entry: Equatable {
         var id: Int64
@@ -29,16 +29,15 @@ struct Journal {
     }
 
     let links: SQLitePlaylistLinkStore
-    private let database: DatabasePool
+    private var database: any DatabaseWriter { links.writer }
 
-    /// Opens the journal in the file at `url`, which `links` keeps its tables in too.
-    init(url: URL, links: SQLitePlaylistLinkStore) throws {
+    /// Opens the journal in the file `links` keeps its tables in, through the same writer.
+    init(links: SQLitePlaylistLinkStore) throws {
         self.links = links
         do {
-            database = try DatabasePool(path: url.path)
-            try Self.migrator.migrate(database)
+            try Self.migrator.migrate(links.writer)
         } catch {
-            throw CLIFailure("The session journal at \(url.path) could not be opened: \(error)", exitCode: 1)
+            throw CLIFailure("The session journal could not be opened: \(error)", exitCode: 1)
         }
     }
 
@@ -74,10 +73,12 @@ struct Journal {
         return entry
     }
 
-    /// Deletes the session and its link.
+    /// Deletes the session and its link, in one transaction.
     func delete(_ entry: Entry) throws {
-        _ = try links.removeLink(for: entry.record)
-        try database.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [entry.id]) }
+        try database.write { db in
+            try links.removeLink(for: entry.record, in: db)
+            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [entry.id])
+        }
     }
 
     private static func entry(_ row: Row) -> Entry {

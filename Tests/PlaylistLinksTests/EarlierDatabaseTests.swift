@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -48,5 +49,49 @@ struct EarlierDatabaseTests {
         try await store.link(RecordID(namespace: "session", id: "3"), to: links[0].playlist)
         #expect(try store.links().count == 3)
         #expect(try store.card(for: RecordID(namespace: "session", id: "1"))?.cover?.count == 11_786)
+    }
+}
+
+@Suite("One owner per database file")
+struct SharedWriterTests {
+    @Test func theStoreAndTheLedgerKeepTheirTablesInTheAppsOwnDatabase() async throws {
+        let url = try copyOfEarlierDatabase()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        // The app's one pool on its file: its tables, the links' and the ledger's.
+        let pool = try DatabasePool(path: url.path)
+        let store = try SQLitePlaylistLinkStore(writer: pool, clock: TestClock())
+        let ledgerStore = try SQLiteRequestLedgerStore(writer: pool)
+        #expect(store.writer === pool)
+        #expect(try store.appliedMigrations().count == 5)
+        let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+        try await ledgerStore.extendCooldown(
+            Cooldown(kind: .quota, until: Date(timeIntervalSince1970: 2_000_000_000), learnedAt: .now), for: key)
+        #expect(try await ledgerStore.cooldown(for: key)?.kind == .quota)
+
+        // A record and its link go in one transaction of the app's: when the record's delete
+        // fails, the link stays.
+        let morning = RecordID(namespace: "session", id: "1")
+        #expect(throws: (any Error).self) {
+            try pool.write { db in
+                try store.removeLink(for: morning, in: db)
+                try db.execute(sql: "DELETE FROM no_such_table")
+            }
+        }
+        #expect(try store.link(for: morning) != nil)
+        try await pool.write { db in
+            #expect(try store.removeLink(for: morning, in: db))
+            try db.execute(sql: "DELETE FROM session WHERE id = 1")
+        }
+        #expect(try store.link(for: morning) == nil)
+    }
+
+    @Test func aWriterThatDoesNotEnforceForeignKeysIsRefusedWithTheFix() throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let error = try #require(throws: PlaylistLinksError.self) {
+            try SQLitePlaylistLinkStore(writer: try DatabaseQueue(configuration: configuration))
+        }
+        #expect(error.code == .database)
+        #expect(error.message.contains("foreignKeysEnabled"))
     }
 }

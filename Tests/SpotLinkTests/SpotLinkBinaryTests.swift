@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import SpotifyEmulator
 import SpotifyLinkSupport
@@ -731,6 +732,30 @@ struct MoreCommandTests {
         #expect(try await cli.run(["session", "new", "After the move"] + common).stdout.contains("Created session 4"))
         // The doctor finds the file sound (it also reports no client ID and no network here).
         #expect(try await cli.run(["doctor"] + common).stdout.contains("✓ database: integrity ok"))
+    }
+
+    /// The journal and the links share the file's one writer, so deleting a session and its link is
+    /// one transaction: when the session's row cannot go, the link stays too.
+    @Test func aSessionDeleteThatFailsLeavesItsLink() async throws {
+        let cli = try SpotLinkBinary()
+        let data = cli.home.appendingPathComponent("refusing")
+        try FileManager.default.createDirectory(
+            at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
+        let file = data.appendingPathComponent("spotlink.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: file)
+        let common = ["--data-dir", data.path]
+        #expect(try await cli.run(["session", "list"] + common).status == 0)
+        try await DatabaseQueue(path: file.path).write { db in
+            try db.execute(
+                sql: "CREATE TRIGGER refuse BEFORE DELETE ON session BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        let delete = try await cli.run(["session", "delete", "1"] + common)
+        #expect(delete.status != 0)
+        #expect(delete.stderr.contains("refused"), "\(delete.stderr)")
+        let show = try await cli.run(["session", "show", "1"] + common)
+        #expect(show.stdout.contains("Morning Focus"), "\(show.stdout)")
     }
 
     @Test func openRefreshDetachDeleteDoctorAndNowPlaying() async throws {

@@ -1,5 +1,5 @@
 public import Foundation
-import GRDB
+public import GRDB
 public import SpotifyWebAPI
 
 /// A `RequestLedgerStore` in a SQLite file: the cooldown and request counts shared by every
@@ -14,21 +14,36 @@ public import SpotifyWebAPI
 /// let store = try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite"))
 /// ```
 public final class SQLiteRequestLedgerStore: RequestLedgerStore {
-    private let pool: DatabasePool
+    private let pool: any DatabaseWriter
 
     /// Opens (and creates or migrates) the ledger at `url`.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
-    public init(url: URL) throws {
+    public convenience init(url: URL) throws {
+        let pool: DatabasePool
         do {
             try PrivateFile.prepare(url)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: url.path, configuration: configuration)
-            try Self.migrator.migrate(pool)
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
                 underlying: error)
+        }
+        try self.init(writer: pool)
+    }
+
+    /// Keeps the ledger's tables (`cooldown`, `request`) in a database the app already owns,
+    /// migrating them on `writer`, so the file keeps one connection pool. Give the writer a busy
+    /// timeout: every process of the app writes the ledger.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
+    public init(writer: any DatabaseWriter) throws {
+        pool = writer
+        do {
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw PlaylistLinksError(
+                code: .database, message: "The request ledger could not be migrated: \(error)", underlying: error)
         }
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import GRDB
+public import GRDB
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 
@@ -17,9 +17,12 @@ public import SpotifyWebAPI
 /// let card = try store.card(for: RecordID(namespace: "session", id: "42"))
 /// ```
 ///
-/// The file is the app's to keep its own tables in too, opened with its own connection and
-/// migrations: this store only touches the tables `playlist`, `link`, `cover`, `libraryPlaylist`
-/// and the rows of GRDB's `grdb_migrations` whose names it registered.
+/// One connection per file: the app keeps its own tables in the same file through ``writer``, the
+/// store's own GRDB writer (migrate them on it, and delete a record with its link in one
+/// transaction with ``removeLink(for:in:)``), or hands the store the writer it already owns with
+/// ``init(writer:clock:coverCacheLimit:)``. Never open a second pool on the file. This store only
+/// touches the tables `playlist`, `link`, `cover`, `libraryPlaylist` and the rows of GRDB's
+/// `grdb_migrations` whose names it registered.
 public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// Where the database lives.
     public enum Location: Sendable {
@@ -29,21 +32,23 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         case inMemory
     }
 
-    let writer: any DatabaseWriter
+    /// The file's one writer (a `DatabasePool` for a file): the app's own tables and transactions
+    /// go through it too, so the file has one owner and one busy timeout.
+    public let writer: any DatabaseWriter
     let clock: any SpotifyClock
     /// The most bytes of cover art kept; the covers stored longest ago go first.
     public let coverCacheLimit: Int
 
     /// Opens (and migrates) the database.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
-    public init(location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024)
-        throws
-    {
-        self.clock = clock
-        self.coverCacheLimit = coverCacheLimit
+    public convenience init(
+        location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024
+    ) throws {
+        let writer: any DatabaseWriter
         do {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(5)
             switch location {
             case .inMemory:
                 writer = try DatabaseQueue(configuration: configuration)
@@ -51,10 +56,39 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 try PrivateFile.prepare(url)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             }
-            try Schema.migrator.migrate(writer)
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
+        }
+        try self.init(writer: writer, clock: clock, coverCacheLimit: coverCacheLimit)
+    }
+
+    /// Keeps the store's tables in a database the app already owns, migrating them on `writer`:
+    /// the file keeps one connection pool.
+    ///
+    /// The writer must enforce foreign keys (GRDB's default `Configuration` does); give it a busy
+    /// timeout when other processes write the same file.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated or
+    ///   the writer does not enforce foreign keys.
+    public init(writer: any DatabaseWriter, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024)
+        throws
+    {
+        self.writer = writer
+        self.clock = clock
+        self.coverCacheLimit = coverCacheLimit
+        do {
+            guard try writer.read({ db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }) == true else {
+                throw PlaylistLinksError(
+                    code: .database,
+                    message: "The database writer does not enforce foreign keys; open it with "
+                        + "Configuration.foreignKeysEnabled = true (GRDB's default).")
+            }
+            try Schema.migrator.migrate(writer)
+        } catch let error as PlaylistLinksError {
+            throw error
+        } catch {
+            throw PlaylistLinksError(
+                code: .database, message: "The playlist database could not be migrated: \(error)", underlying: error)
         }
     }
 
@@ -88,11 +122,17 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     public func removeLink(for record: RecordID) throws -> Bool {
-        try write { db in
-            try db.execute(
-                sql: "DELETE FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
-            return db.changesCount > 0
-        }
+        try write { db in try removeLink(for: record, in: db) }
+    }
+
+    /// Removes the link of `record` inside a transaction of the app's on ``writer``, so a record
+    /// and its link go together or not at all.
+    /// - Returns: whether there was a link.
+    @discardableResult
+    public func removeLink(for record: RecordID, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "DELETE FROM link WHERE namespace = ? AND recordID = ?", arguments: [record.namespace, record.id])
+        return db.changesCount > 0
     }
 
     public func link(for record: RecordID) throws -> PlaylistLink? {

@@ -78,7 +78,7 @@ struct Demo: AsyncParsableCommand {
                 "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
             ])
 
-        let journal = try Journal(url: context.databaseURL, links: links)
+        let journal = try Journal(links: links)
         let morning = try journal.create(title: "Morning routine", minutes: 20, at: clock.now)
         narrator.step("Created session \(morning.id) \"Morning routine\" (20 min)")
         let match = try requireValue(try await links.filterLibrary("focus").first, "no playlist matches 'focus'")
