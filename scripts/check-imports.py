@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks that every target declares in Package.swift the modules it imports, declares none it does
-not import, and that the layers point one way: no library product imports test or emulator code,
-and the CLI imports neither the test library nor the UI library.
+not import, and that the dependency graph is the one allowed: every library target has an allow-list
+of what it may use (an app library never reaches Hummingbird, and SwiftNIO only on Linux, where it
+carries the transport), no library product imports test or emulator code, and the CLI imports
+neither the test library nor the UI library. A new library target fails until it has its list.
 
     scripts/check-imports.py        # exit 1 with the offending targets listed
 """
@@ -11,6 +13,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
           "Synchronization", "Testing", "XCTest", "Security", "Observation", "os", "_Concurrency", "SwiftUI",
           "UIKit", "AppKit", "AuthenticationServices"}
+# What each library target may depend on; LINUX_ONLY dependencies must carry a Linux condition.
+ALLOWED = {
+    "SpotifyLinkSupport": set(),
+    "SpotifyWebAPI": {"SpotifyLinkSupport", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
+    "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
+    "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "GRDB", "HTTPTypes"},
+    "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"},
+    "LocalHTTPServer": {"Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "ServiceLifecycle"},
+    "SpotifyAuthLoopback": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "LocalHTTPServer", "HTTPTypes",
+                            "Hummingbird", "HummingbirdCore", "Logging", "NIOCore"},
+    "SpotifyEmulator": {"SpotifyLinkSupport", "LocalHTTPServer", "Crypto", "HTTPTypes", "Hummingbird", "Logging",
+                        "NIOCore"},
+    "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes"},
+    "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
+    "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
+}
+LINUX_ONLY = {"SpotifyWebAPI": {"AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix"}}
 FORBIDDEN = {
     "SpotifyWebAPI": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "SpotifyAuth": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
@@ -36,6 +55,19 @@ for target in package["targets"]:
     undeclared = sorted(imported - declared - SYSTEM - {name})
     unused = sorted(declared - imported)
     forbidden = sorted((imported | declared) & FORBIDDEN.get(name, set()))
+    if target["type"] == "regular":
+        if name not in ALLOWED:
+            problems.append(f"{name} has no allow-list in scripts/check-imports.py: add what it may use")
+        else:
+            linux = LINUX_ONLY.get(name, set())
+            outside = sorted((imported | declared) - ALLOWED[name] - linux - SYSTEM - {name})
+            if outside:
+                forbidden = sorted(set(forbidden) | set(outside))
+            for dependency in target["dependencies"]:
+                for value in dependency.values():
+                    platforms = ((value[-1] or {}).get("platformNames") if isinstance(value[-1], dict) else None)
+                    if value[0] in linux and platforms != ["linux"]:
+                        problems.append(f"{name} may use {value[0]} only on Linux (condition: .when(platforms: [.linux]))")
     for kind, names in (("imports undeclared", undeclared), ("declares unused", unused), ("must not use", forbidden)):
         if names:
             problems.append(f"{name} {kind}: {', '.join(names)}")

@@ -8,7 +8,9 @@
     scripts/public-api.py --stats         # counts per module, and symbols without a doc comment
 
 One line per public symbol (module, kind, path and declaration) and per public conformance. Synthesized members (from
-protocol extensions of other modules) are left out; they follow from the conformances listed.
+protocol extensions of other modules) are left out; they follow from the conformances listed. So are the conformances
+the compiler implies (SendableMetatype of every Sendable type, Copyable and Escapable), which a toolchain bump would
+otherwise churn.
 """
 import difflib, glob, json, os, sys
 
@@ -23,6 +25,9 @@ def graphs():
         sys.exit("no symbol graphs: run 'swift package dump-symbol-graph --minimum-access-level public' first")
     return found[0]
 
+
+# Conformances the compiler adds by itself: they say nothing about the API and change with the toolchain.
+IMPLIED_CONFORMANCES = {"Swift.SendableMetatype", "Swift.Copyable", "Swift.Escapable"}
 
 # Members that implement a standard protocol's requirement take its documentation.
 STANDARD_WITNESSES = {"description", "debugDescription", "init(from:)", "encode(to:)", "hash(into:)", "==(_:_:)", "<(_:_:)",
@@ -70,6 +75,8 @@ def symbols():
             for relation in graph.get("relationships", []):
                 if relation["kind"] == "conformsTo" and relation["source"] in names:
                     protocol = relation.get("targetFallback") or names.get(relation["target"]) or relation["target"]
+                    if protocol in IMPLIED_CONFORMANCES:
+                        continue
                     rows.append(f"{module}\tconformance\t{names[relation['source']]}\t: {protocol}")
             for symbol in graph["symbols"]:
                 if symbol.get("accessLevel") not in ("public", "open"):

@@ -221,7 +221,7 @@ enum Metrics {
     /// changes they had to see, and how late each change was seen. `callsTarget` is a contrast for
     /// a policy that spends calls on purpose.
     static func nowPlaying(
-        _ report: Report, policy: PollSchedule.Policy, name: String,
+        _ report: Report, policy: NowPlayingMonitor.Polling, name: String,
         callsTarget: Target = .exact(.atMost(1.5), onRatio: true)
     ) async throws {
         let clock = TestClock()  // a fixed start, so the virtual hour plays out the same on every run

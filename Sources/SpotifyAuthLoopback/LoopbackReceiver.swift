@@ -13,18 +13,18 @@ import SpotifyLinkSupport
 /// It answers only `GET` on the callback path; anything else gets 404 or 405 and the wait goes
 /// on. Bodies are not read, idle connections are closed after a few seconds, and the port closes
 /// when the receiver stops.
-public final class LoopbackReceiver: Sendable {
+package final class LoopbackReceiver: Sendable {
     /// The page sent back to the browser for one callback.
-    public struct Page: Sendable {
+    package struct Page: Sendable {
         /// The HTTP status of the page.
-        public var status: Int
+        package var status: Int
         /// The page's title and heading.
-        public var title: String
+        package var title: String
         /// The sentence under the heading: what happened and what to do next.
-        public var message: String
+        package var message: String
 
         /// A page with `status`, `title` and `message` (escaped when rendered).
-        public init(status: Int, title: String, message: String) {
+        package init(status: Int, title: String, message: String) {
             self.status = status
             self.title = title
             self.message = message
@@ -32,9 +32,9 @@ public final class LoopbackReceiver: Sendable {
     }
 
     /// Where the listener is: `http://127.0.0.1:PORT`.
-    public var host: String { server.host }
+    package var host: String { server.host }
     /// The port the listener is bound to (the one put in the redirect URI).
-    public var port: Int { server.port }
+    package var port: Int { server.port }
     private let server: LocalHTTPServer
 
     private init(server: LocalHTTPServer) {
@@ -48,7 +48,7 @@ public final class LoopbackReceiver: Sendable {
     ///   - port: the port to listen on; 0 for any free one.
     ///   - path: the callback path, as `/callback`.
     ///   - handler: gets each callback's raw query and returns the page the browser shows.
-    public static func start(
+    package static func start(
         host: String = "127.0.0.1", port: Int = 0, path: String,
         handler: @escaping @Sendable (_ query: String) async -> Page
     ) async throws -> LoopbackReceiver {
@@ -89,7 +89,7 @@ public final class LoopbackReceiver: Sendable {
     }
 
     /// Closes the port and waits until the server has stopped.
-    public func stop() async {
+    package func stop() async {
         await server.stop()
     }
 }

@@ -3,7 +3,7 @@ public import SpotifyAuth
 public import SpotifyWebAPI
 
 /// Sign-in for command-line and desktop apps: PKCE through the browser, with the redirect
-/// received by a ``LoopbackReceiver`` that is open only while the sign-in is pending.
+/// received by a listener on this machine that is open only while the sign-in is pending.
 public struct LoopbackSignIn: Sendable {
     /// The app's client ID from Spotify's dashboard.
     public var clientID: String
@@ -45,7 +45,6 @@ public struct LoopbackSignIn: Sendable {
     /// - Parameters:
     ///   - session: receives the tokens.
     ///   - transport: reaches the token endpoint.
-    ///   - random: the source of the PKCE verifier and state (tests pass a seeded one).
     ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
     ///   - clock: the deadline's clock.
     /// - Throws: `OAuthError` (`.timedOut` after ``timeout``, `.accessDenied`, `.stateMismatch`
@@ -54,7 +53,18 @@ public struct LoopbackSignIn: Sendable {
     @discardableResult
     public func run(
         session: SpotifySession, transport: any Transport = platformDefaultTransport(),
-        random: any RandomSource = SystemRandomSource(),
+        clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
+    ) async throws -> StoredTokens {
+        try await run(
+            session: session, transport: transport, random: SystemRandomSource(), clock: clock,
+            openBrowser: openBrowser)
+    }
+
+    /// ``run(session:transport:clock:openBrowser:)`` drawing the PKCE verifier and state from
+    /// `random` (tests pass a recording one).
+    @discardableResult
+    package func run(
+        session: SpotifySession, transport: any Transport = platformDefaultTransport(), random: any RandomSource,
         clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
     ) async throws -> StoredTokens {
         guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {

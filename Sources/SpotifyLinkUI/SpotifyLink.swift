@@ -128,10 +128,10 @@ public final class SpotifyLink {
             clock: configuration.clock)
         session = SpotifySession(endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock)
         let folder = configuration.folder
-        ledger = RequestLedger(
+        ledger = try RequestLedger(
             key: QuotaKey(issuer: configuration.server.issuer, clientID: configuration.clientID),
-            store: try SQLiteRequestLedgerStore(url: folder.appendingPathComponent("spotify-requests.sqlite")),
-            share: configuration.share)
+            file: folder.appendingPathComponent("spotify-requests.sqlite"), dailyBudget: configuration.share.dailyBudget
+        )
         client = SpotifyClient(
             configuration: SpotifyClient.Configuration(apiBaseURL: configuration.server.apiBaseURL), tokens: session,
             transport: configuration.transport, clock: configuration.clock, ledger: ledger)
@@ -152,7 +152,7 @@ public final class SpotifyLink {
     }
 
     /// The now-playing indicator, polling within the default budget unless told otherwise.
-    public func nowPlaying(policy: PollSchedule.Policy = .default) -> NowPlayingIndicatorModel {
+    public func nowPlaying(policy: NowPlayingMonitor.Polling = .default) -> NowPlayingIndicatorModel {
         NowPlayingIndicatorModel(connection: connection, policy: policy)
     }
 

@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// Emulator catalog files (`spotify-emulator --catalog FILE`) for tests and benchmarks.
-public enum CatalogFile {
+package enum CatalogFile {
     /// Writes a catalog whose user has `playlists` playlists, all in the library, named
     /// "Collection 1"…, and returns its URL in a fresh temporary folder.
     ///
     /// - Parameters:
     ///   - playlists: how many playlists.
     ///   - tracks: the number of tracks of playlist `index` (3 to 7 by default).
-    public static func library(playlists: Int, tracks: (Int) -> Int = { 3 + $0 % 5 }) throws -> URL {
+    package static func library(playlists: Int, tracks: (Int) -> Int = { 3 + $0 % 5 }) throws -> URL {
         let list = (0..<playlists).map { index in
             [
                 "name": "Collection \(index + 1)",

@@ -4,15 +4,15 @@ import Synchronization
 /// A gate a test opens by hand: tasks that ``hold()`` wait until ``open()``; once open it stays open.
 ///
 /// Hold a scripted or real answer with it to make answers arrive late or out of order.
-public final class TestGate: Sendable {
+package final class TestGate: Sendable {
     private let state = Lock<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
         (false, false, []))
 
     /// A closed gate.
-    public init() {}
+    package init() {}
 
     /// Lets every holder through, now and later.
-    public func open() {
+    package func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters = [] }
@@ -22,10 +22,10 @@ public final class TestGate: Sendable {
     }
 
     /// Whether something has reached the gate.
-    public var hasArrived: Bool { state.withLock { $0.arrived } }
+    package var hasArrived: Bool { state.withLock { $0.arrived } }
 
     /// Waits until the gate is open.
-    public func hold() async {
+    package func hold() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
                 state.arrived = true

@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPTypes
+package import Foundation
+package import HTTPTypes
 public import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyWebAPI
@@ -28,14 +28,14 @@ public func withEmulator<T>(
 
 /// Plain HTTP for tests that act as a browser or a third-party client: no redirects followed,
 /// whole bodies returned.
-public struct TestHTTP: Sendable {
+package struct TestHTTP: Sendable {
     let transport = platformDefaultTransport()
 
     /// A client with a fresh session configuration.
-    public init() {}
+    package init() {}
 
     /// One exchange; `form` fields become an `application/x-www-form-urlencoded` body.
-    public func send(
+    package func send(
         _ method: HTTPRequest.Method = .get, _ url: URL, headers: [String: String] = [:],
         form: [(String, String)]? = nil
     ) async throws -> (status: Int, headers: HTTPFields, body: Data) {
@@ -52,7 +52,7 @@ public struct TestHTTP: Sendable {
     }
 
     /// JSON of an exchange, as a dictionary.
-    public func json(_ url: URL, token: String? = nil) async throws -> (status: Int, object: [String: Any]) {
+    package func json(_ url: URL, token: String? = nil) async throws -> (status: Int, object: [String: Any]) {
         let (status, _, data) = try await send(
             .get, url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
@@ -60,7 +60,7 @@ public struct TestHTTP: Sendable {
     }
 
     /// `fields` as an `application/x-www-form-urlencoded` body.
-    public static func formEncode(_ fields: [(String, String)]) -> String {
+    package static func formEncode(_ fields: [(String, String)]) -> String {
         FormEncoding.encode(fields)
     }
 }

@@ -22,10 +22,10 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     #endif
     let session = SpotifySession(endpoint: endpoint, store: store)
     // One ledger per app and device: a quota or rate limit any process learns stops them all.
-    let ledger = RequestLedger(
+    let ledger = try RequestLedger(
         key: QuotaKey(issuer: endpoint.server.issuer, clientID: "YOUR_CLIENT_ID"),
-        store: try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite")),
-        share: QuotaShare(apps: 1, usersPerApp: 5))   // background work stops at this device's share (80 a day)
+        file: appSupport.appendingPathComponent("spotify-requests.sqlite"),
+        dailyBudget: QuotaShare(apps: 1, usersPerApp: 5).dailyBudget)   // background work stops at this device's share (80 a day)
     let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)   // refreshes once, whatever the number of callers
 
     // Attach a playlist to a record of your app, offline and at once; details are filled in later.

@@ -56,7 +56,7 @@ func readmeExampleJournalApp() throws {
             .task { await card.load() }                                         // no request while fresh
         }
     }
-    // Deleting a session: try await spotify.links.unlink(session)
+    // Deleting a session: try await spotify.links.removeLink(for: session)
     // README example 2 ends
     _ = spotify
 }

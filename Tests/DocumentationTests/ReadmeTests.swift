@@ -74,7 +74,7 @@ struct ReadmeTests {
         let journal = try compiledExample(2)
         let connectRow = Array(
             journal.drop { !$0.contains("struct ConnectRow") }.prefix { !$0.contains("struct AttachPlaylist") })
-        // "Deleting a session: try await spotify.links.unlink(session)" is a line the journal writes too.
+        // "Deleting a session: try await spotify.links.removeLink(for: session)" is a line the journal writes too.
         let counts = (
             journal: 2 * imports(2) + code(try compiledExample(2)) + 1,
             routine: 2 * imports(3) + code(try compiledExample(3)) + code(connectRow),

@@ -28,7 +28,8 @@ final class MonitorHarness: Sendable {
     /// Starts the monitor, then moves the clock to whichever comes first, the next scripted step or
     /// the monitor's next poll, until `end`.
     func run(
-        _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil, policy: PollSchedule.Policy = .responsive,
+        _ emulator: EmulatorServer, tokens: (any AccessTokenProvider)? = nil,
+        policy: NowPlayingMonitor.Polling = .responsive,
         until end: Duration, steps: [Step] = []
     ) async throws -> NowPlayingMonitor {
         let provider: any AccessTokenProvider =
@@ -101,7 +102,7 @@ struct NowPlayingTests {
                 let startedAt = item.observedAt.timeIntervalSince(start) - item.progress.seconds
                 if abs(startedAt - 1500) < 0.5 {
                     sawSkip = true
-                    #expect(item.progress <= PollSchedule.Policy.economical.calmPlayingInterval!)
+                    #expect(item.progress <= NowPlayingMonitor.Polling.economical.calmPlayingInterval!)
                 } else {
                     #expect(item.progress <= .seconds(2), "a natural track change seen \(item.progress) late")
                 }

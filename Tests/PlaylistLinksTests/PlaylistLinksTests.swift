@@ -39,10 +39,10 @@ struct PlaylistLinksTests {
         try await links.link(session42, to: second)
         card = try #require(try links.card(for: session42))
         #expect(card.metadata.id == second)
-        await #expect(try links.unlink(session42))
+        #expect(try links.removeLink(for: session42))
         #expect(try links.card(for: session42) == nil)
         #expect(try links.metadata(for: second) != nil)
-        await #expect(try !links.unlink(session42))
+        #expect(try !links.removeLink(for: session42))
     }
 
     @Test func refreshFillsTheCardThenItReadsOfflineAfterTheEmulatorStops() async throws {
@@ -163,7 +163,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator)
-            try await links.cacheLibrary(try await client.allMyPlaylists().items)
+            try await links.replaceLibrary(try await client.allMyPlaylists().items)
             await #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
             await #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
             await #expect(try links.filterLibrary("").count == 11)
@@ -189,7 +189,7 @@ struct PlaylistLinksTests {
             + names.enumerated().map { index, name in
                 #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
             }.joined(separator: ",") + "]"
-        try await links.cacheLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
+        try await links.replaceLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
         #expect(try await links.filterLibrary(query).map(\.name) == expected)
     }
 
@@ -260,7 +260,7 @@ struct PlaylistLinksTests {
         try await SQLitePlaylistLinkStore(location: .file(url)).link(
             session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         #expect(
-            try await SQLitePlaylistLinkStore(location: .file(url)).linkedPlaylist(session42)?.rawValue
+            try SQLitePlaylistLinkStore(location: .file(url)).link(for: session42)?.playlist.rawValue
                 == "37i9dQZF1DXcBWIGoYBM5M")
     }
 

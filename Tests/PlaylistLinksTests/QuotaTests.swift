@@ -172,7 +172,7 @@ struct NowPlayingBudgetTests {
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
             let running = try #require(await emulator.playlists().first { $0.name == "Running Mix" }).id
             let monitor = try await harness.run(
-                emulator, policy: PollSchedule.Policy(), until: .seconds(3600),
+                emulator, policy: NowPlayingMonitor.Polling(), until: .seconds(3600),
                 steps: [
                     .init(at: .zero) {
                         await emulator.control("player/play", ["context_uri": "spotify:playlist:\(running)"])

@@ -17,7 +17,10 @@ actor DictionaryLinkStore: PlaylistLinkStore {
 
     init(clock: any SpotifyClock) { self.clock = clock }
 
-    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) {
+    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) throws {
+        guard !record.namespace.isEmpty, !record.id.isEmpty else {
+            throw PlaylistLinksError(code: .invalidArgument, message: "A record needs a namespace and an ID.")
+        }
         if replacingMetadata || metadataByID[metadata.id] == nil { metadataByID[metadata.id] = metadata }
         linksByRecord[record] = PlaylistLink(record: record, playlist: metadata.id, linkedAt: clock.now)
     }
@@ -112,14 +115,30 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aRecordWithoutANamespaceOrAnIDIsRefusedWhicheverWayItIsLinked(_ kind: StoreKind) async throws {
+        let store = try kind.make(clock: TestClock())
+        for record in [RecordID(namespace: "", id: "1"), RecordID(namespace: "session", id: "")] {
+            let viaLink = try await #require(throws: PlaylistLinksError.self) {
+                try await store.link(record, to: focus)
+            }
+            #expect(viaLink.code == .invalidArgument)
+            let viaSave = try await #require(throws: PlaylistLinksError.self) {
+                try await store.saveLink(record, to: PlaylistMetadata(id: focus), replacingMetadata: true)
+            }
+            #expect(viaSave.code == .invalidArgument)
+        }
+        #expect(try await store.links().isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func unlinkingSaysWhetherThereWasALinkAndKeepsTheMetadata(_ kind: StoreKind) async throws {
         let store = try kind.make(clock: TestClock())
         let record = RecordID(namespace: "routine", id: "morning")
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.link(record, to: focus)
-        #expect(try await store.unlink(record))
-        #expect(try await !store.unlink(record))
-        #expect(try await store.linkedPlaylist(record) == nil)
+        #expect(try await store.removeLink(for: record))
+        #expect(try await !store.removeLink(for: record))
+        #expect(try await store.link(for: record)?.playlist == nil)
         #expect(try await store.card(for: record) == nil)
         #expect(try await store.metadata(for: focus)?.name == "Focus")
     }
@@ -182,7 +201,7 @@ struct StoreConformanceTests {
 
         #expect(try await target.importJSON(try await source.exportJSON()) == 2)
         #expect(try await target.links().filter { $0.record.id != "9" } == source.links())
-        #expect(try await target.linkedPlaylist(RecordID(namespace: "session", id: "9")) == deepWork)
+        #expect(try await target.link(for: RecordID(namespace: "session", id: "9"))?.playlist == deepWork)
         #expect(try await target.metadata(for: focus) == described(focus, "Focus"))
         #expect(try await target.metadata(for: deepWork) != nil)
     }

@@ -91,7 +91,7 @@ struct ConnectionModelTests {
         #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory))
         #expect(english(.disconnected(.memory)).contains("spotify.com"))
         #expect(try await harness.session.tokens() == nil)
-        await #expect(try harness.links.linkedPlaylist(record) == deep)
+        #expect(try harness.links.link(for: record)?.playlist == deep)
         await harness.stop()
     }
 
@@ -281,7 +281,7 @@ struct PickerModelTests {
         let record = RecordID(namespace: "routine", id: "morning")
         let card = try await #require(try picker.select(chosen, for: record))
         #expect(card.metadata.id == chosen.id)
-        await #expect(try harness.links.linkedPlaylist(record) == chosen.id)
+        #expect(try harness.links.link(for: record)?.playlist == chosen.id)
         await harness.stop()
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 public final class NowPlayingMonitor: Sendable {
     private let client: SpotifyClient
     private let clock: any SpotifyClock
-    private let policy: PollSchedule.Policy
+    private let policy: NowPlayingMonitor.Polling
     private let control = Lock<Control>(Control())
     private struct Control {
         var background = false
@@ -29,9 +29,9 @@ public final class NowPlayingMonitor: Sendable {
 
     /// - Parameters:
     ///   - client: the client to poll with.
-    ///   - policy: how often to poll; by default ``PollSchedule/Policy/default`` (within 30 calls an
+    ///   - policy: how often to poll; by default ``NowPlayingMonitor/Polling/default`` (within 30 calls an
     ///     hour of listening).
-    public init(client: SpotifyClient, policy: PollSchedule.Policy = .default) {
+    public init(client: SpotifyClient, policy: NowPlayingMonitor.Polling = .default) {
         self.client = client
         self.clock = client.clock
         self.policy = policy

@@ -8,17 +8,13 @@ public import SpotifyWebAPI
 /// Writes are transactions in WAL mode, so a process killed mid-write leaves the last complete
 /// state; several processes may use the file at once (each waits up to five seconds for another's
 /// write). The file holds no secret and no personal data: endpoints with IDs folded, statuses and
-/// times. Keep it next to the app's data, one per device:
-///
-/// ```swift
-/// let store = try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite"))
-/// ```
-public final class SQLiteRequestLedgerStore: RequestLedgerStore {
+/// times. Apps open it through `RequestLedger(key:file:dailyBudget:)`.
+package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     private let pool: any DatabaseWriter
 
     /// Opens (and creates or migrates) the ledger at `url`.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
-    public convenience init(url: URL) throws {
+    package convenience init(url: URL) throws {
         let pool: DatabasePool
         do {
             try PrivateFile.prepare(url)
@@ -37,7 +33,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// migrating them on `writer`, so the file keeps one connection pool. Give the writer a busy
     /// timeout: every process of the app writes the ledger.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
-    public init(writer: any DatabaseWriter) throws {
+    package init(writer: any DatabaseWriter) throws {
         pool = writer
         do {
             try Self.migrator.migrate(writer)
@@ -47,7 +43,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    public func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
         try await pool.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT kind, until, learnedAt FROM cooldown WHERE issuer = ? AND clientID = ?",
@@ -61,7 +57,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    public func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -77,7 +73,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    public func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
@@ -92,7 +88,7 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    public func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
@@ -132,5 +128,28 @@ public final class SQLiteRequestLedgerStore: RequestLedgerStore {
             try db.create(index: "request_by_app_and_time", on: "request", columns: ["issuer", "clientID", "sentAt"])
         }
         return migrator
+    }
+}
+
+extension RequestLedger {
+    /// A ledger in a SQLite file, shared by every process and client of the app on the device and
+    /// kept across launches: a cooldown one learns stops the others. Keep it next to the app's data,
+    /// one per device. Writes are transactions in WAL mode; each process waits up to five seconds
+    /// for another's write.
+    ///
+    /// ```swift
+    /// let ledger = try RequestLedger(key: key, file: appSupport.appendingPathComponent("spotify-requests.sqlite"))
+    /// ```
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    public init(key: QuotaKey, file: URL, dailyBudget: Int? = nil) throws {
+        self.init(key: key, store: try SQLiteRequestLedgerStore(url: file), dailyBudget: dailyBudget)
+    }
+
+    /// A ledger whose tables (`cooldown`, `request`) live in a database the app already owns,
+    /// migrated on `writer`, so the file keeps one connection pool. Give the writer a busy timeout:
+    /// every process of the app writes the ledger.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
+    public init(key: QuotaKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws {
+        self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
     }
 }

@@ -58,7 +58,7 @@ public struct MetadataRefresher: Sendable {
     @discardableResult
     public func refresh(record: RecordID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome?
     {
-        guard let id = try await store.linkedPlaylist(record) else { return nil }
+        guard let id = try await store.link(for: record)?.playlist else { return nil }
         return try await refresh(playlist: id, progress: progress)
     }
 

@@ -22,11 +22,16 @@ public protocol PlaylistLinkStore: Sendable {
     /// Links `record` to the playlist `metadata` describes, replacing the record's previous link and
     /// stamping it with the store's clock, and saves the metadata in the same transaction:
     /// replacing what is cached when `replacingMetadata`, otherwise only when nothing is cached
-    /// for that playlist yet.
+    /// for that playlist yet. Apps call ``link(_:to:)-(_,SpotifyID)``, which keeps what is known of
+    /// the playlist.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
+    ///   namespace or an ID: every store refuses it (the conformance suite checks).
     func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws
 
-    /// Removes the link of `record`; the playlist's metadata and cover stay.
+    /// Removes the link of `record`; the playlist's metadata and cover stay for other records and
+    /// the picker.
     /// - Returns: whether there was a link.
+    @discardableResult
     func removeLink(for record: RecordID) async throws -> Bool
 
     /// The link of `record`, if any.
@@ -123,19 +128,7 @@ extension PlaylistLinkStore {
         try await saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
     }
 
-    /// Removes the link of `record`; the cached playlist stays for other records and the picker.
-    /// - Returns: whether there was a link.
-    @discardableResult
-    public func unlink(_ record: RecordID) async throws -> Bool {
-        try await removeLink(for: record)
-    }
-
-    /// The playlist linked to `record`, if any.
-    public func linkedPlaylist(_ record: RecordID) async throws -> SpotifyID? {
-        try await link(for: record)?.playlist
-    }
-
-    private static func check(_ record: RecordID) throws {
+    static func check(_ record: RecordID) throws {
         guard !record.namespace.isEmpty, !record.id.isEmpty else {
             throw PlaylistLinksError(
                 code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
@@ -146,11 +139,12 @@ extension PlaylistLinkStore {
 // MARK: - The picker's library, for any store
 
 extension PlaylistLinkStore {
-    /// Replaces the cached list of the user's own playlists (for the picker).
+    /// Replaces the cached list of the user's own playlists (for the picker) with the playlists
+    /// Spotify listed.
     ///
     /// - Returns: the list as cached, in library order, so the caller need not read it back.
     @discardableResult
-    public func cacheLibrary(_ playlists: [SimplifiedPlaylist]) async throws -> [LibraryPlaylist] {
+    public func replaceLibrary(_ playlists: [SimplifiedPlaylist]) async throws -> [LibraryPlaylist] {
         let library = playlists.map(LibraryPlaylist.init(playlist:))
         try await replaceLibrary(library)
         return library
@@ -166,7 +160,7 @@ extension PlaylistLinkStore {
 
 extension LibraryPlaylist {
     /// `playlists` whose name matches `text`, ranked as ``PlaylistLinkStore/filterLibrary(_:)`` says.
-    public static func filter(_ playlists: [LibraryPlaylist], matching text: String) -> [LibraryPlaylist] {
+    package static func filter(_ playlists: [LibraryPlaylist], matching text: String) -> [LibraryPlaylist] {
         let needle = fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
         let ranked = playlists.enumerated().compactMap { position, playlist -> (Int, Int, LibraryPlaylist)? in
             let folded = fold(playlist.name)
@@ -189,7 +183,7 @@ extension LibraryPlaylist {
 
     /// Merges local matches with Spotify search results: local first, then search results whose
     /// ID is not already listed.
-    public static func merge(local: [LibraryPlaylist], search: [SimplifiedPlaylist]) -> [LibraryPlaylist] {
+    package static func merge(local: [LibraryPlaylist], search: [SimplifiedPlaylist]) -> [LibraryPlaylist] {
         var seen = Set(local.map(\.id))
         var merged = local
         for playlist in search where seen.insert(playlist.id).inserted {

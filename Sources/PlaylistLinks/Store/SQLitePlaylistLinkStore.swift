@@ -70,7 +70,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// timeout when other processes write the same file.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated or
     ///   the writer does not enforce foreign keys.
-    public init(writer: any DatabaseWriter, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024)
+    public init(
+        writer: any DatabaseWriter, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024
+    )
         throws
     {
         self.writer = writer
@@ -93,18 +95,19 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     /// The names of this store's migrations applied to the file, in order (for diagnostics).
-    public func appliedMigrations() throws -> [String] {
+    package func appliedMigrations() throws -> [String] {
         try read { db in try Schema.migrator.appliedMigrations(db) }
     }
 
     /// Runs SQLite's integrity check; `["ok"]` when the database is sound.
-    public func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
     // MARK: - Links
 
     public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) throws {
+        try Self.check(record)
         let now = clock.now.timeIntervalSince1970
         try write { db in
             if replacingMetadata {
@@ -121,6 +124,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    @discardableResult
     public func removeLink(for record: RecordID) throws -> Bool {
         try write { db in try removeLink(for: record, in: db) }
     }

@@ -59,7 +59,7 @@ struct Demo: AsyncParsableCommand {
 
         let links = try context.links(clock: clock)
         let library = try await client.allMyPlaylists().items
-        try await links.cacheLibrary(library)
+        try await links.replaceLibrary(library)
         narrator.step("Your playlists", ["count": "\(library.count)"])
         for playlist in library {
             narrator.detail(

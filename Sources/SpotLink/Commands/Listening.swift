@@ -42,7 +42,7 @@ struct NowPlaying: AsyncParsableCommand {
 enum Polling: String, ExpressibleByArgument, CaseIterable {
     case budgeted, economical, responsive
 
-    var policy: PollSchedule.Policy {
+    var policy: NowPlayingMonitor.Polling {
         switch self {
         case .budgeted: .default
         case .economical: .economical

@@ -25,7 +25,7 @@ struct Playlists: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let library = try await client.allMyPlaylists()
         let links = try context.links()
-        try await links.cacheLibrary(library.items)
+        try await links.replaceLibrary(library.items)
         let shown = try await links.filterLibrary(filter ?? "")
         // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
         let unavailable = library.nullCount + library.undecodableCount

@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import SpotifyLinkSupport
-public import SpotifyWebAPI
+package import SpotifyWebAPI
 
 /// One sign-in, as a pure state machine: it binds the verifier, `state`, issuer and redirect URI
 /// to the request and judges the callback, without doing any I/O.
@@ -8,22 +8,22 @@ public import SpotifyWebAPI
 /// Callback checks run in a fixed order: `state` first (a callback with a wrong state is treated
 /// as forged whatever else it says), then readable and unrepeated parameters, then the issuer
 /// (RFC 9207), then `error`, then `code`.
-public struct AuthorizationFlow: Sendable {
+package struct AuthorizationFlow: Sendable {
     /// What the app asks for.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The app's client ID from Spotify's dashboard.
-        public var clientID: String
+        package var clientID: String
         /// The redirect URI registered in the dashboard, exactly as registered (a loopback port aside).
-        public var redirectURI: String
+        package var redirectURI: String
         /// The scopes asked for.
-        public var scopes: [String]
+        package var scopes: [String]
         /// The accounts service.
-        public var server: AuthorizationServer
+        package var server: AuthorizationServer
         /// Ask Spotify to show the consent page even if the user agreed before.
-        public var showDialog: Bool
+        package var showDialog: Bool
 
         /// A request for `scopes` from `server` on behalf of `clientID`, answered at `redirectURI`.
-        public init(
+        package init(
             clientID: String, redirectURI: String, scopes: [String] = SpotifyScope.all, server: AuthorizationServer,
             showDialog: Bool = false
         ) {
@@ -36,7 +36,7 @@ public struct AuthorizationFlow: Sendable {
     }
 
     /// Where the flow is.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// The authorize URL is out; waiting for the callback.
         case awaitingCallback
         /// A code was accepted: exchange it.
@@ -46,7 +46,7 @@ public struct AuthorizationFlow: Sendable {
     }
 
     /// What to do with one callback.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Exchange this code (with ``verifier``) at the token endpoint.
         case exchange(AuthorizationCode)
         /// Refuse the request and keep waiting for the real callback.
@@ -56,21 +56,21 @@ public struct AuthorizationFlow: Sendable {
     }
 
     /// What the app asked for.
-    public let request: Request
+    package let request: Request
     /// The PKCE verifier, sent with the code to the token endpoint.
-    public let verifier: CodeVerifier
+    package let verifier: CodeVerifier
     /// The random `state` the callback must carry.
-    public let state: String
+    package let state: String
     /// Where the flow is.
-    public private(set) var phase: Phase = .awaitingCallback
+    package private(set) var phase: Phase = .awaitingCallback
     /// Callbacks refused so far; after ``maxRejectedCallbacks`` the flow fails.
-    public private(set) var rejectedCallbacks = 0
+    package private(set) var rejectedCallbacks = 0
     /// How many forged or stray callbacks are ignored before the flow fails.
-    public var maxRejectedCallbacks = 5
+    package var maxRejectedCallbacks = 5
 
     /// Starts a flow with a fresh verifier and state.
     /// - Throws: ``OAuthError`` if the redirect URI breaks Spotify's rules or the random source fails.
-    public init(_ request: Request, random: any RandomSource = SystemRandomSource()) throws {
+    package init(_ request: Request, random: any RandomSource = SystemRandomSource()) throws {
         _ = try RedirectURIPolicy.validate(request.redirectURI)
         self.request = request
         self.verifier = try PKCE.makeVerifier(using: random)
@@ -78,7 +78,7 @@ public struct AuthorizationFlow: Sendable {
     }
 
     /// The URL to open in the browser. It carries the challenge, never the verifier or a secret.
-    public var authorizeURL: URL {
+    package var authorizeURL: URL {
         var components = URLComponents(url: request.server.authorizeURL, resolvingAgainstBaseURL: false)!
         var items = [
             URLQueryItem(name: "client_id", value: request.clientID),
@@ -103,7 +103,7 @@ public struct AuthorizationFlow: Sendable {
     /// else in it is read. Then the issuer (RFC 9207): an `iss` naming another service is a mix-up,
     /// and so is a missing `iss` from a service that always sends it
     /// (``AuthorizationServer/sendsIssuerInCallbacks``).
-    public mutating func handleCallback(query: String) -> Outcome {
+    package mutating func handleCallback(query: String) -> Outcome {
         guard phase == .awaitingCallback else {
             return .ignore(
                 OAuthError(
@@ -168,7 +168,7 @@ public struct AuthorizationFlow: Sendable {
     }
 
     /// Marks the flow failed (a deadline passed, the user pressed Ctrl-C).
-    public mutating func abandon() { phase = .failed }
+    package mutating func abandon() { phase = .failed }
 
     private mutating func reject(_ error: OAuthError) -> Outcome {
         rejectedCallbacks += 1

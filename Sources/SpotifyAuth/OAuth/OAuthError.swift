@@ -34,16 +34,16 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public var code: Code
+    public package(set) var code: Code
     /// The HTTP status of the token endpoint's answer, when there was one.
-    public var status: Int?
+    public package(set) var status: Int?
     /// A sentence for people: what happened and what to do next. Never holds a secret.
-    public var message: String
+    public package(set) var message: String
     /// The error below (a transport failure, say), when there was one.
-    public var underlying: (any Error & Sendable)?
+    public package(set) var underlying: (any Error & Sendable)?
 
     /// An error with `code` and a `message` for people.
-    public init(code: Code, status: Int? = nil, message: String, underlying: (any Error & Sendable)? = nil) {
+    package init(code: Code, status: Int? = nil, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.status = status
         self.message = message

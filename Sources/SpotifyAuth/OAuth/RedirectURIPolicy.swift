@@ -1,9 +1,9 @@
 import Foundation
 
 /// Spotify's rules for redirect URIs, checked before sign-in starts and by `spotlink doctor`.
-public enum RedirectURIPolicy {
+package enum RedirectURIPolicy {
     /// What kind of redirect a URI is.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `http://127.0.0.1[:PORT]/...` or `http://[::1][:PORT]/...`: a local listener receives it.
         case loopback(host: String, port: Int?, path: String)
         /// An `https` URL the app's server receives.
@@ -14,7 +14,7 @@ public enum RedirectURIPolicy {
 
     /// Checks `text` against the contract's rules.
     /// - Throws: ``OAuthError`` with code ``OAuthError/Code/configuration`` and the fix in its message.
-    public static func validate(_ text: String) throws -> Kind {
+    package static func validate(_ text: String) throws -> Kind {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw problem(text, "it is not a URL. Use http://127.0.0.1/callback for a desktop or command-line app.")
         }

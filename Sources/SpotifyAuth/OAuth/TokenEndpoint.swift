@@ -30,7 +30,7 @@ public struct TokenEndpoint: Sendable {
     }
 
     /// Exchanges the code from a finished ``AuthorizationFlow``.
-    public func exchange(_ code: AuthorizationCode, flow: AuthorizationFlow) async throws -> StoredTokens {
+    package func exchange(_ code: AuthorizationCode, flow: AuthorizationFlow) async throws -> StoredTokens {
         let now = clock.now
         let parsed = try await post([
             ("grant_type", "authorization_code"), ("code", code.unredactedValue),

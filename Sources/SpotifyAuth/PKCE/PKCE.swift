@@ -1,37 +1,37 @@
 import Crypto
 import Foundation
-public import SpotifyWebAPI
+package import SpotifyWebAPI
 
 /// Where random bytes come from. Injected so tests can make it fail; there is never a weak fallback.
-public protocol RandomSource: Sendable {
+package protocol RandomSource: Sendable {
     /// Returns `count` cryptographically secure random bytes, or throws.
     func bytes(_ count: Int) throws -> [UInt8]
 }
 
 /// The operating system's CSPRNG (`getrandom` on Linux, `SecRandomCopyBytes` on Apple platforms).
-public struct SystemRandomSource: RandomSource {
+package struct SystemRandomSource: RandomSource {
     /// The system's random source.
-    public init() {}
-    public func bytes(_ count: Int) throws -> [UInt8] {
+    package init() {}
+    package func bytes(_ count: Int) throws -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }
 
 /// Proof Key for Code Exchange (RFC 7636), S256 only.
-public enum PKCE {
+package enum PKCE {
     /// A new verifier: 64 characters of the unreserved set, from 48 random bytes.
-    public static func makeVerifier(using random: any RandomSource) throws -> CodeVerifier {
+    package static func makeVerifier(using random: any RandomSource) throws -> CodeVerifier {
         CodeVerifier(base64URL(try randomBytes(48, random)))
     }
 
     /// A new `state`: 43 unreserved characters from 32 random bytes.
-    public static func makeState(using random: any RandomSource) throws -> String {
+    package static func makeState(using random: any RandomSource) throws -> String {
         base64URL(try randomBytes(32, random))
     }
 
     /// base64url(SHA-256(verifier)) without padding.
-    public static func challenge(for verifier: CodeVerifier) -> String {
+    package static func challenge(for verifier: CodeVerifier) -> String {
         base64URL(Array(SHA256.hash(data: Data(verifier.unredactedValue.utf8))))
     }
 

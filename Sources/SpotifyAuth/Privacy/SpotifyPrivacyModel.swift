@@ -3,42 +3,42 @@ import Foundation
 /// The privacy screen: the scopes in plain words, what is stored where, what is never collected,
 /// and how to revoke access. Its statements match the `PrivacyInfo.xcprivacy` manifests of the
 /// library products (a test holds them together).
-public struct SpotifyPrivacyModel: Sendable {
+package struct SpotifyPrivacyModel: Sendable {
     /// One thing kept on the device.
-    public struct StoredItem: Sendable, Equatable {
+    package struct StoredItem: Sendable, Equatable {
         /// What is kept.
-        public var what: String
+        package var what: String
         /// Where it is kept.
-        public var location: String
+        package var location: String
         /// When it is removed.
-        public var removedWhen: String
+        package var removedWhen: String
     }
 
     /// A required-reason API the libraries call, as declared in their privacy manifests.
-    public struct DeclaredAPI: Sendable, Equatable {
+    package struct DeclaredAPI: Sendable, Equatable {
         /// The manifest's `NSPrivacyAccessedAPIType`.
-        public var category: String
+        package var category: String
         /// The manifest's reason code.
-        public var reason: String
+        package var reason: String
         /// Why the libraries call it, in plain words.
-        public var why: String
+        package var why: String
     }
 
     /// Each scope asked for, with what it lets the app do.
-    public var scopes: [(scope: String, meaning: String)]
+    package var scopes: [(scope: String, meaning: String)]
     /// What is kept on the device, where, and until when.
-    public var stored: [StoredItem]
+    package var stored: [StoredItem]
     /// What is never collected.
-    public var neverCollected: [String]
+    package var neverCollected: [String]
     /// How to revoke the app's access, on the device and on Spotify.
-    public var revokeSteps: [String]
+    package var revokeSteps: [String]
     /// Whether the libraries track users (App Store sense): never.
-    public let tracks = false
+    package let tracks = false
     /// Data types collected off the device (App Store sense): none; requests go to Spotify only.
-    public let collectedDataTypes: [String] = []
+    package let collectedDataTypes: [String] = []
 
     /// The required-reason APIs the library products use, with the reason declared for each.
-    public static let declaredAPIs = [
+    package static let declaredAPIs = [
         DeclaredAPI(
             category: "NSPrivacyAccessedAPICategoryFileTimestamp", reason: "C617.1",
             why:
@@ -49,7 +49,7 @@ public struct SpotifyPrivacyModel: Sendable {
     /// - Parameters:
     ///   - storeKind: where this app keeps the tokens.
     ///   - scopes: the scopes the app asks for.
-    public init(storeKind: TokenStoreKind, scopes: [String] = SpotifyScope.all) {
+    package init(storeKind: TokenStoreKind, scopes: [String] = SpotifyScope.all) {
         self.scopes = scopes.map { ($0, SpotifyScope.explanation($0)) }
         stored = [
             StoredItem(

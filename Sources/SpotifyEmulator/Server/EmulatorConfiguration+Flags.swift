@@ -4,7 +4,7 @@ extension EmulatorConfiguration {
     /// Applies the emulator's command-line values after checking them.
     ///
     /// - Throws: ``EmulatorError`` with code ``EmulatorError/Code/invalidFlag`` naming the flag at fault.
-    public mutating func apply(
+    package mutating func apply(
         clientIDs: [String], redirectURIs: [String], clientSecret: String?, accessTokenTTL: Int,
         refreshRotation: String, latencyMs: Int, rateLimit: Int?, catalog: String?, shape: String,
         quota: Int? = nil, quotaWindow: Int = 86_400, developers: [String] = [], extraPlaylists: Int = 0

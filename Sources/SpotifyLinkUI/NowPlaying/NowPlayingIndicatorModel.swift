@@ -17,15 +17,15 @@ public final class NowPlayingIndicatorModel {
     public private(set) var summary: RoutineListening.Summary?
 
     private let connection: SpotifyConnectionModel
-    private let policy: PollSchedule.Policy
+    private let policy: NowPlayingMonitor.Polling
     private var monitor: NowPlayingMonitor?
     private var followTask: Task<Void, Never>?
     private var routine: RoutineListening?
 
     /// An indicator that follows the player while `connection` is connected, polling as `policy`
-    /// allows: by default `PollSchedule.Policy.default`, within 30 calls an hour of listening
+    /// allows: by default `NowPlayingMonitor.Polling.default`, within 30 calls an hour of listening
     /// (`.responsive`, about 120, is opt-in: a Development Mode app shares about a thousand a day).
-    public init(connection: SpotifyConnectionModel, policy: PollSchedule.Policy = .default) {
+    public init(connection: SpotifyConnectionModel, policy: NowPlayingMonitor.Polling = .default) {
         self.connection = connection
         self.policy = policy
     }

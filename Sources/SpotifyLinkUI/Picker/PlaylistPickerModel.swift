@@ -86,7 +86,7 @@ public final class PlaylistPickerModel {
         let current = generation
         do {
             let mine = try await connection.client.allMyPlaylists()
-            library = try await store.cacheLibrary(mine.items)
+            library = try await store.replaceLibrary(mine.items)
             unavailableCount = mine.nullCount + mine.undecodableCount
             if current == generation { showLocal() }
         } catch {

@@ -18,7 +18,7 @@ actor Admission {
     private(set) var rateLimitCount = 0
 
     init(
-        policy: RateLimitGate.Policy, ledger: RequestLedger, clock: any SpotifyClock,
+        policy: SpotifyClient.Configuration.RateLimit, ledger: RequestLedger, clock: any SpotifyClock,
         jitter: @escaping @Sendable () -> Double
     ) {
         self.gate = RateLimitGate(policy: policy)

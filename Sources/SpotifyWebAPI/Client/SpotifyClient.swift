@@ -21,7 +21,7 @@ public final class SpotifyClient: Sendable {
         /// The largest response body accepted (a larger one is an error, not unbounded memory).
         public var maxResponseBytes: Int = 8 * 1024 * 1024
         /// Rate-limit behaviour: the longest wait accepted, and optional pacing.
-        public var rateLimit = RateLimitGate.Policy()
+        public var rateLimit = RateLimit()
         /// Tries of a GET that meets a 5xx or a transport error.
         public var maxAttempts: Int = 3
         /// 429s a single request will wait through before giving up.
@@ -29,7 +29,7 @@ public final class SpotifyClient: Sendable {
         /// Pages fetched at once when reading all of a playlist, to begin with.
         public var pageConcurrency: Int = 4
         /// The most pages in flight: concurrency grows toward it while Spotify answers without a
-        /// 429 and halves on one (``PageConcurrency``).
+        /// 429 and halves on one.
         public var maxPageConcurrency: Int = 8
 
         /// A configuration for the Web API at `apiBaseURL` (ending in `/v1`).
@@ -51,14 +51,14 @@ public final class SpotifyClient: Sendable {
     let tokens: any AccessTokenProvider
     let transport: any Transport
     /// The clock for backoff, rate-limit waits and fetch dates.
-    public let clock: any SpotifyClock
+    package let clock: any SpotifyClock
     let logger: Logger?
     /// The one authority over whether a request may leave now (rate-limit window and cooldowns).
     let admission: Admission
     /// A number in `0..<1` for each backoff, spreading retries across clients; fixed in tests.
     let jitter: @Sendable () -> Double
     /// The cooldown and request counts this client honours and adds to.
-    public let ledger: RequestLedger
+    package let ledger: RequestLedger
     let inFlight = InFlightRequests()
     let validators = ValidatorCache()
 

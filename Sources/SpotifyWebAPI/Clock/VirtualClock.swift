@@ -142,14 +142,14 @@ public final class VirtualClock: SpotifyClock {
 
 extension VirtualClock {
     /// One scripted action of ``play(for:steps:isolation:)``, at an offset from its start.
-    public struct Step {
+    package struct Step {
         /// When the step runs, from the start of the play.
-        public var at: Duration
+        package var at: Duration
         /// What it does.
-        public var action: () async -> Void
+        package var action: () async -> Void
 
         /// A step that runs `action` at `at`.
-        public init(at: Duration, _ action: @escaping () async -> Void) {
+        package init(at: Duration, _ action: @escaping () async -> Void) {
             self.at = at
             self.action = action
         }
@@ -161,7 +161,7 @@ extension VirtualClock {
     ///
     /// Something must sleep on the clock for time to move: it stops when nobody does, or when the
     /// next deadline lies beyond `duration`.
-    public func play(for duration: Duration, steps: [Step] = [], isolation: isolated (any Actor)? = #isolation) async {
+    package func play(for duration: Duration, steps: [Step] = [], isolation: isolated (any Actor)? = #isolation) async {
         let start = now
         let end = start.addingTimeInterval(duration.seconds)
         var pending = steps.sorted { $0.at < $1.at }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import SpotifyLinkSupport
 
 extension SpotifyAPIError {
@@ -9,7 +9,7 @@ extension SpotifyAPIError {
     ///   - cooldown: the cooldown, as ``SpotifyClient/cooldown()`` reports it.
     ///   - now: the time to count the wait from.
     ///   - timeZone: where the clock time is read; the device's by default.
-    public static func cooldown(_ cooldown: Cooldown, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError {
+    package static func cooldown(_ cooldown: Cooldown, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError {
         let wait = Duration.clampedSeconds(cooldown.until.timeIntervalSince(now))
         let when = LimitWording.lift(after: wait, at: cooldown.until, now: now, timeZone: timeZone)
         switch cooldown.kind {

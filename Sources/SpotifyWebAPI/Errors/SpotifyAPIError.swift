@@ -54,24 +54,24 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, to match on: `catch SpotifyAPIError.Code.notFound`.
-    public var code: Code
+    public package(set) var code: Code
     /// The HTTP status, where the service answered.
-    public var status: Int?
+    public package(set) var status: Int?
     /// A sentence for people, saying what happened and what to do next. Never contains a secret.
-    public var message: String
+    public package(set) var message: String
     /// For ``Code/rateLimited``, ``Code/quotaExceeded`` and ``Code/budgetExhausted``: how long to wait.
-    public var retryAfter: Duration?
+    public package(set) var retryAfter: Duration?
     /// For the same codes: the moment requests may be sent again.
-    public var retryAt: Date?
+    public package(set) var retryAt: Date?
     /// For ``Code/invalidRequest``: the parameter at fault.
-    public var parameter: String?
+    public package(set) var parameter: String?
     /// For ``Code/missingScope``: the scope a new sign-in must ask for.
-    public var scope: String?
+    public package(set) var scope: String?
     /// The error underneath, if any (a transport or decoding error).
-    public var underlying: (any Error & Sendable)?
+    public package(set) var underlying: (any Error & Sendable)?
 
     /// An error with `code` and `message` and what is known of the answer.
-    public init(
+    package init(
         code: Code,
         status: Int? = nil,
         message: String,

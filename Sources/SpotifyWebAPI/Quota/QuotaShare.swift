@@ -48,10 +48,3 @@ public struct QuotaShare: Sendable, Hashable {
     /// ``RequestLedger/dailyBudget``.
     public var dailyBudget: Int { Int((Double(perDevice) * backgroundFraction).rounded(.down)) }
 }
-
-extension RequestLedger {
-    /// A ledger whose background work stops at this device's `share` of the developer's quota.
-    public init(key: QuotaKey, store: any RequestLedgerStore = MemoryRequestLedgerStore(), share: QuotaShare) {
-        self.init(key: key, store: store, dailyBudget: share.dailyBudget)
-    }
-}

@@ -36,9 +36,9 @@ public struct RequestUsage: Sendable, Hashable {
 
 /// What one Spotify app on this device has learned about Spotify's limits and spent of its quota.
 ///
-/// Every ``SpotifyClient`` given a ledger with the same ``key`` and a shared ``store`` honours the
+/// Every ``SpotifyClient`` given a ledger with the same ``key`` and a shared file honours the
 /// same cooldown: after a 429 no request for that app leaves the device until the cooldown ends,
-/// in this process or any other, across restarts when the store is persistent. Every request sent
+/// in this process or any other, across restarts when the ledger is kept in a file (`RequestLedger(key:file:dailyBudget:)`, in PlaylistLinks). Every request sent
 /// is counted over a rolling 24 hours, and an optional ``dailyBudget`` keeps background work from
 /// spending the quota a person needs.
 ///
@@ -53,23 +53,29 @@ public struct RequestLedger: Sendable {
     /// The app whose requests are counted.
     public let key: QuotaKey
     /// Where cooldowns and counts are kept.
-    public let store: any RequestLedgerStore
+    package let store: any RequestLedgerStore
     /// Requests per rolling 24 hours after which background requests fail with
     /// ``SpotifyAPIError/Code-swift.struct/budgetExhausted``; `nil` for no budget.
     public var dailyBudget: Int?
     /// The longest cooldown accepted from a `Retry-After` (24 hours): a hostile or broken value
     /// cannot lock an app out for longer than Spotify's quota window.
-    public static let maximumCooldown: Duration = .seconds(86_400)
+    package static let maximumCooldown: Duration = .seconds(86_400)
     /// The cooldown assumed after a `QUOTA_EXCEEDED` without a readable `Retry-After`.
-    public static let quotaCooldownWithoutRetryAfter: Duration = .seconds(3_600)
+    package static let quotaCooldownWithoutRetryAfter: Duration = .seconds(3_600)
     static let window: TimeInterval = 86_400
 
+    /// A ledger kept in this process's memory: the clients given this value share its cooldowns and
+    /// counts. To share them with the app's other processes and keep them across launches, open one
+    /// on a file with `RequestLedger(key:file:dailyBudget:)` (in `PlaylistLinks`).
     /// - Parameters:
     ///   - key: the app whose requests are counted together.
-    ///   - store: a persistent store shares the cooldown between processes; the default keeps it in
-    ///     this ledger value alone.
     ///   - dailyBudget: requests per 24 hours after which background work stops.
-    public init(key: QuotaKey, store: any RequestLedgerStore = MemoryRequestLedgerStore(), dailyBudget: Int? = nil) {
+    public init(key: QuotaKey, dailyBudget: Int? = nil) {
+        self.init(key: key, store: MemoryRequestLedgerStore(), dailyBudget: dailyBudget)
+    }
+
+    /// A ledger kept in `store`: a persistent one shares the cooldown between processes.
+    package init(key: QuotaKey, store: any RequestLedgerStore, dailyBudget: Int? = nil) {
         self.key = key
         self.store = store
         self.dailyBudget = dailyBudget
@@ -81,7 +87,7 @@ public struct RequestLedger: Sendable {
     }
 
     /// The cooldown in force at `now`, if any.
-    public func activeCooldown(at now: Date) async -> Cooldown? {
+    package func activeCooldown(at now: Date) async -> Cooldown? {
         guard let cooldown = try? await store.cooldown(for: key), cooldown.isActive(at: now) else { return nil }
         return cooldown
     }

@@ -56,22 +56,22 @@ public struct Cooldown: Hashable, Sendable, Codable {
 }
 
 /// One request the client sent, as the ledger keeps it.
-public struct LedgerEntry: Hashable, Sendable, Codable {
+package struct LedgerEntry: Hashable, Sendable, Codable {
     /// When it was sent.
-    public var sentAt: Date
+    package var sentAt: Date
     /// Method and path with IDs folded, as `GET /playlists/{id}/items`.
-    public var endpoint: String
+    package var endpoint: String
     /// The HTTP status, or `nil` when no answer came (a transport failure).
-    public var status: Int?
+    package var status: Int?
     /// Whether background work sent it (metadata refresh, now-playing polls) rather than a person.
-    public var background: Bool
+    package var background: Bool
 
     /// - Parameters:
     ///   - sentAt: when the request left.
     ///   - endpoint: method and folded path.
     ///   - status: the HTTP status, `nil` without an answer.
     ///   - background: whether background work sent it.
-    public init(sentAt: Date, endpoint: String, status: Int?, background: Bool) {
+    package init(sentAt: Date, endpoint: String, status: Int?, background: Bool) {
         self.sentAt = sentAt
         self.endpoint = endpoint
         self.status = status
@@ -87,7 +87,7 @@ public struct LedgerEntry: Hashable, Sendable, Codable {
 /// plain Swift type, and every call names its ``QuotaKey``.
 ///
 /// Implementations must be safe to call from many tasks and processes at once.
-public protocol RequestLedgerStore: Sendable {
+package protocol RequestLedgerStore: Sendable {
     /// The stored cooldown for `key`, whether or not it has ended.
     func cooldown(for key: QuotaKey) async throws -> Cooldown?
     /// Keeps `cooldown` for `key` unless one that ends later is stored already.
@@ -99,7 +99,7 @@ public protocol RequestLedgerStore: Sendable {
 }
 
 /// A ledger kept in memory: shared by the clients of one process that are given the same instance.
-public final class MemoryRequestLedgerStore: RequestLedgerStore {
+package final class MemoryRequestLedgerStore: RequestLedgerStore {
     private struct State {
         var cooldowns: [QuotaKey: Cooldown] = [:]
         var entries: [QuotaKey: [LedgerEntry]] = [:]
@@ -108,20 +108,20 @@ public final class MemoryRequestLedgerStore: RequestLedgerStore {
     private let state = Lock(State())
 
     /// An empty ledger.
-    public init() {}
+    package init() {}
 
-    public func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
         state.withLock { $0.cooldowns[key] }
     }
 
-    public func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
         state.withLock { state in
             if let stored = state.cooldowns[key], stored.until >= cooldown.until { return }
             state.cooldowns[key] = cooldown
         }
     }
 
-    public func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
         state.withLock { state in
             var list = state.entries[key, default: []]
             if let first = list.first, first.sentAt < olderThan { list.removeAll { $0.sentAt < olderThan } }
@@ -130,7 +130,7 @@ public final class MemoryRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    public func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
         state.withLock { $0.entries[key, default: []].filter { $0.sentAt >= date } }
     }
 }

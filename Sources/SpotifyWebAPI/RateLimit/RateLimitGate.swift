@@ -1,36 +1,19 @@
-public import Foundation
+package import Foundation
 import SpotifyLinkSupport
 
 /// The rate-limit state one client shares across all its requests, as a pure state machine.
 ///
 /// A 429 closes the gate for every request until `Retry-After` has passed, so concurrent requests
-/// wait once, together. A wait longer than ``Policy/maxWait`` fails fast with the time to wait,
+/// wait once, together. A wait longer than ``SpotifyClient/Configuration-swift.struct/RateLimit/maxWait`` fails fast with the time to wait,
 /// and the gate stays closed so nothing keeps hammering a service that asked for quiet. Optional
-/// pacing spaces requests to at most ``Policy/pacingLimit`` per rolling 30 seconds, which lets
+/// pacing spaces requests to at most ``SpotifyClient/Configuration-swift.struct/RateLimit/pacingLimit`` per rolling 30 seconds, which lets
 /// bulk work avoid 429s entirely.
-public struct RateLimitGate: Sendable {
+package struct RateLimitGate: Sendable {
     /// How the gate behaves.
-    public struct Policy: Sendable, Hashable {
-        /// The longest wait the client accepts before failing with "rate limited, retry after N s".
-        public var maxWait: Duration = .seconds(60)
-        /// First backoff step when `Retry-After` is missing or unreadable.
-        public var baseBackoff: Duration = .seconds(1)
-        /// The largest backoff step.
-        public var maxBackoff: Duration = .seconds(32)
-        /// Requests per rolling ``pacingWindow``; `nil` sends as fast as callers ask.
-        public var pacingLimit: Int?
-        /// The window `pacingLimit` counts requests in.
-        public var pacingWindow: Duration = .seconds(30)
-
-        /// Wait at most `maxWait` for the gate; with a `pacingLimit`, send at most that many requests per window.
-        public init(maxWait: Duration = .seconds(60), pacingLimit: Int? = nil) {
-            self.maxWait = maxWait
-            self.pacingLimit = pacingLimit
-        }
-    }
+    package typealias Policy = SpotifyClient.Configuration.RateLimit
 
     /// What a request must do now.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Send now.
         case proceed
         /// Wait this long, then ask again.
@@ -40,25 +23,25 @@ public struct RateLimitGate: Sendable {
     }
 
     /// How long requests wait and how they are paced.
-    public var policy: Policy
+    package var policy: Policy
     /// When the gate opens again after a 429; `nil` while open.
-    public private(set) var closedUntil: Date?
+    package private(set) var closedUntil: Date?
     /// 429s in a row without a success in between, for the backoff exponent.
-    public private(set) var consecutiveRateLimits = 0
+    package private(set) var consecutiveRateLimits = 0
     /// Start times granted within the pacing window, oldest first.
     private var grants: [Date] = []
 
     private static let tolerance: TimeInterval = 0.001
 
     /// An open gate keeping to `policy`.
-    public init(policy: Policy) {
+    package init(policy: Policy) {
         self.policy = policy
     }
 
     /// Asks to send one request at `now`.
     ///
     /// `.proceed` reserves a pacing slot. `.wait` means ask again after that long.
-    public mutating func admit(now: Date) -> Decision {
+    package mutating func admit(now: Date) -> Decision {
         // Dates carry about 0.1 µs of precision; a millisecond of slack keeps rounding from
         // turning "reopens now" into an endless series of zero-length waits.
         if let closedUntil, closedUntil.timeIntervalSince(now) > Self.tolerance {
@@ -83,7 +66,7 @@ public struct RateLimitGate: Sendable {
     ///   - retryAfter: the parsed `Retry-After`, `nil` when missing or unreadable.
     ///   - now: the time of the answer.
     ///   - jitter: a number in `0..<1` that spreads backoff across clients.
-    public mutating func recordRateLimited(retryAfter: Duration?, now: Date, jitter: Double) -> Decision {
+    package mutating func recordRateLimited(retryAfter: Duration?, now: Date, jitter: Double) -> Decision {
         consecutiveRateLimits += 1
         let wait: Duration
         if let retryAfter, retryAfter > .zero {
@@ -99,12 +82,12 @@ public struct RateLimitGate: Sendable {
     }
 
     /// Keeps the gate closed until at least `date`: a cooldown another client or process learned.
-    public mutating func close(until date: Date) {
+    package mutating func close(until date: Date) {
         if closedUntil.map({ date > $0 }) ?? true { closedUntil = date }
     }
 
     /// Records a successful response: the backoff exponent starts over.
-    public mutating func recordSuccess() {
+    package mutating func recordSuccess() {
         consecutiveRateLimits = 0
     }
 }

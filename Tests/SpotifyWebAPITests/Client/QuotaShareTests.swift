@@ -24,7 +24,8 @@ struct QuotaShareTests {
     }
 
     @Test func aLedgerWithAShareStopsBackgroundWorkThere() {
-        let ledger = RequestLedger(key: QuotaKey(issuer: "i", clientID: "c"), share: QuotaShare(apps: 2))
+        let ledger = RequestLedger(
+            key: QuotaKey(issuer: "i", clientID: "c"), dailyBudget: QuotaShare(apps: 2).dailyBudget)
         #expect(ledger.dailyBudget == 40)
     }
 }
