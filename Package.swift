@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),
         .library(name: "SpotifyAuthLoopback", targets: ["SpotifyAuthLoopback"]),
         .library(name: "PlaylistLinks", targets: ["PlaylistLinks"]),
+        .library(name: "PlaylistLinksPostgres", targets: ["PlaylistLinksPostgres"]),
         .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The small helpers every layer shares (form encoding, HTML escaping, Duration in seconds),
@@ -100,6 +103,18 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
+        // The server product: links and the request ledger in PostgreSQL, many users in one database.
+        // Never imported by the app libraries (scripts/check-imports.py).
+        .target(
+            name: "PlaylistLinksPostgres",
+            dependencies: [
+                "PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -207,6 +222,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "LedgerQuotaChild",
+            dependencies: [
+                "PlaylistLinksPostgres", "SpotifyWebAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Helpers/LedgerQuotaChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
                 "PlaylistLinks", "SpotifyWebAPI",
@@ -231,9 +256,11 @@ let package = Package(
             name: "PlaylistLinksTests",
             dependencies: [
                 "SpotifyLinkSupport",
-                "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "PlaylistLinksPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

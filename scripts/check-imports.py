@@ -20,6 +20,7 @@ ALLOWED = {
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
     "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "GRDB", "HTTPTypes"},
     "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"},
+    "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "PostgresNIO", "NIOSSL", "Logging"},
     "LocalHTTPServer": {"Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "ServiceLifecycle"},
     "SpotifyAuthLoopback": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "LocalHTTPServer", "HTTPTypes",
                             "Hummingbird", "HummingbirdCore", "Logging", "NIOCore"},

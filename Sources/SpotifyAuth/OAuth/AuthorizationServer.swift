@@ -56,7 +56,7 @@ public enum SpotifyScope {
     public static let all = readPlaylists + nowPlaying
 
     /// What a scope lets the app do, in words for people.
-    public static func explanation(_ scope: String) -> String {
+    package static func explanation(_ scope: String) -> String {
         switch scope {
         case "playlist-read-private": "See your private playlists"
         case "playlist-read-collaborative": "See playlists you collaborate on"

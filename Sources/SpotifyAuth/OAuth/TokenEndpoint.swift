@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import HTTPTypes
 import SpotifyLinkSupport
 public import SpotifyWebAPI
@@ -43,7 +43,7 @@ public struct TokenEndpoint: Sendable {
     }
 
     /// Refreshes `tokens`. Keeps the old refresh token when the answer has none.
-    public func refresh(_ tokens: StoredTokens) async throws -> StoredTokens {
+    package func refresh(_ tokens: StoredTokens) async throws -> StoredTokens {
         guard let refreshToken = tokens.refreshToken else {
             throw OAuthError.needsSignIn("There is no refresh token.")
         }
@@ -62,7 +62,7 @@ public struct TokenEndpoint: Sendable {
     ///
     /// The ID and secret are form-encoded before they are joined for Basic authentication, as
     /// RFC 6749 §2.3.1 requires (a secret with `:` or `%` would otherwise be misread).
-    public func clientCredentials(secret: ClientSecret) async throws -> (AccessToken, Date?) {
+    package func clientCredentials(secret: ClientSecret) async throws -> (AccessToken, Date?) {
         let credentials = FormEncoding.encode(clientID) + ":" + FormEncoding.encode(secret.unredactedValue)
         let basic = Data(credentials.utf8).base64EncodedString()
         let parsed = try await post([("grant_type", "client_credentials")], authorization: "Basic \(basic)")

@@ -158,7 +158,7 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// Stores the tokens of a finished sign-in. They replace every stored token: the previous
     /// sign-in's refresh token is never sent again.
-    public func signedIn(_ tokens: StoredTokens) async throws {
+    package func signedIn(_ tokens: StoredTokens) async throws {
         try await withStore {
             try await store.save(tokens, for: key)
             unsaved = nil

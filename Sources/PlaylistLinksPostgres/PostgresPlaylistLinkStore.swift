@@ -1,0 +1,310 @@
+public import Foundation
+public import Logging
+public import PlaylistLinks
+public import PostgresNIO
+import SpotifyLinkSupport
+public import SpotifyWebAPI
+
+/// A `PlaylistLinkStore` in PostgreSQL, for a server that keeps many users' links
+/// in one database.
+///
+/// A store value belongs to one user (the Spotify account ID, or the server's own user key): every
+/// row it writes carries that key and every query it runs is limited to it, so one user's store
+/// can neither read nor change another's links. The server owns the `PostgresClient` (its pool,
+/// its TLS, its `run()`) and runs ``PostgresSchema/migrate(_:logger:)`` once at start-up.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: try PostgresURL.configuration(databaseURL))
+/// // … run the client in a task group, then:
+/// try await PostgresSchema.migrate(client)
+/// let links = try PostgresPlaylistLinkStore(client: client, user: accountID)
+/// try await links.link(RecordID(namespace: "session", id: "42"), to: playlistID)
+/// ```
+public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
+    /// The user whose links this store reads and writes.
+    public let user: String
+    /// The most bytes of cover art kept for this user; the covers used longest ago go first.
+    public let coverCacheLimit: Int
+    let client: PostgresClient
+    let clock: any SpotifyClock
+    let logger: Logger
+
+    /// A store of `user`'s links in the database `client` reaches.
+    /// - Throws: `PlaylistLinksError` with code `.invalidArgument` for an empty user.
+    public init(
+        client: PostgresClient, user: String, clock: any SpotifyClock = SystemClock(),
+        coverCacheLimit: Int = 20 * 1024 * 1024, logger: Logger = Logger(label: "spotlink.postgres")
+    ) throws {
+        guard !user.isEmpty else {
+            throw PlaylistLinksError(code: .invalidArgument, message: "A PostgreSQL link store needs a user key.")
+        }
+        self.client = client
+        self.user = user
+        self.clock = clock
+        self.coverCacheLimit = coverCacheLimit
+        self.logger = logger
+    }
+
+    // MARK: - Links
+
+    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws {
+        try Self.check(record)
+        let now = clock.now.timeIntervalSince1970
+        try await transaction("save a link") { connection in
+            try await self.upsert(metadata, replacing: replacingMetadata, connection)
+            try await connection.query(
+                """
+                INSERT INTO spotlink_link (user_key, namespace, record_id, playlist_id, linked_at)
+                VALUES (\(self.user), \(record.namespace), \(record.id), \(metadata.id.rawValue), \(now))
+                ON CONFLICT (user_key, namespace, record_id)
+                DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
+                """, logger: self.logger)
+        }
+    }
+
+    @discardableResult
+    public func removeLink(for record: RecordID) async throws -> Bool {
+        try await transaction("remove a link") { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM spotlink_link WHERE user_key = \(self.user) AND namespace = \(record.namespace)
+                AND record_id = \(record.id) RETURNING record_id
+                """, logger: self.logger)
+            var removed = false
+            for try await _ in rows { removed = true }
+            return removed
+        }
+    }
+
+    public func link(for record: RecordID) async throws -> PlaylistLink? {
+        try await links(
+            """
+            SELECT namespace, record_id, playlist_id, linked_at FROM spotlink_link
+            WHERE user_key = \(user) AND namespace = \(record.namespace) AND record_id = \(record.id)
+            """
+        ).first
+    }
+
+    public func links() async throws -> [PlaylistLink] {
+        try await links(
+            """
+            SELECT namespace, record_id, playlist_id, linked_at FROM spotlink_link WHERE user_key = \(user)
+            ORDER BY linked_at, namespace, record_id
+            """)
+    }
+
+    private func links(_ query: PostgresQuery) async throws -> [PlaylistLink] {
+        try await read("read links") { connection in
+            var links: [PlaylistLink] = []
+            let rows = try await connection.query(query, logger: self.logger)
+            for try await (namespace, id, playlist, linkedAt) in rows.decode((String, String, String, Double).self) {
+                links.append(
+                    PlaylistLink(
+                        record: RecordID(namespace: namespace, id: id), playlist: SpotifyID(unchecked: playlist),
+                        linkedAt: Date(timeIntervalSince1970: linkedAt)))
+            }
+            return links
+        }
+    }
+
+    // MARK: - Metadata and cards
+
+    public func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
+        try await metadata(
+            "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(user) AND id = \(id.rawValue)"
+        ).first
+    }
+
+    public func allMetadata() async throws -> [PlaylistMetadata] {
+        try await metadata(
+            "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(user) ORDER BY id")
+    }
+
+    public func saveMetadata(_ metadata: PlaylistMetadata) async throws {
+        try await transaction("save a playlist") { connection in
+            try await self.upsert(metadata, replacing: true, connection)
+        }
+    }
+
+    public func card(for record: RecordID) async throws -> PlaylistCard? {
+        guard let link = try await link(for: record), let metadata = try await metadata(for: link.playlist) else {
+            return nil
+        }
+        return PlaylistCard(
+            record: record, metadata: metadata, linkedAt: link.linkedAt, cover: try await cover(for: link.playlist))
+    }
+
+    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws {
+        try await transaction("restore links") { connection in
+            for playlist in metadata { try await self.upsert(playlist, replacing: true, connection) }
+            for link in links {
+                try Self.check(link.record)
+                try await self.upsert(PlaylistMetadata(id: link.playlist), replacing: false, connection)
+                try await connection.query(
+                    """
+                    INSERT INTO spotlink_link (user_key, namespace, record_id, playlist_id, linked_at)
+                    VALUES (\(self.user), \(link.record.namespace), \(link.record.id), \(link.playlist.rawValue),
+                            \(link.linkedAt.timeIntervalSince1970))
+                    ON CONFLICT (user_key, namespace, record_id)
+                    DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    // MARK: - Covers
+
+    public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
+        let now = clock.now.timeIntervalSince1970
+        try await transaction("save a cover") { connection in
+            try await connection.query(
+                """
+                INSERT INTO spotlink_cover (user_key, playlist_id, bytes, size, last_used_at)
+                VALUES (\(self.user), \(id.rawValue), \(bytes), \(bytes.count), \(now))
+                ON CONFLICT (user_key, playlist_id)
+                DO UPDATE SET bytes = excluded.bytes, size = excluded.size, last_used_at = excluded.last_used_at
+                """, logger: self.logger)
+            var sizes: [(String, Int)] = []
+            let rows = try await connection.query(
+                """
+                SELECT playlist_id, size FROM spotlink_cover WHERE user_key = \(self.user)
+                ORDER BY last_used_at, playlist_id FOR UPDATE
+                """, logger: self.logger)
+            for try await row in rows.decode((String, Int).self) { sizes.append(row) }
+            var total = sizes.reduce(0) { $0 + $1.1 }
+            for (playlist, size) in sizes where total > self.coverCacheLimit && playlist != id.rawValue {
+                try await connection.query(
+                    "DELETE FROM spotlink_cover WHERE user_key = \(self.user) AND playlist_id = \(playlist)",
+                    logger: self.logger)
+                total -= size
+            }
+        }
+    }
+
+    public func cover(for id: SpotifyID) async throws -> Data? {
+        try await read("read a cover") { connection in
+            let rows = try await connection.query(
+                "SELECT bytes FROM spotlink_cover WHERE user_key = \(self.user) AND playlist_id = \(id.rawValue)",
+                logger: self.logger)
+            for try await (bytes) in rows.decode(Data.self) { return bytes }
+            return nil
+        }
+    }
+
+    // MARK: - The picker's library
+
+    public func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws {
+        try await transaction("save the library") { connection in
+            try await connection.query(
+                "DELETE FROM spotlink_library WHERE user_key = \(self.user)", logger: self.logger)
+            for (position, playlist) in playlists.enumerated() {
+                try await connection.query(
+                    """
+                    INSERT INTO spotlink_library (user_key, id, name, owner_name, track_count, cover_url, snapshot_id, position)
+                    VALUES (\(self.user), \(playlist.id.rawValue), \(playlist.name), \(playlist.ownerName),
+                            \(playlist.trackCount), \(playlist.coverURL?.absoluteString), \(playlist.snapshotID), \(position))
+                    ON CONFLICT (user_key, id) DO UPDATE SET name = excluded.name, owner_name = excluded.owner_name,
+                        track_count = excluded.track_count, cover_url = excluded.cover_url,
+                        snapshot_id = excluded.snapshot_id, position = excluded.position
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    public func library() async throws -> [LibraryPlaylist] {
+        try await read("read the library") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, name, owner_name, track_count, cover_url, snapshot_id FROM spotlink_library
+                WHERE user_key = \(self.user) ORDER BY position
+                """, logger: self.logger)
+            var library: [LibraryPlaylist] = []
+            for try await (id, name, owner, count, cover, snapshot) in rows.decode(
+                (String, String, String?, Int?, String?, String?).self)
+            {
+                library.append(
+                    LibraryPlaylist(
+                        id: SpotifyID(unchecked: id), name: name, ownerName: owner, trackCount: count,
+                        coverURL: cover.flatMap(URL.init(string:)), snapshotID: snapshot))
+            }
+            return library
+        }
+    }
+
+    // MARK: - Plumbing
+
+    private static let playlistColumns = """
+        SELECT id, availability, name, description, owner_name, track_count, duration_ms, unavailable_count,
+               snapshot_id, fetched_at, cover_url
+        """
+
+    private func metadata(_ query: PostgresQuery) async throws -> [PlaylistMetadata] {
+        try await read("read playlists") { connection in
+            var found: [PlaylistMetadata] = []
+            let rows = try await connection.query(query, logger: self.logger)
+            for try await row in rows {
+                let (
+                    id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover
+                ) =
+                    try row.decode(
+                        (String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?).self)
+                var metadata = PlaylistMetadata(
+                    id: SpotifyID(unchecked: id), availability: Availability(rawValue: availability) ?? .unknown)
+                metadata.name = name
+                metadata.description = description
+                metadata.ownerName = owner
+                metadata.trackCount = count
+                metadata.totalDuration = duration.map { .milliseconds($0) }
+                metadata.unavailableCount = unavailable
+                metadata.snapshotID = snapshot
+                metadata.fetchedAt = fetched.map(Date.init(timeIntervalSince1970:))
+                metadata.coverURL = cover.flatMap(URL.init(string:))
+                found.append(metadata)
+            }
+            return found
+        }
+    }
+
+    /// Saves `metadata` over the cached row when `replacing`, otherwise only where there is none.
+    private func upsert(_ metadata: PlaylistMetadata, replacing: Bool, _ connection: PostgresConnection) async throws {
+        let duration = metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }
+        let conflict =
+            replacing
+            ? """
+            DO UPDATE SET name = excluded.name, description = excluded.description, owner_name = excluded.owner_name,
+                track_count = excluded.track_count, duration_ms = excluded.duration_ms,
+                unavailable_count = excluded.unavailable_count, snapshot_id = excluded.snapshot_id,
+                fetched_at = excluded.fetched_at, availability = excluded.availability, cover_url = excluded.cover_url
+            """ : "DO NOTHING"
+        var query: PostgresQuery = """
+            INSERT INTO spotlink_playlist (user_key, id, name, description, owner_name, track_count, duration_ms,
+                unavailable_count, snapshot_id, fetched_at, availability, cover_url)
+            VALUES (\(user), \(metadata.id.rawValue), \(metadata.name), \(metadata.description), \(metadata.ownerName),
+                \(metadata.trackCount), \(duration), \(metadata.unavailableCount), \(metadata.snapshotID),
+                \(metadata.fetchedAt?.timeIntervalSince1970), \(metadata.availability.rawValue),
+                \(metadata.coverURL?.absoluteString))
+            ON CONFLICT (user_key, id)
+            """
+        query.sql += " " + conflict
+        try await connection.query(query, logger: logger)
+    }
+
+    private static func check(_ record: RecordID) throws {
+        guard !record.namespace.isEmpty, !record.id.isEmpty else {
+            throw PlaylistLinksError(
+                code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
+        }
+    }
+
+    private func read<T: Sendable>(_ doing: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await PostgresFailure.wrapping(doing) { try await client.withConnection { try await body($0) } }
+    }
+
+    private func transaction<T: Sendable>(_ doing: String, _ body: (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
+        try await PostgresFailure.wrapping(doing) {
+            try await client.withTransaction(logger: logger) { try await body($0) }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package import Foundation
+public import Logging
+import PlaylistLinks
+public import PostgresNIO
+public import SpotifyWebAPI
+
+/// The request ledger in PostgreSQL: one quota for every process of a server. A cooldown one
+/// process learns stops every other, and the counts are the server's, not a process's.
+///
+/// Each write is one statement PostgreSQL runs atomically (a cooldown is extended only by a later
+/// one, in the `ON CONFLICT` clause itself), so two processes cannot overwrite each other's
+/// cooldown by reading then writing.
+package final class PostgresRequestLedgerStore: RequestLedgerStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    package init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+        try await PostgresFailure.wrapping("read the cooldown") {
+            let rows = try await client.query(
+                """
+                SELECT kind, until, learned_at FROM spotlink_cooldown
+                WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
+                """, logger: logger)
+            for try await (kind, until, learnedAt) in rows.decode((String, Double, Double).self) {
+                return Cooldown(
+                    kind: Cooldown.Kind(rawValue: kind) ?? .quota, until: Date(timeIntervalSince1970: until),
+                    learnedAt: Date(timeIntervalSince1970: learnedAt))
+            }
+            return nil
+        }
+    }
+
+    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+        try await PostgresFailure.wrapping("keep a cooldown") {
+            try await client.query(
+                """
+                INSERT INTO spotlink_cooldown (issuer, client_id, kind, until, learned_at)
+                VALUES (\(key.issuer), \(key.clientID), \(cooldown.kind.rawValue), \(cooldown.until.timeIntervalSince1970),
+                        \(cooldown.learnedAt.timeIntervalSince1970))
+                ON CONFLICT (issuer, client_id) DO UPDATE SET kind = excluded.kind, until = excluded.until,
+                    learned_at = excluded.learned_at
+                WHERE excluded.until > spotlink_cooldown.until
+                """, logger: logger)
+        }
+    }
+
+    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+        try await PostgresFailure.wrapping("count a request") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    DELETE FROM spotlink_request WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
+                    AND sent_at < \(olderThan.timeIntervalSince1970)
+                    """, logger: self.logger)
+                try await connection.query(
+                    """
+                    INSERT INTO spotlink_request (issuer, client_id, sent_at, endpoint, status, background)
+                    VALUES (\(key.issuer), \(key.clientID), \(entry.sentAt.timeIntervalSince1970), \(entry.endpoint),
+                            \(entry.status), \(entry.background))
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+        try await PostgresFailure.wrapping("read the requests") {
+            let rows = try await client.query(
+                """
+                SELECT sent_at, endpoint, status, background FROM spotlink_request
+                WHERE issuer = \(key.issuer) AND client_id = \(key.clientID) AND sent_at >= \(date.timeIntervalSince1970)
+                ORDER BY sent_at
+                """, logger: logger)
+            var entries: [LedgerEntry] = []
+            for try await (sentAt, endpoint, status, background) in rows.decode((Double, String, Int?, Bool).self) {
+                entries.append(
+                    LedgerEntry(
+                        sentAt: Date(timeIntervalSince1970: sentAt), endpoint: endpoint, status: status,
+                        background: background))
+            }
+            return entries
+        }
+    }
+}
+
+extension RequestLedger {
+    /// A ledger in PostgreSQL, shared by every process of a server that uses the same database: a
+    /// quota cooldown one process learns stops them all, and the daily budget counts every
+    /// process's requests. Run ``PostgresSchema/migrate(_:logger:)`` first.
+    public init(
+        key: QuotaKey, postgres client: PostgresClient, dailyBudget: Int? = nil,
+        logger: Logger = Logger(label: "spotlink.postgres")
+    ) {
+        self.init(key: key, store: PostgresRequestLedgerStore(client: client, logger: logger), dailyBudget: dailyBudget)
+    }
+}

@@ -1,0 +1,137 @@
+public import Logging
+import PlaylistLinks
+public import PostgresNIO
+
+/// The tables SpotifyLink keeps in a PostgreSQL database, one versioned migration per step, run at
+/// start-up by ``migrate(_:logger:)`` before any store is used.
+///
+/// Every table is prefixed `spotlink_`, so the database can hold the server's own tables too. The
+/// link tables carry the user each row belongs to; the ledger's tables the app (`QuotaKey`) whose
+/// quota they count.
+public enum PostgresSchema {
+    /// The schema version this build writes and reads.
+    public static let currentVersion = migrations.count
+
+    /// Brings the database to ``currentVersion``, in one transaction under an advisory lock, so
+    /// several processes starting at once migrate it once.
+    /// - Throws: `PlaylistLinksError` with code `.database`: when the database was written by a
+    ///   newer SpotifyLink (update this server before it writes there), or cannot be reached.
+    public static func migrate(_ client: PostgresClient, logger: Logger = Logger(label: "spotlink.postgres"))
+        async throws
+    {
+        try await PostgresFailure.wrapping("migrate the SpotifyLink tables") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS spotlink_schema (version integer NOT NULL)", logger: logger)
+                let rows = try await connection.query("SELECT version FROM spotlink_schema", logger: logger)
+                var stored = 0
+                for try await (version) in rows.decode(Int.self) { stored = max(stored, version) }
+                guard stored <= currentVersion else {
+                    throw PlaylistLinksError(
+                        code: .database,
+                        message: "This database holds SpotifyLink tables of schema version \(stored), newer than "
+                            + "this build's \(currentVersion). Update this server to the SpotifyLink version that "
+                            + "wrote them; nothing was changed.")
+                }
+                for version in stored..<currentVersion {
+                    for statement in migrations[version] {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                }
+                if stored == 0 {
+                    try await connection.query(
+                        "INSERT INTO spotlink_schema (version) VALUES (\(currentVersion))", logger: logger)
+                } else if stored < currentVersion {
+                    try await connection.query("UPDATE spotlink_schema SET version = \(currentVersion)", logger: logger)
+                }
+            }
+        }
+    }
+
+    /// The advisory lock migrations take turns under (an arbitrary constant: "SPOTLINK").
+    static let lockKey: Int64 = 0x5350_4F54_4C49_4E4B
+
+    /// Never edit a shipped migration: add one.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE spotlink_playlist (
+                user_key text NOT NULL, id text NOT NULL, name text, description text, owner_name text,
+                track_count integer, duration_ms bigint, unavailable_count integer, snapshot_id text,
+                fetched_at double precision, availability text NOT NULL DEFAULT 'unknown', cover_url text,
+                PRIMARY KEY (user_key, id))
+            """,
+            """
+            CREATE TABLE spotlink_link (
+                user_key text NOT NULL, namespace text NOT NULL, record_id text NOT NULL, playlist_id text NOT NULL,
+                linked_at double precision NOT NULL,
+                PRIMARY KEY (user_key, namespace, record_id),
+                FOREIGN KEY (user_key, playlist_id) REFERENCES spotlink_playlist (user_key, id) ON DELETE RESTRICT)
+            """,
+            "CREATE INDEX spotlink_link_playlist ON spotlink_link (user_key, playlist_id)",
+            """
+            CREATE TABLE spotlink_cover (
+                user_key text NOT NULL, playlist_id text NOT NULL, bytes bytea NOT NULL, size integer NOT NULL,
+                last_used_at double precision NOT NULL,
+                PRIMARY KEY (user_key, playlist_id),
+                FOREIGN KEY (user_key, playlist_id) REFERENCES spotlink_playlist (user_key, id) ON DELETE CASCADE)
+            """,
+            """
+            CREATE TABLE spotlink_library (
+                user_key text NOT NULL, id text NOT NULL, name text NOT NULL, owner_name text, track_count integer,
+                cover_url text, snapshot_id text, position integer NOT NULL,
+                PRIMARY KEY (user_key, id))
+            """,
+            """
+            CREATE TABLE spotlink_cooldown (
+                issuer text NOT NULL, client_id text NOT NULL, kind text NOT NULL, until double precision NOT NULL,
+                learned_at double precision NOT NULL,
+                PRIMARY KEY (issuer, client_id))
+            """,
+            """
+            CREATE TABLE spotlink_request (
+                issuer text NOT NULL, client_id text NOT NULL, sent_at double precision NOT NULL, endpoint text NOT NULL,
+                status integer, background boolean NOT NULL)
+            """,
+            "CREATE INDEX spotlink_request_by_app_and_time ON spotlink_request (issuer, client_id, sent_at)",
+        ]
+    ]
+}
+
+/// Words PostgreSQL's failures as `PlaylistLinksError`: what was being done and what the server
+/// said, never the connection's password.
+enum PostgresFailure {
+    @discardableResult
+    static func wrapping<T>(_ doing: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw word(unwrap(error), doing)
+        }
+    }
+
+    /// The error inside a transaction's wrapper: the closure's, else BEGIN's or COMMIT's.
+    static func unwrap(_ error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError,
+            let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError
+        else { return error }
+        return unwrap(inner)
+    }
+
+    private static func word(_ error: any Error, _ doing: String) -> PlaylistLinksError {
+        switch error {
+        case let error as PlaylistLinksError:
+            return error
+        case let error as PSQLError:
+            let said =
+                error.serverInfo?[.message].map { ": \($0)" }
+                ?? error.underlying.map { " (\(error.code): \($0))" } ?? " (\(error.code))"
+            return PlaylistLinksError(
+                code: .database, message: "PostgreSQL could not \(doing)\(said).", underlying: error)
+        default:
+            return PlaylistLinksError(
+                code: .database, message: "PostgreSQL could not \(doing): \(error).", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Dispatch
+import Foundation
+import Logging
+import PlaylistLinks
+import PlaylistLinksPostgres
+import PostgresNIO
+import SpotifyEmulator
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+/// The PostgreSQL server `scripts/with-postgres.sh` started for this run, if any.
+enum TestPostgres {
+    static let url = ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// CI sets it: there, a missing server is a failure, not a skip.
+    static let required = ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_POSTGRES"] == "1"
+    static let skipReason: Comment = "no PostgreSQL: run under scripts/with-postgres.sh"
+
+    /// A running client of the test server (its `run()` lives as long as the test process), one
+    /// per call: separate pools, as separate processes would have.
+    static func client() throws -> PostgresClient {
+        let url = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
+        let client = PostgresClient(
+            configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
+        Task.detached { await client.run() }
+        return client
+    }
+
+    /// The client every store of the suite shares, migrated once.
+    static let shared: Task<PostgresClient, any Error> = Task {
+        let client = try TestPostgres.client()
+        try await PostgresSchema.migrate(client)
+        return client
+    }
+
+    static func linkStore(user: String, clock: any SpotifyClock) async throws -> PostgresPlaylistLinkStore {
+        try PostgresPlaylistLinkStore(client: try await shared.value, user: user, clock: clock)
+    }
+
+    /// A database of its own, for tests that change the schema: created empty, dropped by the caller.
+    static func freshDatabase() async throws -> (url: String, drop: @Sendable () async throws -> Void) {
+        let base = try #require(url)
+        let name = "spotlink_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await shared.value
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        var components = try #require(URLComponents(string: base))
+        components.path = "/\(name)"
+        let url = try #require(components.string)
+        return (url, { try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")) })
+    }
+}
+
+private let focus = SpotifyID(unchecked: "37i9dQZF1DXcBWIGoYBM5M")
+private let deepWork = SpotifyID(unchecked: "4rOoJ6Egrf8K2IrywzwOMk")
+private let meJSON =
+    #"{"id":"tester","display_name":"Test User","images":null,"uri":"spotify:user:tester","account_id":"acc-1"}"#
+
+@Suite("Postgres: the server product", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
+struct PostgresStoreTests {
+    /// One database, many users: a store reads and changes its own user's rows only.
+    @Test func everyUsersLinksStayApart() async throws {
+        let clock = TestClock()
+        let alice = try await TestPostgres.linkStore(user: "alice-\(UUID())", clock: clock)
+        let bob = try await TestPostgres.linkStore(user: "bob-\(UUID())", clock: clock)
+        let session = RecordID(namespace: "session", id: "1")
+        var named = PlaylistMetadata(id: focus, availability: .available)
+        named.name = "Alice's Focus"
+        try await alice.saveMetadata(named)
+        try await alice.link(session, to: focus)
+        try await alice.saveCover(Data([1, 2, 3]), for: focus)
+        try await alice.replaceLibrary([LibraryPlaylist(id: focus, name: "Alice's Focus")])
+
+        #expect(try await bob.link(for: session) == nil)
+        #expect(try await bob.links().isEmpty)
+        #expect(try await bob.metadata(for: focus) == nil)
+        #expect(try await bob.cover(for: focus) == nil)
+        #expect(try await bob.library().isEmpty)
+        #expect(try await bob.card(for: session) == nil)
+        // Bob's changes to the same record and playlist ID land in his rows alone.
+        #expect(try await !bob.removeLink(for: session))
+        try await bob.link(session, to: deepWork)
+        var his = PlaylistMetadata(id: focus, availability: .available)
+        his.name = "Bob's"
+        try await bob.saveMetadata(his)
+        try await bob.replaceLibrary([])
+
+        #expect(try await alice.link(for: session)?.playlist == focus)
+        #expect(try await alice.metadata(for: focus)?.name == "Alice's Focus")
+        #expect(try await alice.card(for: session)?.cover == Data([1, 2, 3]))
+        #expect(try await alice.library().map(\.name) == ["Alice's Focus"])
+        #expect(try await bob.link(for: session)?.playlist == deepWork)
+    }
+
+    /// A quota cooldown one process learns stops another that shares the database: no request
+    /// leaves until it ends.
+    @Test func aCooldownOneProcessLearnsStopsEveryOther() async throws {
+        _ = try await TestPostgres.shared.value
+        let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app-\(UUID())")
+        let clock = TestClock(mode: .manual)
+        let quota = #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#
+        let transport = ScriptedTransport([.json(quota, status: 429, headers: ["Retry-After": "600"]), .json(meJSON)])
+        func client() throws -> SpotifyClient {
+            SpotifyClient(
+                configuration: .live, tokens: StaticAccessTokenProvider(AccessToken("token")), transport: transport,
+                clock: clock, ledger: RequestLedger(key: key, postgres: try TestPostgres.client()))
+        }
+        let first = try client()
+        let second = try client()
+        await #expect(throws: SpotifyAPIError.self) { try await first.currentUser() }
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await second.currentUser() }
+        #expect(refused.code == .quotaExceeded)
+        #expect(transport.requests.count == 1)
+        clock.advance(by: .seconds(600))
+        #expect(try await second.currentUser().id == "tester")
+        #expect(transport.requests.count == 2)
+        // Both counted, in one place.
+        #expect(try await second.requestUsage().last24Hours == 2)
+    }
+
+    /// Four server-like processes share one database: once one of them learned a quota cooldown,
+    /// none of them sends a request while it lasts.
+    @Test func fourProcessesSendNothingDuringACooldownOneOfThemLearned() async throws {
+        let url = try #require(TestPostgres.url)
+        _ = try await TestPostgres.shared.value
+        try await withEmulator { emulator in
+            let token = await emulator.issueAccessToken()
+            let base = emulator.baseURL.absoluteString
+            let app = "app-\(UUID())"
+            await emulator.control("faults", ["kind": "429-quota", "retry_after": "43200"])
+            #expect(try await runLedgerChildren([[url, base, token, app, "1"]]) == ["sent 0 quota 1 budget 0 other 0"])
+            let before = await emulator.totalRequests(prefix: "GET /v1/")
+            let four = try await runLedgerChildren(Array(repeating: [url, base, token, app, "5"], count: 4))
+            #expect(four == Array(repeating: "sent 0 quota 5 budget 0 other 0", count: 4))
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") - before == 0)
+            // Another app of the same database is not held by this app's cooldown.
+            #expect(
+                try await runLedgerChildren([[url, base, token, "other-\(app)", "1"]]) == [
+                    "sent 1 quota 0 budget 0 other 0"
+                ])
+        }
+    }
+
+    /// A database written by a newer SpotifyLink is refused, with the fix, and left as it was.
+    @Test func aNewerSchemaIsRefusedWithTheFix() async throws {
+        let (url, drop) = try await TestPostgres.freshDatabase()
+        let client = PostgresClient(
+            configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
+        let running = Task { await client.run() }
+        do {
+            try await PostgresSchema.migrate(client)
+            try await PostgresSchema.migrate(client)
+            try await client.query("UPDATE spotlink_schema SET version = 99")
+            let error = try await #require(throws: PlaylistLinksError.self) { try await PostgresSchema.migrate(client) }
+            #expect(error.code == .database)
+            #expect(error.message.contains("schema version 99") && error.message.contains("Update this server"))
+            var versions: [Int] = []
+            for try await (version) in try await client.query("SELECT version FROM spotlink_schema").decode(Int.self) {
+                versions.append(version)
+            }
+            #expect(versions == [99])
+        } catch {
+            running.cancel()
+            try await drop()
+            throw error
+        }
+        running.cancel()
+        try await drop()
+    }
+
+    /// A URL's password never reaches a message.
+    @Test func aBadURLIsNamedWithoutItsPassword() throws {
+        let error = try #require(throws: PlaylistLinksError.self) {
+            try PostgresURL.configuration("postgres://spotify:hunter2@db.example/")
+        }
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("postgres://spotify:***@db.example/"))
+        #expect(!error.message.contains("hunter2"))
+        #expect(PostgresURL.redacted("postgres://u:secret@h/db") == "postgres://u:***@h/db")
+        #expect(throws: PlaylistLinksError.self) { try PostgresURL.configuration("postgres://u@h/db?sslmode=maybe") }
+    }
+}
+
+/// Runs `LedgerQuotaChild` once per argument list, all at once, and returns each one's output line.
+private func runLedgerChildren(_ argumentLists: [[String]]) async throws -> [String] {
+    try await withThrowingTaskGroup(of: (Int, String).self) { group in
+        for (index, arguments) in argumentLists.enumerated() {
+            group.addTask {
+                let output = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-child-\(UUID()).txt")
+                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+                defer { try? FileManager.default.removeItem(at: output) }
+                let handle = try FileHandle(forWritingTo: output)
+                let process = Process()
+                process.executableURL = builtExecutable(named: "LedgerQuotaChild")
+                process.arguments = arguments
+                process.standardOutput = handle
+                try process.run()
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        process.waitUntilExit()
+                        done.resume()
+                    }
+                }
+                try handle.close()
+                #expect(process.terminationStatus == 0, "LedgerQuotaChild \(arguments.dropFirst(4)) failed")
+                let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                return (index, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        var lines = Array(repeating: "", count: argumentLists.count)
+        for try await (index, line) in group { lines[index] = line }
+        return lines
+    }
+}
+
+@Suite("Postgres: CI has a server")
+struct PostgresPresenceTests {
+    /// CI runs every test under scripts/with-postgres.sh: there, the PostgreSQL tests never skip.
+    @Test(.enabled(if: TestPostgres.required, "only CI requires a PostgreSQL server"))
+    func theServerIsThereWhenRequired() {
+        #expect(TestPostgres.url != nil, "SPOTLINK_REQUIRE_POSTGRES=1 but SPOTLINK_POSTGRES_URL is not set")
+    }
+}
