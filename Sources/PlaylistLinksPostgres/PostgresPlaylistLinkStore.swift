@@ -52,13 +52,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         let now = clock.now.timeIntervalSince1970
         try await transaction("save a link") { connection in
             try await self.upsert(metadata, replacing: replacingMetadata, connection)
-            try await connection.query(
-                """
-                INSERT INTO spotlink_link (user_key, namespace, record_id, playlist_id, linked_at)
-                VALUES (\(self.user), \(record.namespace), \(record.id), \(metadata.id.rawValue), \(now))
-                ON CONFLICT (user_key, namespace, record_id)
-                DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
-                """, logger: self.logger)
+            try await self.saveLink(record, to: metadata.id, at: now, connection)
         }
     }
 
@@ -140,14 +134,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             for link in links {
                 try Self.check(link.record)
                 try await self.upsert(PlaylistMetadata(id: link.playlist), replacing: false, connection)
-                try await connection.query(
-                    """
-                    INSERT INTO spotlink_link (user_key, namespace, record_id, playlist_id, linked_at)
-                    VALUES (\(self.user), \(link.record.namespace), \(link.record.id), \(link.playlist.rawValue),
-                            \(link.linkedAt.timeIntervalSince1970))
-                    ON CONFLICT (user_key, namespace, record_id)
-                    DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
-                    """, logger: self.logger)
+                try await self.saveLink(
+                    link.record, to: link.playlist, at: link.linkedAt.timeIntervalSince1970, connection)
             }
         }
     }
@@ -265,6 +253,19 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    /// Links `record` to `playlist` at `linkedAt`, replacing the record's link.
+    private func saveLink(
+        _ record: RecordID, to playlist: SpotifyID, at linkedAt: Double, _ connection: PostgresConnection
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO spotlink_link (user_key, namespace, record_id, playlist_id, linked_at)
+            VALUES (\(user), \(record.namespace), \(record.id), \(playlist.rawValue), \(linkedAt))
+            ON CONFLICT (user_key, namespace, record_id)
+            DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
+            """, logger: logger)
+    }
+
     /// Saves `metadata` over the cached row when `replacing`, otherwise only where there is none.
     private func upsert(_ metadata: PlaylistMetadata, replacing: Bool, _ connection: PostgresConnection) async throws {
         let duration = metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }
@@ -287,13 +288,6 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             """
         query.sql += " " + conflict
         try await connection.query(query, logger: logger)
-    }
-
-    private static func check(_ record: RecordID) throws {
-        guard !record.namespace.isEmpty, !record.id.isEmpty else {
-            throw PlaylistLinksError(
-                code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
-        }
     }
 
     private func read<T: Sendable>(_ doing: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {

@@ -706,18 +706,25 @@ struct TwoProcessTests {
     }
 }
 
+/// A data folder (0700) in `cli`'s home holding a copy of the database the version before
+/// `PlaylistLinkStore` wrote (Tests/Fixtures/README.md).
+private func earlierDataFolder(in cli: SpotLinkBinary, named name: String) throws -> URL {
+    let data = cli.home.appendingPathComponent(name)
+    try FileManager.default.createDirectory(
+        at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
+    try FileManager.default.copyItem(at: fixture, to: data.appendingPathComponent("spotlink.sqlite"))
+    return data
+}
+
 @Suite("spotlink commands, the rest", .serialized)
 struct MoreCommandTests {
     /// The journal and the links of a data folder written by the version before the storage moved
     /// behind `PlaylistLinkStore` (Tests/Fixtures/README.md): every session and card is still there.
     @Test func aDataFolderOfTheEarlierVersionOpensWithEverySessionAndCard() async throws {
         let cli = try SpotLinkBinary()
-        let data = cli.home.appendingPathComponent("earlier")
-        try FileManager.default.createDirectory(
-            at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
-        try FileManager.default.copyItem(at: fixture, to: data.appendingPathComponent("spotlink.sqlite"))
+        let data = try earlierDataFolder(in: cli, named: "earlier")
         let common = ["--data-dir", data.path]
 
         let list = try await cli.run(["session", "list"] + common)
@@ -741,13 +748,8 @@ struct MoreCommandTests {
     /// one transaction: when the session's row cannot go, the link stays too.
     @Test func aSessionDeleteThatFailsLeavesItsLink() async throws {
         let cli = try SpotLinkBinary()
-        let data = cli.home.appendingPathComponent("refusing")
-        try FileManager.default.createDirectory(
-            at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/spotlink-fe0207e.sqlite")
+        let data = try earlierDataFolder(in: cli, named: "refusing")
         let file = data.appendingPathComponent("spotlink.sqlite")
-        try FileManager.default.copyItem(at: fixture, to: file)
         let common = ["--data-dir", data.path]
         #expect(try await cli.run(["session", "list"] + common).status == 0)
         try await DatabaseQueue(path: file.path).write { db in

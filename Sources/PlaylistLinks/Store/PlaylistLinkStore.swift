@@ -128,7 +128,8 @@ extension PlaylistLinkStore {
         try await saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
     }
 
-    static func check(_ record: RecordID) throws {
+    /// Refuses a record without a namespace or an ID: every store's `saveLink` calls it.
+    package static func check(_ record: RecordID) throws {
         guard !record.namespace.isEmpty, !record.id.isEmpty else {
             throw PlaylistLinksError(
                 code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
