@@ -185,24 +185,9 @@ private func runLedgerChildren(_ argumentLists: [[String]]) async throws -> [Str
     try await withThrowingTaskGroup(of: (Int, String).self) { group in
         for (index, arguments) in argumentLists.enumerated() {
             group.addTask {
-                let output = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-child-\(UUID()).txt")
-                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-                defer { try? FileManager.default.removeItem(at: output) }
-                let handle = try FileHandle(forWritingTo: output)
-                let process = Process()
-                process.executableURL = builtExecutable(named: "LedgerQuotaChild")
-                process.arguments = arguments
-                process.standardOutput = handle
-                try process.run()
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    DispatchQueue.global().async {
-                        process.waitUntilExit()
-                        done.resume()
-                    }
-                }
-                try handle.close()
-                #expect(process.terminationStatus == 0, "LedgerQuotaChild \(arguments.dropFirst(4)) failed")
-                let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                let child = try await ChildProcess(builtExecutable(named: "LedgerQuotaChild"), arguments).run()
+                #expect(child.status == 0, "LedgerQuotaChild \(arguments.dropFirst(4)) failed: \(child.errors)")
+                let text = child.output
                 return (index, text.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }

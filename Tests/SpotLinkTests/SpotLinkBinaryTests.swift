@@ -79,10 +79,10 @@ struct SpotLinkBinary {
         // cancelled when its pipe closes crashed libdispatch's event loop (1 run in 3 under load).
         let outData = Lock(Data())
         let errText = Lock("")
-        async let outRead: Void = Self.readToEnd(out.fileHandleForReading) { chunk in
+        async let outRead: Void = ChildProcess.readToEnd(out.fileHandleForReading) { chunk in
             outData.withLock { $0.append(chunk) }
         }
-        async let errRead: Void = Self.readToEnd(err.fileHandleForReading) { chunk in
+        async let errRead: Void = ChildProcess.readToEnd(err.fileHandleForReading) { chunk in
             let text = String(decoding: chunk, as: UTF8.self)
             errText.withLock { $0 += text }
             for line in text.split(separator: "\n") { onStderrLine?(String(line)) }
@@ -108,15 +108,6 @@ struct SpotLinkBinary {
             stderr: errText.withLock { $0 })
     }
 
-    /// Reads `handle` until its end on a thread of its own, handing each chunk to `chunk`.
-    static func readToEnd(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                while case let data = handle.availableData, !data.isEmpty { chunk(data) }
-                continuation.resume()
-            }.start()
-        }
-    }
 }
 
 @Suite("spotlink as a binary", .serialized)

@@ -14,21 +14,23 @@ enum OpenAPICheck {
     /// CI sets this so that a machine without the Python modules fails instead of skipping.
     static let required = ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_OPENAPI"] == "1"
 
+    /// Asked once, while tests are being planned (no test runs yet, so blocking is harmless).
     static var pythonReady: Bool {
-        (try? run(["-c", "import openapi_schema_validator, yaml"]).status) == 0
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.arguments = ["python3", "-c", "import openapi_schema_validator, yaml"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return process.terminationStatus == 0
+    }
+
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        var child = ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments)
+        child.mergeErrors = true
+        let result = try await child.run()
+        return (result.status, result.output)
     }
 }
 
@@ -115,7 +117,7 @@ struct OpenAPIConformanceTests {
                 "v1/me/player/currently-playing", [("additional_types", "track,episode")],
                 template: "/me/player/currently-playing")
         }
-        let result = try OpenAPICheck.run([OpenAPICheck.script.path, OpenAPICheck.spec.path, folder.path])
+        let result = try await OpenAPICheck.run([OpenAPICheck.script.path, OpenAPICheck.spec.path, folder.path])
         #expect(result.status == 0, "\(result.output)")
     }
 

@@ -27,39 +27,22 @@ struct LockTests {
         /// ThreadSanitizer follows the package's lock under contention, and the same stress over a raw
         /// `Mutex` is reported: the control shows the stress reaches the contended path, so a clean
         /// run of the lock means its hand-over is seen, not that nothing was contended.
-        @Test(.timeLimit(.minutes(2))) func threadSanitizerSeesEveryHandOverOfTheLock() throws {
-            let raw = try runStress("mutex")
+        @Test(.timeLimit(.minutes(2))) func threadSanitizerSeesEveryHandOverOfTheLock() async throws {
+            let raw = try await runStress("mutex")
             #expect(raw.status == 66, "a raw Mutex under contention should be reported: \(raw.errors)")
             #expect(raw.errors.contains("WARNING: ThreadSanitizer:"))
-            let lock = try runStress("lock")
+            let lock = try await runStress("lock")
             #expect(lock.status == 0, "the package's lock was reported: \(lock.errors)")
             #expect(!lock.errors.contains("WARNING: ThreadSanitizer:"))
             #expect(lock.output.contains("total 800000"))
         }
 
-        private func runStress(_ mode: String) throws -> (status: Int32, output: String, errors: String) {
-            let process = Process()
-            process.executableURL = builtExecutable(named: "LockStressChild")
-            process.arguments = [mode, "200000"]
+        private func runStress(_ mode: String) async throws -> ChildProcess.Result {
             var environment = ProcessInfo.processInfo.environment
             environment["TSAN_OPTIONS"] = "halt_on_error=1 exitcode=66"
-            process.environment = environment
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            // Read both pipes before waiting: a report larger than a pipe's buffer would block the child.
-            let errorData = Lock(Data())
-            let reader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-            reader.start()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-            return (
-                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-                String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-            )
+            return try await ChildProcess(
+                builtExecutable(named: "LockStressChild"), [mode, "200000"], environment: environment
+            ).run()
         }
     #endif
 }

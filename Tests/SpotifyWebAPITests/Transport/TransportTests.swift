@@ -79,7 +79,7 @@ struct TransportTests {
             try await transport.make(clock).send(
                 Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
         }
-        try await server.wait { $0.written >= 3 }
+        try await server.wait("three trickled bytes") { $0.written >= 3 }
         try await clock.waitForSleepers(1)
         #expect(clock.nextDeadline == clock.now.addingTimeInterval(30))
         clock.advance(by: .seconds(30))
@@ -106,7 +106,7 @@ struct TransportTests {
         let exchange = Task {
             try await subject.send(Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
         }
-        try await server.wait { $0.requests == 1 }
+        try await server.wait("the request") { $0.requests == 1 }
         exchange.cancel()
         await #expect(throws: CancellationError.self) { try await exchange.value }
     }

@@ -1,0 +1,92 @@
+package import Foundation
+
+/// A program run as a real process, waited for without holding a thread of the cooperative pool.
+///
+/// `Process.waitUntilExit()` and `FileHandle.readDataToEndOfFile()` block the thread they run on.
+/// In an async test that thread belongs to Swift's cooperative pool, which has one thread per
+/// core: two tests blocked on children for twenty seconds on a two-core machine leave no thread
+/// to start anything else, and every wall-clock wait in the run gives up. Here the child's end
+/// arrives through `terminationHandler` and its pipes are read on threads of their own.
+package struct ChildProcess: Sendable {
+    /// How the child ended and what it wrote.
+    package struct Result: Sendable {
+        /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
+        package var status: Int32
+        /// Whether it exited or was killed by a signal.
+        package var reason: Process.TerminationReason
+        /// Everything written to standard output.
+        package var stdout: Data
+        /// Everything written to standard error.
+        package var stderr: Data
+
+        /// Standard output as UTF-8 text.
+        package var output: String { String(decoding: stdout, as: UTF8.self) }
+        /// Standard error as UTF-8 text.
+        package var errors: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// The program to run.
+    package var executable: URL
+    /// Its arguments.
+    package var arguments: [String]
+    /// Its environment; `nil` inherits this process's.
+    package var environment: [String: String]?
+    /// Whether standard error goes to the same pipe as standard output (and `stderr` stays empty).
+    package var mergeErrors = false
+
+    /// A child running `executable` with `arguments`.
+    package init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+    }
+
+    /// Starts the child, reads both pipes to their end and returns once it has exited.
+    package func run() async throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = mergeErrors ? out : Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        async let stdout = Self.readToEnd(out.fileHandleForReading)
+        async let stderr = mergeErrors ? Data() : Self.readToEnd(err.fileHandleForReading)
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+        } catch {
+            // The child never started, so nothing else holds the write ends: close them so the
+            // readers see the end.
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+            _ = await (stdout, stderr)
+            throw error
+        }
+        return Result(
+            status: process.terminationStatus, reason: process.terminationReason, stdout: await stdout,
+            stderr: await stderr)
+    }
+
+    /// Reads `handle` to its end on a thread of its own, handing each chunk to `chunk` as it
+    /// arrives.
+    package static func readToEnd(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                while case let data = handle.availableData, !data.isEmpty { chunk(data) }
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    /// Reads `handle` to its end on a thread of its own.
+    package static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+        }
+    }
+}
