@@ -49,21 +49,53 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+        -> LedgerReservation
+    {
         try await PostgresFailure.wrapping("count a request") {
             try await client.withTransaction(logger: logger) { connection in
+                // One app's counts take turns under a lock of their own, held to the commit: no
+                // process counts between another's read and its insert, and other apps never wait.
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(\(key.issuer) || ' ' || \(key.clientID), 0))",
+                    logger: self.logger)
                 try await connection.query(
                     """
                     DELETE FROM spotlink_request WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
-                    AND sent_at < \(olderThan.timeIntervalSince1970)
+                    AND sent_at < \(windowStart.timeIntervalSince1970)
                     """, logger: self.logger)
+                var reservation = LedgerReservation.counted
+                if let limit {
+                    let rows = try await connection.query(
+                        """
+                        SELECT sent_at FROM spotlink_request WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
+                        ORDER BY sent_at
+                        """, logger: self.logger)
+                    var sent: [Date] = []
+                    for try await (sentAt) in rows.decode(Double.self) {
+                        sent.append(Date(timeIntervalSince1970: sentAt))
+                    }
+                    reservation = .judging(sent, limit: limit)
+                }
+                guard reservation == .counted else { return reservation }
                 try await connection.query(
                     """
-                    INSERT INTO spotlink_request (issuer, client_id, sent_at, endpoint, status, background)
-                    VALUES (\(key.issuer), \(key.clientID), \(entry.sentAt.timeIntervalSince1970), \(entry.endpoint),
-                            \(entry.status), \(entry.background))
+                    INSERT INTO spotlink_request (id, issuer, client_id, sent_at, endpoint, status, background)
+                    VALUES (\(entry.id), \(key.issuer), \(key.clientID), \(entry.sentAt.timeIntervalSince1970),
+                            \(entry.endpoint), \(entry.status), \(entry.background))
                     """, logger: self.logger)
+                return reservation
             }
+        }
+    }
+
+    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
+        try await PostgresFailure.wrapping("keep a request's answer") {
+            try await client.query(
+                """
+                UPDATE spotlink_request SET status = \(status)
+                WHERE id = \(id) AND issuer = \(key.issuer) AND client_id = \(key.clientID)
+                """, logger: logger)
         }
     }
 
@@ -71,16 +103,18 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         try await PostgresFailure.wrapping("read the requests") {
             let rows = try await client.query(
                 """
-                SELECT sent_at, endpoint, status, background FROM spotlink_request
+                SELECT id, sent_at, endpoint, status, background FROM spotlink_request
                 WHERE issuer = \(key.issuer) AND client_id = \(key.clientID) AND sent_at >= \(date.timeIntervalSince1970)
                 ORDER BY sent_at
                 """, logger: logger)
             var entries: [LedgerEntry] = []
-            for try await (sentAt, endpoint, status, background) in rows.decode((Double, String, Int?, Bool).self) {
+            for try await (id, sentAt, endpoint, status, background) in rows.decode(
+                (UUID?, Double, String, Int?, Bool).self)
+            {
                 entries.append(
                     LedgerEntry(
                         sentAt: Date(timeIntervalSince1970: sentAt), endpoint: endpoint, status: status,
-                        background: background))
+                        background: background, id: id ?? UUID()))
             }
             return entries
         }

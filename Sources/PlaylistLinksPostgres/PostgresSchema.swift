@@ -95,7 +95,13 @@ public enum PostgresSchema {
                 status integer, background boolean NOT NULL)
             """,
             "CREATE INDEX spotlink_request_by_app_and_time ON spotlink_request (issuer, client_id, sent_at)",
-        ]
+        ],
+        // Requests are counted before they leave and their status filled in after; the ID finds
+        // the row. Rows of version 1 keep no ID: they are complete.
+        [
+            "ALTER TABLE spotlink_request ADD COLUMN id uuid",
+            "CREATE INDEX spotlink_request_by_id ON spotlink_request (id)",
+        ],
     ]
 }
 

@@ -140,6 +140,29 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Four server-like processes with one daily budget of twelve, each trying ten background
+    /// requests at once: together they send exactly twelve, and the emulator sees twelve.
+    @Test func fourProcessesTogetherNeverPassTheDailyBudget() async throws {
+        let url = try #require(TestPostgres.url)
+        _ = try await TestPostgres.shared.value
+        try await withEmulator { emulator in
+            let token = await emulator.issueAccessToken()
+            let base = emulator.baseURL.absoluteString
+            let app = "app-\(UUID())"
+            let before = await emulator.totalRequests(prefix: "GET /v1/")
+            let four = try await runLedgerChildren(Array(repeating: [url, base, token, app, "10", "12"], count: 4))
+            let counts = four.map { line in
+                line.split(separator: " ").enumerated().filter { $0.offset.isMultiple(of: 2) == false }.map {
+                    Int($0.element) ?? -1
+                }
+            }
+            #expect(counts.map { $0[0] }.reduce(0, +) == 12, "\(four)")
+            #expect(counts.map { $0[2] }.reduce(0, +) == 28, "\(four)")
+            #expect(counts.allSatisfy { $0[1] == 0 && $0[3] == 0 }, "\(four)")
+            #expect(await emulator.totalRequests(prefix: "GET /v1/") - before == 12)
+        }
+    }
+
     /// A database written by a newer SpotifyLink is refused, with the fix, and left as it was.
     @Test func aNewerSchemaIsRefusedWithTheFix() async throws {
         let (url, drop) = try await TestPostgres.freshDatabase()

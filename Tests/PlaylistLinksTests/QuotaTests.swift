@@ -36,22 +36,28 @@ struct SQLiteRequestLedgerStoreTests {
         // Another app's key is separate.
         #expect(try await first.cooldown(for: QuotaKey(issuer: key.issuer, clientID: "other")) == nil)
 
+        var ids: [UUID] = []
         for offset in [0.0, 10, 20] {
-            try await first.record(
-                LedgerEntry(
-                    sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: 200, background: offset == 10),
-                for: key, forgettingBefore: now.addingTimeInterval(-86_400))
+            let entry = LedgerEntry(
+                sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: nil, background: offset == 10)
+            ids.append(entry.id)
+            #expect(
+                try await first.reserve(entry, for: key, limit: nil, windowStart: now.addingTimeInterval(-86_400))
+                    == .counted)
         }
-        try await second.record(
-            LedgerEntry(
-                sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
-            for: key, forgettingBefore: now.addingTimeInterval(5))
+        for id in ids { try await second.settle(id, status: 200, for: key) }
+        #expect(
+            try await second.reserve(
+                LedgerEntry(
+                    sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
+                for: key, limit: nil, windowStart: now.addingTimeInterval(5)) == .counted)
         let reopened = try SQLiteRequestLedgerStore(url: url)
         let entries = try await reopened.entries(for: key, since: now.addingTimeInterval(-1))
         // The entry at `now` was forgotten by the last record; order and fields survive.
         #expect(entries.map(\.sentAt) == [10, 20, 30].map { now.addingTimeInterval($0) })
         #expect(entries.map(\.background) == [true, false, false])
-        #expect(entries.last?.status == nil)
+        #expect(entries.map(\.status) == [200, 200, nil])
+        #expect(Array(entries.map(\.id).prefix(2)) == Array(ids.dropFirst()))
         #expect(try await reopened.cooldown(for: key)?.until == now.addingTimeInterval(900))
     }
 

@@ -73,18 +73,45 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+        -> LedgerReservation
+    {
+        // IMMEDIATE: the write lock is taken before the count is read, so another process cannot
+        // count between this one's read and its insert.
+        try await pool.writeWithoutTransaction { db in
+            var reservation = LedgerReservation.counted
+            try db.inTransaction(.immediate) {
+                try db.execute(
+                    sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
+                    arguments: [key.issuer, key.clientID, windowStart.timeIntervalSince1970])
+                if let limit {
+                    let sent = try Double.fetchAll(
+                        db, sql: "SELECT sentAt FROM request WHERE issuer = ? AND clientID = ? ORDER BY sentAt",
+                        arguments: [key.issuer, key.clientID])
+                    reservation = .judging(sent.map(Date.init(timeIntervalSince1970:)), limit: limit)
+                }
+                if reservation == .counted {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO request (id, issuer, clientID, sentAt, endpoint, status, background)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            entry.id.uuidString, key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970,
+                            entry.endpoint, entry.status, entry.background,
+                        ])
+                }
+                return .commit
+            }
+            return reservation
+        }
+    }
+
+    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
-                arguments: [key.issuer, key.clientID, olderThan.timeIntervalSince1970])
-            try db.execute(
-                sql:
-                    "INSERT INTO request (issuer, clientID, sentAt, endpoint, status, background) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970, entry.endpoint, entry.status,
-                    entry.background,
-                ])
+                sql: "UPDATE request SET status = ? WHERE id = ? AND issuer = ? AND clientID = ?",
+                arguments: [status, id.uuidString, key.issuer, key.clientID])
         }
     }
 
@@ -93,15 +120,15 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT sentAt, endpoint, status, background FROM request
+                    SELECT id, sentAt, endpoint, status, background FROM request
                     WHERE issuer = ? AND clientID = ? AND sentAt >= ? ORDER BY sentAt
                     """,
                 arguments: [key.issuer, key.clientID, date.timeIntervalSince1970]
             ).map { row in
                 LedgerEntry(
                     sentAt: Date(timeIntervalSince1970: row["sentAt"]), endpoint: row["endpoint"],
-                    status: row["status"],
-                    background: row["background"])
+                    status: row["status"], background: row["background"],
+                    id: (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID())
             }
         }
     }
@@ -126,6 +153,12 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 t.column("background", .boolean).notNull()
             }
             try db.create(index: "request_by_app_and_time", on: "request", columns: ["issuer", "clientID", "sentAt"])
+        }
+        migrator.registerMigration("v2 request IDs") { db in
+            // Requests are counted before they leave and their status filled in after; the ID
+            // finds the row. Rows of v1 keep no ID: they are complete.
+            try db.alter(table: "request") { t in t.add(column: "id", .text) }
+            try db.create(index: "request_by_id", on: "request", columns: ["id"])
         }
         return migrator
     }

@@ -7,8 +7,9 @@ import SpotifyLinkSupport
 ///
 /// A 429 closes the gate for every request and is written to the ledger, so other clients and
 /// processes wait too; a quota 429 starts a cooldown of hours, during which nothing is sent; a
-/// cooldown another process learned closes the gate here when a request asks. Background requests
-/// also stop at the ledger's daily budget.
+/// cooldown another process learned closes the gate here when a request asks. (The daily budget is
+/// the ledger's: `LedgerStage` counts each request as it leaves, and refuses a background one past
+/// the budget in the same step.)
 actor Admission {
     private var gate: RateLimitGate
     let ledger: RequestLedger
@@ -28,16 +29,13 @@ actor Admission {
     }
 
     /// Waits until a request may leave, or throws ``SpotifyAPIError``: during a quota cooldown
-    /// (whatever the wait: sending lengthens it), past the daily budget for background work, or
-    /// when the rate limit lasts longer than a request waits.
-    func admit(_ priority: RequestPriority) async throws {
+    /// (whatever the wait: sending lengthens it), or when the rate limit lasts longer than a
+    /// request waits.
+    func admit() async throws {
         let now = clock.now
         if let learned = await ledger.activeCooldown(at: now) {
             if learned.kind == .quota { throw SpotifyAPIError.cooldown(learned, now: now) }
             gate.close(until: learned.until)
-        }
-        if priority == .background, let budget = ledger.dailyBudget, let reopens = await ledger.budgetReopens(at: now) {
-            throw SpotifyAPIError.budgetExhausted(budget: budget, reopens: reopens, now: now)
         }
         while true {
             let now = clock.now

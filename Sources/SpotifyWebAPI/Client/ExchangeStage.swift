@@ -51,8 +51,9 @@ struct ConditionalRequestStage: ExchangeStage {
     }
 }
 
-/// Counts every request sent in the ledger: its route, the status (or none, when no answer came)
-/// and whether background work sent it. What the quota economy is measured by.
+/// Counts every request in the ledger as it leaves: its route, the status (or none, when no answer
+/// came) and whether background work sent it. What the quota economy is measured by. A background
+/// request past the daily budget is refused in the same step as the count, and never sent.
 struct LedgerStage: ExchangeStage {
     let ledger: RequestLedger
     let clock: any SpotifyClock
@@ -63,16 +64,12 @@ struct LedgerStage: ExchangeStage {
     func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
         -> (HTTPResponse, Data)
     {
-        let sentAt = clock.now
-        do {
-            let (response, data) = try await next(request)
-            await ledger.record(
-                LedgerEntry(sentAt: sentAt, endpoint: route, status: response.status.code, background: background))
-            return (response, data)
-        } catch let error as SpotifyAPIError {
-            await ledger.record(LedgerEntry(sentAt: sentAt, endpoint: route, status: nil, background: background))
-            throw error
-        }
+        // Counted before it leaves, so processes sharing the ledger cannot together pass the
+        // budget; an entry whose answer never comes keeps no status ("no answer").
+        let id = try await ledger.reserve(route: route, background: background, at: clock.now)
+        let (response, data) = try await next(request)
+        if let id { await ledger.settle(id, status: response.status.code) }
+        return (response, data)
     }
 }
 

@@ -26,7 +26,7 @@ import SpotifyLinkSupport
 struct ExchangeStateMachine {
     /// Where the exchange is.
     enum State: Equatable {
-        /// Waiting for the admission to let the request leave (cooldowns, the gate, the budget).
+        /// Waiting for the admission to let the request leave (the cooldowns and the gate).
         case admitting
         /// A request is out.
         case sending

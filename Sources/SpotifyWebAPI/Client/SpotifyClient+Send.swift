@@ -92,7 +92,7 @@ extension SpotifyClient {
             switch action {
             case .admit:
                 try Task.checkCancellation()
-                try await admission.admit(Self.requestPriority)
+                try await admission.admit()
                 action = machine.admitted()
             case .send:
                 let current = try await accessToken(held: token)
@@ -117,13 +117,14 @@ extension SpotifyClient {
         }
     }
 
-    /// One attempt through the stages to the transport; a transport failure is an outcome, not a throw.
+    /// One attempt through the stages to the transport; a transport failure is an outcome, not a
+    /// throw. The ledger's refusal past the daily budget is thrown: nothing was sent.
     func attempt(_ request: HTTPRequest, through stages: [any ExchangeStage]) async throws
         -> Result<(HTTPResponse, Data), SpotifyAPIError>
     {
         do {
             return .success(try await stages.send(request) { try await transmit($0) })
-        } catch let error as SpotifyAPIError {
+        } catch let error as SpotifyAPIError where error.code != .budgetExhausted {
             return .failure(error)
         }
     }

@@ -112,19 +112,34 @@ public struct RequestLedger: Sendable {
             byOutcome: outcomes)
     }
 
-    /// When background work may send again under the daily budget, or `nil` while it may now.
-    func budgetReopens(at now: Date) async -> Date? {
-        guard let budget = dailyBudget else { return nil }
-        guard budget > 0 else { return now.addingTimeInterval(Self.window) }
-        guard let entries = try? await store.entries(for: key, since: now.addingTimeInterval(-Self.window)),
-            entries.count >= budget
-        else { return nil }
-        // The count drops below the budget once the oldest `count - budget + 1` requests leave the window.
-        return entries[entries.count - budget].sentAt.addingTimeInterval(Self.window)
+    /// Counts a request for `route` leaving at `now`, in one step with the daily budget: a
+    /// background request past it is refused instead, with the time the budget reopens. Every
+    /// client and process sharing the store shares the count, so together they never pass the
+    /// budget.
+    ///
+    /// When the store cannot be written the request leaves uncounted: a broken ledger file must
+    /// not stop the app (Spotify's own quota still would).
+    /// - Returns: the entry's ID, to ``settle(_:status:)`` once the answer arrives; `nil` when
+    ///   nothing was counted.
+    func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID? {
+        let limit = background ? dailyBudget : nil
+        if let limit, limit <= 0 {
+            throw SpotifyAPIError.budgetExhausted(budget: limit, reopens: now.addingTimeInterval(Self.window), now: now)
+        }
+        let entry = LedgerEntry(sentAt: now, endpoint: route, status: nil, background: background)
+        let windowStart = now.addingTimeInterval(-Self.window)
+        switch try? await store.reserve(entry, for: key, limit: limit, windowStart: windowStart) {
+        case .counted: return entry.id
+        case .full(let oldest):
+            throw SpotifyAPIError.budgetExhausted(
+                budget: limit ?? 0, reopens: oldest.addingTimeInterval(Self.window), now: now)
+        case nil: return nil
+        }
     }
 
-    func record(_ entry: LedgerEntry) async {
-        try? await store.record(entry, for: key, forgettingBefore: entry.sentAt.addingTimeInterval(-Self.window))
+    /// Fills in the status of the request counted as `id`.
+    func settle(_ id: UUID, status: Int) async {
+        try? await store.settle(id, status: status, for: key)
     }
 
     func learn(_ cooldown: Cooldown) async {

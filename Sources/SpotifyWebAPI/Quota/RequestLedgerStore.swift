@@ -57,11 +57,14 @@ public struct Cooldown: Hashable, Sendable, Codable {
 
 /// One request the client sent, as the ledger keeps it.
 package struct LedgerEntry: Hashable, Sendable, Codable {
+    /// Names the entry, so its answer can be filled in once it arrives.
+    package var id: UUID
     /// When it was sent.
     package var sentAt: Date
     /// Method and path with IDs folded, as `GET /playlists/{id}/items`.
     package var endpoint: String
-    /// The HTTP status, or `nil` when no answer came (a transport failure).
+    /// The HTTP status, or `nil` while none came: a request still out, or one that ended without
+    /// an answer (a transport failure, a process that ended first).
     package var status: Int?
     /// Whether background work sent it (metadata refresh, now-playing polls) rather than a person.
     package var background: Bool
@@ -71,11 +74,30 @@ package struct LedgerEntry: Hashable, Sendable, Codable {
     ///   - endpoint: method and folded path.
     ///   - status: the HTTP status, `nil` without an answer.
     ///   - background: whether background work sent it.
-    package init(sentAt: Date, endpoint: String, status: Int?, background: Bool) {
+    ///   - id: names the entry; a new one by default.
+    package init(sentAt: Date, endpoint: String, status: Int?, background: Bool, id: UUID = UUID()) {
+        self.id = id
         self.sentAt = sentAt
         self.endpoint = endpoint
         self.status = status
         self.background = background
+    }
+}
+
+/// What ``RequestLedgerStore/reserve(_:for:limit:windowStart:)`` did.
+package enum LedgerReservation: Sendable, Hashable {
+    /// The entry was counted.
+    case counted
+    /// The window holds `limit` entries already; nothing was counted. The window falls below the
+    /// limit once the entry sent at `oldestThatMustLeave` leaves it.
+    case full(oldestThatMustLeave: Date)
+
+    /// The answer for `sentTimes`, the window's entries oldest first, under `limit`.
+    package static func judging(_ sentTimes: [Date], limit: Int?) -> LedgerReservation {
+        guard let limit, sentTimes.count >= limit else { return .counted }
+        // A limit of zero never opens; the ledger refuses it before asking a store.
+        guard limit > 0 else { return .full(oldestThatMustLeave: .distantFuture) }
+        return .full(oldestThatMustLeave: sentTimes[sentTimes.count - limit])
     }
 }
 
@@ -92,8 +114,15 @@ package protocol RequestLedgerStore: Sendable {
     func cooldown(for key: QuotaKey) async throws -> Cooldown?
     /// Keeps `cooldown` for `key` unless one that ends later is stored already.
     func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws
-    /// Appends a sent request, and may forget entries older than `olderThan`.
-    func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws
+    /// Counts a request about to leave, in one step with the budget check, so that clients and
+    /// processes sharing the store cannot together pass `limit`: appends `entry` unless `limit` or
+    /// more entries of `key` were sent since `windowStart`. Entries older than `windowStart` may be
+    /// forgotten.
+    /// - Parameter limit: the most entries the window may hold; `nil` counts without a limit.
+    func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+        -> LedgerReservation
+    /// Fills in the answer's status of the entry `id`, once it arrived.
+    func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws
     /// The requests sent for `key` since `date`, oldest first.
     func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry]
 }
@@ -121,12 +150,23 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func record(_ entry: LedgerEntry, for key: QuotaKey, forgettingBefore olderThan: Date) async throws {
+    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+        -> LedgerReservation
+    {
         state.withLock { state in
             var list = state.entries[key, default: []]
-            if let first = list.first, first.sentAt < olderThan { list.removeAll { $0.sentAt < olderThan } }
-            list.append(entry)
+            if let first = list.first, first.sentAt < windowStart { list.removeAll { $0.sentAt < windowStart } }
+            let reservation = LedgerReservation.judging(list.map(\.sentAt).sorted(), limit: limit)
+            if reservation == .counted { list.append(entry) }
             state.entries[key] = list
+            return reservation
+        }
+    }
+
+    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
+        state.withLock { state in
+            guard let index = state.entries[key]?.lastIndex(where: { $0.id == id }) else { return }
+            state.entries[key]?[index].status = status
         }
     }
 

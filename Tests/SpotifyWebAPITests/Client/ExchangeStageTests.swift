@@ -81,6 +81,30 @@ struct ExchangeStageTests {
         #expect(usage.byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
     }
 
+    /// The budget is judged in the same step as the count: a background request past it is never
+    /// sent (and not counted), a person's request is, and the refusal says when the budget reopens.
+    @Test func backgroundWorkStopsAtTheDailyBudgetAndTheUserDoesNot() async throws {
+        let clock = TestClock()
+        let ledger = RequestLedger(key: key, dailyBudget: 2)
+        let background = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: true)
+        let person = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: false)
+        let terminal = Terminal([answer(200), answer(200), answer(200)])
+        let first = clock.now
+        _ = try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        clock.advance(by: .seconds(60))
+        _ = try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        clock.advance(by: .seconds(60))
+        let error = try await #require(throws: SpotifyAPIError.self) {
+            try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        }
+        #expect(error.code == .budgetExhausted)
+        #expect(error.retryAt == first.addingTimeInterval(86_400))
+        #expect(terminal.sent.count == 2)
+        _ = try await person.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        #expect(terminal.sent.count == 3)
+        #expect(try await ledger.usage(at: clock.now).last24Hours == 3)
+    }
+
     @Test func stagesRunInOrderAroundTheTerminal() async throws {
         struct Mark: ExchangeStage {
             let name: String
@@ -118,7 +142,7 @@ struct AdmissionTests {
         let elsewhere = admission(clock, RequestLedger(key: key, store: store))
         #expect(await elsewhere.cooldown()?.kind == .rateLimit)
         let start = clock.now
-        try await elsewhere.admit(.userInitiated)
+        try await elsewhere.admit()
         #expect(clock.now.timeIntervalSince(start) == 5)
     }
 
@@ -130,7 +154,7 @@ struct AdmissionTests {
         let error = await admission.quotaExceeded(retryAfter: .seconds(600))
         #expect(error.code == .quotaExceeded)
         #expect(await admission.cooldown()?.kind == .quota)
-        let refused = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.userInitiated) }
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await admission.admit() }
         #expect(refused.code == .quotaExceeded)
         #expect(clock.totalSlept == .zero)
     }
@@ -139,18 +163,9 @@ struct AdmissionTests {
         let clock = TestClock(mode: .automatic)
         let admission = admission(clock, RequestLedger(key: key), maxWait: .seconds(10))
         _ = await admission.rateLimited(retryAfter: .seconds(120))
-        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.userInitiated) }
+        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit() }
         #expect(error.code == .rateLimited)
         #expect(clock.totalSlept == .zero)
     }
 
-    @Test func backgroundWorkStopsAtTheDailyBudgetAndTheUserDoesNot() async throws {
-        let clock = TestClock()
-        let ledger = RequestLedger(key: key, dailyBudget: 1)
-        await ledger.record(LedgerEntry(sentAt: clock.now, endpoint: "GET /me", status: 200, background: true))
-        let admission = admission(clock, ledger)
-        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit(.background) }
-        #expect(error.code == .budgetExhausted)
-        try await admission.admit(.userInitiated)
-    }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import PlaylistLinks
+import PlaylistLinksPostgres
+import SpotifyWebAPI
+import Testing
+
+/// Every ledger store a client can be given, each as two writers over one place: two processes'
+/// view of the same file or database.
+enum LedgerStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, sqliteFile, postgres
+
+    static var available: [LedgerStoreKind] { allCases.filter { $0 != .postgres || TestPostgres.url != nil } }
+    var testDescription: String { rawValue }
+
+    func twoWriters() async throws -> (any RequestLedgerStore, any RequestLedgerStore) {
+        switch self {
+        case .memory:
+            let store = MemoryRequestLedgerStore()
+            return (store, store)
+        case .sqliteFile:
+            let url = temporaryFile("requests.sqlite")
+            return (try SQLiteRequestLedgerStore(url: url), try SQLiteRequestLedgerStore(url: url))
+        case .postgres:
+            let logger = Logger(label: "test.postgres")
+            _ = try await TestPostgres.shared.value
+            return (
+                PostgresRequestLedgerStore(client: try await TestPostgres.shared.value, logger: logger),
+                PostgresRequestLedgerStore(client: try TestPostgres.client(), logger: logger)
+            )
+        }
+    }
+}
+
+@Suite("Every ledger store: one budget for every writer")
+struct LedgerStoreConformanceTests {
+    /// Forty requests asked for at once through two writers, under a limit of twelve: exactly
+    /// twelve are counted, whoever asked, and every refusal names the request whose leaving the
+    /// window reopens it. Read then write, as two steps, would count more.
+    @Test(arguments: LedgerStoreKind.available)
+    func concurrentReservationsNeverPassTheLimit(_ kind: LedgerStoreKind) async throws {
+        let (first, second) = try await kind.twoWriters()
+        let key = QuotaKey(issuer: "http://127.0.0.1", clientID: "budget-\(UUID().uuidString)")
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let results = try await withThrowingTaskGroup(of: (LedgerEntry, LedgerReservation).self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    let entry = LedgerEntry(
+                        sentAt: start.addingTimeInterval(Double(index)), endpoint: "GET /me", status: nil,
+                        background: true)
+                    let store = index.isMultiple(of: 2) ? first : second
+                    return (
+                        entry,
+                        try await store.reserve(entry, for: key, limit: 12, windowStart: start.addingTimeInterval(-60))
+                    )
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let counted = results.filter { $0.1 == .counted }.map(\.0)
+        #expect(counted.count == 12)
+        let stored = try await first.entries(for: key, since: start.addingTimeInterval(-60))
+        #expect(Set(stored.map(\.id)) == Set(counted.map(\.id)))
+        let earliest = try #require(counted.map(\.sentAt).min())
+        for case (_, .full(let oldest)) in results { #expect(oldest == earliest) }
+
+        // The answer is filled in through either writer; entries past the window are forgotten.
+        try await second.settle(counted[0].id, status: 200, for: key)
+        #expect(try await first.entries(for: key, since: start).first { $0.id == counted[0].id }?.status == 200)
+        let later = LedgerEntry(
+            sentAt: start.addingTimeInterval(200), endpoint: "GET /me", status: nil, background: true)
+        #expect(
+            try await first.reserve(later, for: key, limit: 12, windowStart: start.addingTimeInterval(100)) == .counted)
+        #expect(try await second.entries(for: key, since: .distantPast).map(\.id) == [later.id])
+    }
+}
