@@ -14,9 +14,9 @@ public import SpotifyWebAPI
 /// its TLS, its `run()`) and runs ``PostgresSchema/migrate(_:logger:)`` once at start-up.
 ///
 /// ```swift
+/// try await PostgresSchema.migrate(databaseURL)  // at start-up: a wrong URL fails here, named
 /// let client = PostgresClient(configuration: try PostgresURL.configuration(databaseURL))
 /// // … run the client in a task group, then:
-/// try await PostgresSchema.migrate(client)
 /// let links = try PostgresPlaylistLinkStore(client: client, user: accountID)
 /// try await links.link(RecordID(namespace: "session", id: "42"), to: playlistID)
 /// ```

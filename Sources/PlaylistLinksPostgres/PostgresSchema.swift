@@ -1,6 +1,6 @@
 public import Logging
 import PlaylistLinks
-public import PostgresNIO
+import PostgresNIO
 
 /// The tables SpotifyLink keeps in a PostgreSQL database, one versioned migration per step, run at
 /// start-up by ``migrate(_:logger:)`` before any store is used.
@@ -12,15 +12,34 @@ public enum PostgresSchema {
     /// The schema version this build writes and reads.
     public static let currentVersion = migrations.count
 
-    /// Brings the database to ``currentVersion``, in one transaction under an advisory lock, so
-    /// several processes starting at once migrate it once.
-    /// - Throws: `PlaylistLinksError` with code `.database`: when the database was written by a
-    ///   newer SpotifyLink (update this server before it writes there), or cannot be reached.
-    public static func migrate(_ client: PostgresClient, logger: Logger = Logger(label: "spotlink.postgres"))
-        async throws
-    {
+    /// Brings the database at `url` to ``currentVersion`` over a connection of its own, in one
+    /// transaction under an advisory lock, so several processes starting at once migrate it once.
+    /// Run it at start-up, before the server's `PostgresClient` serves: a wrong URL or a server
+    /// that is down fails here at once, named, instead of as a pool that keeps retrying.
+    /// - Throws: `PlaylistLinksError`, naming the URL without its password: `.invalidArgument` for
+    ///   a URL that cannot be used; `.database` when the server cannot be reached or refuses the
+    ///   sign-in, or when the database was written by a newer SpotifyLink (update this server
+    ///   before it writes there).
+    public static func migrate(_ url: String, logger: Logger = Logger(label: "spotlink.postgres")) async throws {
+        let configuration = try PostgresURL.connectionConfiguration(url)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw PostgresFailure.unreachable(url, error)
+        }
+        do {
+            try await migrate(on: connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+
+    private static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
         try await PostgresFailure.wrapping("migrate the SpotifyLink tables") {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS spotlink_schema (version integer NOT NULL)", logger: logger)
@@ -115,6 +134,30 @@ enum PostgresFailure {
         } catch {
             throw word(unwrap(error), doing)
         }
+    }
+
+    /// A connection to `url` that could not be opened: the URL without its password, what went
+    /// wrong in a few words, and what to check.
+    static func unreachable(_ url: String, _ error: any Error) -> PlaylistLinksError {
+        let reason: String
+        if let error = error as? PSQLError, let said = error.serverInfo?[.message] {
+            reason = "the server said: \(said)"
+        } else {
+            let detail = String(describing: (error as? PSQLError)?.underlying ?? error)
+            if detail.contains("Connection refused") || detail.contains("errno: 111") {
+                reason = "the connection was refused"
+            } else if detail.contains("No such file") || detail.contains("errno: 2") {
+                reason = "no server listens on that socket"
+            } else {
+                reason = detail
+            }
+        }
+        return PlaylistLinksError(
+            code: .database,
+            message: "PostgreSQL at \(PostgresURL.redacted(url)) could not be reached: \(reason). Check that the "
+                + "server runs and that the URL's host, port, user, database and sslmode are right; nothing was "
+                + "changed.",
+            underlying: error)
     }
 
     /// The error inside a transaction's wrapper: the closure's, else BEGIN's or COMMIT's.

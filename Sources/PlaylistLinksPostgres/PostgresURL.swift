@@ -13,31 +13,87 @@ public enum PostgresURL {
     /// - Throws: `PlaylistLinksError` with code `.invalidArgument`, naming the URL
     ///   without its password.
     public static func configuration(_ url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
-        else { throw invalid(url, "it is not a postgres:// URL") }
-        let database = String(components.path.drop { $0 == "/" })
-        guard !database.isEmpty else { throw invalid(url, "it names no database") }
-        let user = components.user.flatMap { $0.removingPercentEncoding } ?? ProcessInfo.processInfo.environment["USER"]
-        guard let user, !user.isEmpty else { throw invalid(url, "it names no user") }
-        let password = components.password.flatMap { $0.removingPercentEncoding }
-        let query = Dictionary(
-            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        let port = components.port ?? 5432
-        if let folder = query["host"], folder.hasPrefix("/") {
+        let parsed = try Parsed(url)
+        switch parsed.place {
+        case .socket(let path):
             return PostgresClient.Configuration(
-                unixSocketPath: "\(folder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+                unixSocketPath: path, username: parsed.user, password: parsed.password, database: parsed.database)
+        case .host(let host, let port, let tls):
+            let mode: PostgresClient.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            return PostgresClient.Configuration(
+                host: host, port: port, username: parsed.user, password: parsed.password, database: parsed.database,
+                tls: mode)
         }
-        guard let host = components.host, !host.isEmpty else { throw invalid(url, "it names no host") }
-        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
-        let tls: PostgresClient.Configuration.TLS
-        switch query["sslmode"] ?? (loopback ? "disable" : "require") {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-full": tls = .require(.makeClientConfiguration())
-        case let mode: throw invalid(url, "sslmode \(mode) is not one of disable, prefer, require")
+    }
+
+    /// The configuration of one connection to `url`, as migrations at start-up open.
+    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+        let parsed = try Parsed(url)
+        switch parsed.place {
+        case .socket(let path):
+            return PostgresConnection.Configuration(
+                unixSocketPath: path, username: parsed.user, password: parsed.password, database: parsed.database)
+        case .host(let host, let port, let tls):
+            let mode: PostgresConnection.Configuration.TLS
+            do {
+                switch tls {
+                case .disable: mode = .disable
+                case .prefer: mode = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: mode = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            } catch {
+                throw invalid(url, "TLS could not be set up (\(error))")
+            }
+            return PostgresConnection.Configuration(
+                host: host, port: port, username: parsed.user, password: parsed.password, database: parsed.database,
+                tls: mode)
         }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: tls)
+    }
+
+    /// What a URL says, checked.
+    private struct Parsed {
+        enum TLSMode { case disable, prefer, require }
+        enum Place {
+            case socket(path: String)
+            case host(String, port: Int, tls: TLSMode)
+        }
+        var place: Place
+        var user: String
+        var password: String?
+        var database: String
+
+        init(_ url: String) throws {
+            guard let components = URLComponents(string: url),
+                ["postgres", "postgresql"].contains(components.scheme ?? "")
+            else { throw invalid(url, "it is not a postgres:// URL") }
+            database = String(components.path.drop { $0 == "/" })
+            guard !database.isEmpty else { throw invalid(url, "it names no database") }
+            let user =
+                components.user.flatMap { $0.removingPercentEncoding } ?? ProcessInfo.processInfo.environment["USER"]
+            guard let user, !user.isEmpty else { throw invalid(url, "it names no user") }
+            self.user = user
+            password = components.password.flatMap { $0.removingPercentEncoding }
+            let query = Dictionary(
+                (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+            let port = components.port ?? 5432
+            if let folder = query["host"], folder.hasPrefix("/") {
+                place = .socket(path: "\(folder)/.s.PGSQL.\(port)")
+                return
+            }
+            guard let host = components.host, !host.isEmpty else { throw invalid(url, "it names no host") }
+            let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            switch query["sslmode"] ?? (loopback ? "disable" : "require") {
+            case "disable": place = .host(host, port: port, tls: .disable)
+            case "prefer": place = .host(host, port: port, tls: .prefer)
+            case "require", "verify-full": place = .host(host, port: port, tls: .require)
+            case let mode: throw invalid(url, "sslmode \(mode) is not one of disable, prefer, require")
+            }
+        }
     }
 
     /// `url` with its password replaced by `***`, for messages and logs.

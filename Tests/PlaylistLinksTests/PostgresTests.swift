@@ -28,9 +28,9 @@ enum TestPostgres {
 
     /// The client every store of the suite shares, migrated once.
     static let shared: Task<PostgresClient, any Error> = Task {
-        let client = try TestPostgres.client()
-        try await PostgresSchema.migrate(client)
-        return client
+        let server = try #require(TestPostgres.url, "SPOTLINK_POSTGRES_URL is not set")
+        try await PostgresSchema.migrate(server)
+        return try TestPostgres.client()
     }
 
     static func linkStore(user: String, clock: any SpotifyClock) async throws -> PostgresPlaylistLinkStore {
@@ -170,10 +170,10 @@ struct PostgresStoreTests {
             configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
         let running = Task { await client.run() }
         do {
-            try await PostgresSchema.migrate(client)
-            try await PostgresSchema.migrate(client)
+            try await PostgresSchema.migrate(url)
+            try await PostgresSchema.migrate(url)
             try await client.query("UPDATE spotlink_schema SET version = 99")
-            let error = try await #require(throws: PlaylistLinksError.self) { try await PostgresSchema.migrate(client) }
+            let error = try await #require(throws: PlaylistLinksError.self) { try await PostgresSchema.migrate(url) }
             #expect(error.code == .database)
             #expect(error.message.contains("schema version 99") && error.message.contains("Update this server"))
             var versions: [Int] = []
@@ -188,6 +188,26 @@ struct PostgresStoreTests {
         }
         running.cancel()
         try await drop()
+    }
+
+    /// A server that cannot be reached at start-up fails the migration at once (not after the
+    /// pool's minute of retries), naming the URL without its password and what to check; so does
+    /// a database that does not exist.
+    @Test func anUnreachableServerIsNamedWithoutItsPassword() async throws {
+        let refused = try await #require(throws: PlaylistLinksError.self) {
+            try await PostgresSchema.migrate("postgres://spotify:hunter2@127.0.0.1:1/links")
+        }
+        #expect(refused.code == .database)
+        #expect(refused.message.contains("postgres://spotify:***@127.0.0.1:1/links"), "\(refused.message)")
+        #expect(refused.message.contains("the connection was refused") && refused.message.contains("Check that"))
+        #expect(!refused.message.contains("hunter2") && !"\(refused)".contains("hunter2"))
+
+        let server = try #require(TestPostgres.url)
+        var components = try #require(URLComponents(string: server))
+        components.path = "/no_such_database"
+        let missing = try #require(components.string)
+        let absent = try await #require(throws: PlaylistLinksError.self) { try await PostgresSchema.migrate(missing) }
+        #expect(absent.message.contains("the server said") && absent.message.contains("no_such_database"))
     }
 
     /// A URL's password never reaches a message.
