@@ -232,6 +232,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "PostgresRestartChild",
+            dependencies: [
+                "PlaylistLinks", "PlaylistLinksPostgres", "SpotifyLinkSupport", "SpotifyWebAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Helpers/PostgresRestartChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
                 "PlaylistLinks", "SpotifyWebAPI",

@@ -32,7 +32,7 @@ public enum PostgresURL {
     }
 
     /// The configuration of one connection to `url`, as migrations at start-up open.
-    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+    package static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
         let parsed = try Parsed(url)
         switch parsed.place {
         case .socket(let path):

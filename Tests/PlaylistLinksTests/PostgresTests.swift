@@ -163,6 +163,35 @@ struct PostgresStoreTests {
         }
     }
 
+    /// The server crashes and restarts (`pg_ctl restart -m immediate`) while a link save and a
+    /// request count are each inside their transaction, held there by a lock: afterwards neither
+    /// is half written (the save's playlist row went with it, the count is not there), what was
+    /// saved before is, and the same client saves and counts again. A cluster of its own (a second
+    /// `scripts/with-postgres.sh`), so no other test sees the restart.
+    @Test(.timeLimit(.minutes(2))) func aServerRestartMidTransactionLeavesNothingHalfWritten() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let child = try await ChildProcess(
+            root.appendingPathComponent("scripts/with-postgres.sh"),
+            [builtExecutable(named: "PostgresRestartChild").path]
+        ).run()
+        #expect(child.status == 0, "\(child.errors.suffix(2000))")
+        let said = Dictionary(
+            child.output.split(separator: "\n").map { line in
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { $1 })
+        #expect(said["blocked"] == "2", "both writes were inside their transactions: \(child.output)")
+        #expect(said["links"] == "s1")
+        #expect(said["playlist-rows"] == "1")
+        #expect(said["ledger-entries"] == "1")
+        #expect(said["after-restart"] == "ok")
+        // Neither interrupted call may claim success. (PostgresNIO 1.33.2 often never ends them:
+        // the child reports `hung` after 5 s; see the issue note.)
+        #expect(said["link-save"] != nil && said["link-save"] != "succeeded")
+        #expect(said["ledger-count"] != nil && said["ledger-count"] != "succeeded")
+    }
+
     /// A database written by a newer SpotifyLink is refused, with the fix, and left as it was.
     @Test func aNewerSchemaIsRefusedWithTheFix() async throws {
         let (url, drop) = try await TestPostgres.freshDatabase()
