@@ -54,11 +54,14 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     {
         try await PostgresFailure.wrapping("count a request") {
             try await client.withTransaction(logger: logger) { connection in
-                // One app's counts take turns under a lock of their own, held to the commit: no
-                // process counts between another's read and its insert, and other apps never wait.
-                try await connection.query(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(\(key.issuer) || ' ' || \(key.clientID), 0))",
-                    logger: self.logger)
+                // A count under a limit takes turns with the app's others under a lock of its own,
+                // held to the commit: no process counts between another's read and its insert, and
+                // other apps never wait. A count without a limit reads nothing, so it needs none.
+                if limit != nil {
+                    try await connection.query(
+                        "SELECT pg_advisory_xact_lock(hashtextextended(\(key.issuer) || ' ' || \(key.clientID), 0))",
+                        logger: self.logger)
+                }
                 try await connection.query(
                     """
                     DELETE FROM spotlink_request WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
