@@ -69,16 +69,18 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
                     """, logger: self.logger)
                 var reservation = LedgerReservation.counted
                 if let limit {
+                    // Only the limit-th newest entry matters: when there is one, the window is full
+                    // until it leaves. One row read through the index, however full the window.
                     let rows = try await connection.query(
                         """
                         SELECT sent_at FROM spotlink_request WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
-                        ORDER BY sent_at
+                        ORDER BY sent_at DESC OFFSET \(max(limit - 1, 0)) LIMIT 1
                         """, logger: self.logger)
                     var sent: [Date] = []
                     for try await (sentAt) in rows.decode(Double.self) {
                         sent.append(Date(timeIntervalSince1970: sentAt))
                     }
-                    reservation = .judging(sent, limit: limit)
+                    reservation = .judgingNewest(sent, limit: limit)
                 }
                 guard reservation == .counted else { return reservation }
                 try await connection.query(

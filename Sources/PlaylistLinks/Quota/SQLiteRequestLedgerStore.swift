@@ -85,10 +85,15 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                     sql: "DELETE FROM request WHERE issuer = ? AND clientID = ? AND sentAt < ?",
                     arguments: [key.issuer, key.clientID, windowStart.timeIntervalSince1970])
                 if let limit {
+                    // Only the limit-th newest entry matters (one row through the index).
                     let sent = try Double.fetchAll(
-                        db, sql: "SELECT sentAt FROM request WHERE issuer = ? AND clientID = ? ORDER BY sentAt",
-                        arguments: [key.issuer, key.clientID])
-                    reservation = .judging(sent.map(Date.init(timeIntervalSince1970:)), limit: limit)
+                        db,
+                        sql: """
+                            SELECT sentAt FROM request WHERE issuer = ? AND clientID = ?
+                            ORDER BY sentAt DESC LIMIT 1 OFFSET ?
+                            """,
+                        arguments: [key.issuer, key.clientID, max(limit - 1, 0)])
+                    reservation = .judgingNewest(sent.map(Date.init(timeIntervalSince1970:)), limit: limit)
                 }
                 if reservation == .counted {
                     try db.execute(

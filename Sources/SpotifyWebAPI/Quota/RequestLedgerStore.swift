@@ -99,6 +99,15 @@ package enum LedgerReservation: Sendable, Hashable {
         guard limit > 0 else { return .full(oldestThatMustLeave: .distantFuture) }
         return .full(oldestThatMustLeave: sentTimes[sentTimes.count - limit])
     }
+
+    /// The answer from the window's `limit`-th newest entry alone, if there is one (what a store
+    /// reads with `ORDER BY sent DESC OFFSET limit - 1 LIMIT 1`): the same as ``judging(_:limit:)``
+    /// over the whole window.
+    package static func judgingNewest(_ limitThNewest: [Date], limit: Int?) -> LedgerReservation {
+        guard let limit else { return .counted }
+        guard limit > 0 else { return .full(oldestThatMustLeave: .distantFuture) }
+        return limitThNewest.first.map { .full(oldestThatMustLeave: $0) } ?? .counted
+    }
 }
 
 /// Where the limits a client learned and the requests it spent are kept.
