@@ -120,12 +120,37 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    /// One query: the link, its playlist and its cover, joined on the server.
     public func card(for record: RecordID) async throws -> PlaylistCard? {
-        guard let link = try await link(for: record), let metadata = try await metadata(for: link.playlist) else {
+        try await read("read a card") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT p.id, p.availability, p.name, p.description, p.owner_name, p.track_count, p.duration_ms,
+                       p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, l.linked_at, c.bytes
+                FROM spotlink_link l
+                JOIN spotlink_playlist p ON p.user_key = l.user_key AND p.id = l.playlist_id
+                LEFT JOIN spotlink_cover c ON c.user_key = l.user_key AND c.playlist_id = l.playlist_id
+                WHERE l.user_key = \(self.user) AND l.namespace = \(record.namespace) AND l.record_id = \(record.id)
+                """, logger: self.logger)
+            for try await row in rows {
+                let columns = try row.decode(
+                    (
+                        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?,
+                        Double,
+                        Data?
+                    ).self)
+                let metadata = Self.metadata(
+                    (
+                        columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7,
+                        columns.8,
+                        columns.9, columns.10
+                    ))
+                return PlaylistCard(
+                    record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.11),
+                    cover: columns.12)
+            }
             return nil
         }
-        return PlaylistCard(
-            record: record, metadata: metadata, linkedAt: link.linkedAt, cover: try await cover(for: link.playlist))
     }
 
     public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws {
@@ -226,31 +251,34 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                snapshot_id, fetched_at, cover_url
         """
 
+    /// The columns of ``playlistColumns``, in order.
+    private typealias PlaylistRow = (
+        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?
+    )
+
     private func metadata(_ query: PostgresQuery) async throws -> [PlaylistMetadata] {
         try await read("read playlists") { connection in
             var found: [PlaylistMetadata] = []
             let rows = try await connection.query(query, logger: self.logger)
-            for try await row in rows {
-                let (
-                    id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover
-                ) =
-                    try row.decode(
-                        (String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?).self)
-                var metadata = PlaylistMetadata(
-                    id: SpotifyID(unchecked: id), availability: Availability(rawValue: availability) ?? .unknown)
-                metadata.name = name
-                metadata.description = description
-                metadata.ownerName = owner
-                metadata.trackCount = count
-                metadata.totalDuration = duration.map { .milliseconds($0) }
-                metadata.unavailableCount = unavailable
-                metadata.snapshotID = snapshot
-                metadata.fetchedAt = fetched.map(Date.init(timeIntervalSince1970:))
-                metadata.coverURL = cover.flatMap(URL.init(string:))
-                found.append(metadata)
-            }
+            for try await row in rows.decode(PlaylistRow.self) { found.append(Self.metadata(row)) }
             return found
         }
+    }
+
+    private static func metadata(_ row: PlaylistRow) -> PlaylistMetadata {
+        let (id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover) = row
+        var metadata = PlaylistMetadata(
+            id: SpotifyID(unchecked: id), availability: Availability(rawValue: availability) ?? .unknown)
+        metadata.name = name
+        metadata.description = description
+        metadata.ownerName = owner
+        metadata.trackCount = count
+        metadata.totalDuration = duration.map { .milliseconds($0) }
+        metadata.unavailableCount = unavailable
+        metadata.snapshotID = snapshot
+        metadata.fetchedAt = fetched.map(Date.init(timeIntervalSince1970:))
+        metadata.coverURL = cover.flatMap(URL.init(string:))
+        return metadata
     }
 
     /// Links `record` to `playlist` at `linkedAt`, replacing the record's link.
