@@ -180,9 +180,11 @@ let package = Package(
             name: "SpotLinkBench",
             dependencies: [
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
-                "SpotifyTesting",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksPostgres",
+                "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

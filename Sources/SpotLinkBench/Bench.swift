@@ -26,11 +26,21 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors (repeatable)."
+            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors, postgres (repeatable)."
     )
     var only: [String] = []
+    @Option(help: .private) var ledgerWorker: String?
+    @Option(help: .private) var ledgerTarget: String = ""
+    @Option(help: .private) var ledgerCount: Int = 0
+    @Option(help: .private) var ledgerKey: String = ""
 
     func run() async throws {
+        if let ledgerWorker {
+            guard let kind = Metrics.LedgerKind(rawValue: ledgerWorker) else {
+                throw ValidationError("sqlite or postgres")
+            }
+            return try await Metrics.ledgerWorker(kind, target: ledgerTarget, count: ledgerCount, key: ledgerKey)
+        }
         let report = Report(json: json)
         func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
         if wanted("fetch") {
@@ -57,6 +67,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.refreshUnchanged(report)
             try await Metrics.quotaCooldown(report)
         }
+        if wanted("postgres") { try await Metrics.postgres(report, quick: quick) }
         guard report.conclude(check: check) else { throw ExitCode.failure }
     }
 }

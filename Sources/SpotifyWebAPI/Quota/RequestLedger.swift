@@ -43,10 +43,10 @@ public struct RequestUsage: Sendable, Hashable {
 /// spending the quota a person needs.
 ///
 /// ```swift
-/// let ledger = RequestLedger(
+/// let ledger = try RequestLedger(  // the file form is in PlaylistLinks
 ///     key: QuotaKey(issuer: "https://accounts.spotify.com", clientID: clientID),
-///     store: try SQLiteRequestLedgerStore(url: appSupport.appendingPathComponent("spotify-requests.sqlite")),
-///     dailyBudget: 600)
+///     file: appSupport.appendingPathComponent("spotify-requests.sqlite"),
+///     dailyBudget: QuotaShare(apps: 1, usersPerApp: 5, devicesPerUser: 2).dailyBudget)
 /// let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)
 /// ```
 public struct RequestLedger: Sendable {
@@ -121,7 +121,7 @@ public struct RequestLedger: Sendable {
     /// not stop the app (Spotify's own quota still would).
     /// - Returns: the entry's ID, to ``settle(_:status:)`` once the answer arrives; `nil` when
     ///   nothing was counted.
-    func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID? {
+    package func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID? {
         let limit = background ? dailyBudget : nil
         if let limit, limit <= 0 {
             throw SpotifyAPIError.budgetExhausted(budget: limit, reopens: now.addingTimeInterval(Self.window), now: now)
@@ -138,7 +138,7 @@ public struct RequestLedger: Sendable {
     }
 
     /// Fills in the status of the request counted as `id`.
-    func settle(_ id: UUID, status: Int) async {
+    package func settle(_ id: UUID, status: Int) async {
         try? await store.settle(id, status: status, for: key)
     }
 
