@@ -6,10 +6,12 @@
 #
 # SPOTLINK_TSAN turns the package's Lock into a pthread mutex, which ThreadSanitizer intercepts:
 # the toolchain's Mutex hands over contended locks in uninstrumented code, so ThreadSanitizer would
-# report races that are not there (Sources/SpotifyLinkSupport/Lock.swift). No report is suppressed.
+# report races that are not there (Sources/SpotifyLinkSupport/Lock.swift). No report in project code
+# is suppressed; scripts/tsan-suppressions.txt names the one third-party pattern and why (an absolute
+# path, so the CLI children the tests start, which inherit TSAN_OPTIONS, read it too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(--sanitize thread --scratch-path .build-tsan -Xswiftc -DSPOTLINK_TSAN)
 swift build --build-tests "${flags[@]}"
 # halt_on_error: the first race fails the run with its report instead of scrolling past.
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --skip-build "${flags[@]}" "$@"
+TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt ${TSAN_OPTIONS:-}" swift test --skip-build "${flags[@]}" "$@"
