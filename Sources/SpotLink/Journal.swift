@@ -35,7 +35,7 @@ struct Journal {
     init(links: SQLitePlaylistLinkStore) throws {
         self.links = links
         do {
-            try Self.migrator.migrate(links.writer)
+            try Self.migrator.migrateAlongsideOtherProcesses(links.writer)
         } catch {
             throw CLIFailure("The session journal could not be opened: \(error)", exitCode: 1)
         }

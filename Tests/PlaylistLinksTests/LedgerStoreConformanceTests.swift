@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import PlaylistLinks
 import PlaylistLinksPostgres
+import SpotifyLinkSupport
 import SpotifyWebAPI
+import Synchronization
 import Testing
 
 /// Every ledger store a client can be given, each as two writers over one place: two processes'
@@ -72,5 +74,24 @@ struct LedgerStoreConformanceTests {
         #expect(
             try await first.reserve(later, for: key, limit: 12, windowStart: start.addingTimeInterval(100)) == .counted)
         #expect(try await second.entries(for: key, since: .distantPast).map(\.id) == [later.id])
+    }
+
+    /// An app and its widget opening a new ledger file at the same moment: GRDB's migrator reads the
+    /// applied migrations outside each migration's transaction, so the later opener used to fail
+    /// with "duplicate column name: id" (seen in the bench: eight processes, one new file). Here
+    /// eight connections open each of 20 new files at once; every one must open.
+    @Test func openersOfANewFileAtTheSameMomentAllOpenIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-open-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let failures = Lock<[String]>([])
+        for round in 0..<20 {
+            let url = folder.appendingPathComponent("ledger-\(round).sqlite")
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                do { _ = try SQLiteRequestLedgerStore(url: url) } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.first ?? "" })")
     }
 }

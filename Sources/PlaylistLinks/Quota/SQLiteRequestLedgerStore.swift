@@ -20,7 +20,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
             try PrivateFile.prepare(url)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
-            pool = try DatabasePool(path: url.path, configuration: configuration)
+            pool = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
@@ -36,7 +36,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     package init(writer: any DatabaseWriter) throws {
         pool = writer
         do {
-            try Self.migrator.migrate(writer)
+            try Self.migrator.migrateAlongsideOtherProcesses(writer)
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The request ledger could not be migrated: \(error)", underlying: error)

@@ -54,7 +54,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 writer = try DatabaseQueue(configuration: configuration)
             case .file(let url):
                 try PrivateFile.prepare(url)
-                writer = try DatabasePool(path: url.path, configuration: configuration)
+                writer = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
             }
         } catch {
             throw PlaylistLinksError(
@@ -85,7 +85,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                     message: "The database writer does not enforce foreign keys; open it with "
                         + "Configuration.foreignKeysEnabled = true (GRDB's default).")
             }
-            try Schema.migrator.migrate(writer)
+            try Schema.migrator.migrateAlongsideOtherProcesses(writer)
         } catch let error as PlaylistLinksError {
             throw error
         } catch {

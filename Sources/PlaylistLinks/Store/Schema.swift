@@ -1,4 +1,5 @@
-import GRDB
+import Foundation
+package import GRDB
 
 /// The database schema, one migration per version. Never edit a shipped migration: add one.
 enum Schema {
@@ -60,5 +61,46 @@ enum Schema {
             }
         }
         return migrator
+    }
+}
+
+extension DatabaseMigrator {
+    /// Migrates `writer` while other processes of the app (a widget, a second CLI) may be opening
+    /// the same new file: GRDB reads which migrations are applied before each migration's own
+    /// transaction, so two processes can start the same migration and the later one fails ("table
+    /// … already exists", "duplicate column name"). Each migration commits whole or not at all, so
+    /// a failure is judged again from the file: done when another process completed them, retried
+    /// while some remain (every retry follows another process's progress), and thrown when the
+    /// attempts run out, as a file that cannot be migrated is.
+    package func migrateAlongsideOtherProcesses(_ writer: any DatabaseWriter, attempts: Int = 16) throws {
+        for attempt in 1... {
+            do {
+                return try migrate(writer)
+            } catch {
+                if try writer.read({ db in try hasCompletedMigrations(db) }) { return }
+                if attempt >= attempts { throw error }
+            }
+        }
+    }
+}
+
+extension DatabasePool {
+    /// Opens the pool at `path` while other processes of the app may be creating the same new
+    /// file: the first connection's switch to WAL answers `SQLITE_BUSY` at once (SQLite does not
+    /// wait when waiting could deadlock), so an opener that meets another retries a few times,
+    /// a little later each time (at most about 2 s in all), and then reports the error.
+    package static func openedAlongsideOtherProcesses(
+        path: String, configuration: Configuration, attempts: Int = 20
+    ) throws -> DatabasePool {
+        for attempt in 1... {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError
+                where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < attempts
+            {
+                Thread.sleep(forTimeInterval: 0.01 * Double(attempt))
+            }
+        }
+        fatalError("unreachable")
     }
 }
