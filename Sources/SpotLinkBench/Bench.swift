@@ -56,7 +56,7 @@ struct SpotLinkBench: AsyncParsableCommand {
                 report, policy: .responsive, name: "responsive", callsTarget: .contrast("opt-in: calls bought for lag"))
             try await Metrics.nowPlaying(report, policy: .economical, name: "economical")
         }
-        if wanted("cards") { try Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
+        if wanted("cards") { try await Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
         if wanted("cold-start") { try Metrics.coldStart(report, runs: quick ? 5 : 20) }
         if wanted("anchors") {
             try Metrics.decodeVersusPython(report, iterations: quick ? 200 : 2000)

@@ -54,7 +54,7 @@ extension Metrics {
 
         let links = 100_000
         let reads = quick ? 2_000 : 10_000
-        let sqlite = try sqliteCardSamples(links: links, reads: reads)
+        let sqlite = try await sqliteCardSamples(links: links, reads: reads)
         let postgres = try await postgresCardSamples(url: url, links: links, reads: reads)
         report.metric(
             "postgres_card_read_p50", percentile(postgres, 0.5), "ms", floor: nil, target: .contrast(),
@@ -158,15 +158,7 @@ extension Metrics {
             try await client.query("ANALYZE spotlink_link", logger: quietLogger)
             try await client.query("ANALYZE spotlink_playlist", logger: quietLogger)
             let store = try PostgresPlaylistLinkStore(client: client, user: user, logger: quietLogger)
-            var generator = SystemRandomNumberGenerator()
-            var samples: [Double] = []
-            samples.reserveCapacity(reads)
-            for _ in 0..<reads {
-                let record = RecordID(namespace: "session", id: "\(Int.random(in: 0..<links, using: &generator))")
-                let start = ContinuousClock.now
-                guard try await store.card(for: record) != nil else { throw BenchFailure("no card for \(record)") }
-                samples.append(elapsedMs(start))
-            }
+            let samples = try await cardSamples(links: links, reads: reads) { try await store.card(for: $0) }
             try await client.query("DELETE FROM spotlink_link WHERE user_key = \(user)", logger: quietLogger)
             try await client.query("DELETE FROM spotlink_playlist WHERE user_key = \(user)", logger: quietLogger)
             return samples

@@ -301,8 +301,8 @@ enum Metrics {
     }
 
     /// 7: card reads with 100,000 links in the database.
-    static func offlineCards(_ report: Report, links count: Int, reads: Int) throws {
-        let samples = try sqliteCardSamples(links: count, reads: reads)
+    static func offlineCards(_ report: Report, links count: Int, reads: Int) async throws {
+        let samples = try await sqliteCardSamples(links: count, reads: reads)
         report.metric(
             "offline_card_read_p50", percentile(samples, 0.5), "ms", floor: nil,
             target: .machine(.atMost(1), "ms, well under"),
@@ -313,7 +313,7 @@ enum Metrics {
     }
 
     /// Card reads from a SQLite file holding `count` links, at random records.
-    static func sqliteCardSamples(links count: Int, reads: Int) throws -> [Double] {
+    static func sqliteCardSamples(links count: Int, reads: Int) async throws -> [Double] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let links = try SQLitePlaylistLinkStore(location: .file(folder.appendingPathComponent("links.sqlite")))
@@ -332,13 +332,20 @@ enum Metrics {
                     linkedAt: Date(timeIntervalSince1970: 0)))
         }
         try links.restore(links: saved, metadata: metadata)
+        return try await cardSamples(links: count, reads: reads) { try links.card(for: $0) }
+    }
+
+    /// Times `reads` card reads at random records among `links` (`session` 0 to `links - 1`).
+    static func cardSamples(
+        links: Int, reads: Int, _ read: (RecordID) async throws -> PlaylistCard?
+    ) async throws -> [Double] {
         var generator = SystemRandomNumberGenerator()
         var samples: [Double] = []
         samples.reserveCapacity(reads)
         for _ in 0..<reads {
-            let record = RecordID(namespace: "session", id: "\(Int.random(in: 0..<count, using: &generator))")
+            let record = RecordID(namespace: "session", id: "\(Int.random(in: 0..<links, using: &generator))")
             let start = ContinuousClock.now
-            guard try links.card(for: record) != nil else { throw BenchFailure("no card for \(record)") }
+            guard try await read(record) != nil else { throw BenchFailure("no card for \(record)") }
             samples.append(elapsedMs(start))
         }
         return samples

@@ -92,15 +92,16 @@ extension DatabasePool {
     package static func openedAlongsideOtherProcesses(
         path: String, configuration: Configuration, attempts: Int = 20
     ) throws -> DatabasePool {
-        for attempt in 1... {
+        var attempt = 1
+        while true {
             do {
                 return try DatabasePool(path: path, configuration: configuration)
             } catch let error as DatabaseError
                 where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < attempts
             {
                 Thread.sleep(forTimeInterval: 0.01 * Double(attempt))
+                attempt += 1
             }
         }
-        fatalError("unreachable")
     }
 }
