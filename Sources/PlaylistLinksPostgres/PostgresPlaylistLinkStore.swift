@@ -22,9 +22,9 @@ public import SpotifyWebAPI
 /// ```
 public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     /// The user whose links this store reads and writes.
-    public let user: String
+    package let user: String
     /// The most bytes of cover art kept for this user; the covers used longest ago go first.
-    public let coverCacheLimit: Int
+    package let coverCacheLimit: Int
     let client: PostgresClient
     let clock: any SpotifyClock
     let logger: Logger
@@ -268,7 +268,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     private static func metadata(_ row: PlaylistRow) -> PlaylistMetadata {
         let (id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover) = row
         var metadata = PlaylistMetadata(
-            id: SpotifyID(unchecked: id), availability: Availability(rawValue: availability) ?? .unknown)
+            id: SpotifyID(unchecked: id), availability: PlaylistAvailability(rawValue: availability) ?? .unknown)
         metadata.name = name
         metadata.description = description
         metadata.ownerName = owner

@@ -19,7 +19,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         self.logger = logger
     }
 
-    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+    package func cooldown(for key: SpotifyAppKey) async throws -> Cooldown? {
         try await PostgresFailure.wrapping("read the cooldown") {
             let rows = try await client.query(
                 """
@@ -35,7 +35,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+    package func extendCooldown(_ cooldown: Cooldown, for key: SpotifyAppKey) async throws {
         try await PostgresFailure.wrapping("keep a cooldown") {
             try await client.query(
                 """
@@ -49,7 +49,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+    package func reserve(_ entry: LedgerEntry, for key: SpotifyAppKey, limit: Int?, windowStart: Date) async throws
         -> LedgerReservation
     {
         try await PostgresFailure.wrapping("count a request") {
@@ -94,7 +94,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
+    package func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws {
         try await PostgresFailure.wrapping("keep a request's answer") {
             try await client.query(
                 """
@@ -104,7 +104,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+    package func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry] {
         try await PostgresFailure.wrapping("read the requests") {
             let rows = try await client.query(
                 """
@@ -131,7 +131,7 @@ extension RequestLedger {
     /// quota cooldown one process learns stops them all, and the daily budget counts every
     /// process's requests. Run ``PostgresSchema/migrate(_:logger:)`` first.
     public init(
-        key: QuotaKey, postgres client: PostgresClient, dailyBudget: Int? = nil,
+        key: SpotifyAppKey, postgres client: PostgresClient, dailyBudget: Int? = nil,
         logger: Logger = Logger(label: "spotlink.postgres")
     ) {
         self.init(key: key, store: PostgresRequestLedgerStore(client: client, logger: logger), dailyBudget: dailyBudget)

@@ -6,7 +6,7 @@ import PostgresNIO
 /// start-up by ``migrate(_:logger:)`` before any store is used.
 ///
 /// Every table is prefixed `spotlink_`, so the database can hold the server's own tables too. The
-/// link tables carry the user each row belongs to; the ledger's tables the app (`QuotaKey`) whose
+/// link tables carry the user each row belongs to; the ledger's tables the app (`SpotifyAppKey`) whose
 /// quota they count.
 public enum PostgresSchema {
     /// The schema version this build writes and reads.

@@ -161,7 +161,7 @@ struct Context {
 
     func client(_ session: SpotifySession, clock: any SpotifyClock = Context.wallClock) -> SpotifyClient {
         var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
-        configuration.rateLimit.maxWait = .seconds(30)
+        configuration.maxRateLimitWait = .seconds(30)
         return SpotifyClient(
             configuration: configuration, tokens: session, clock: clock, logger: logger, ledger: openLedger())
     }
@@ -170,7 +170,7 @@ struct Context {
     /// limit one process learns stops the others, and `status` reports what was spent. Kept in
     /// memory (this process only) when the file cannot be opened.
     func openLedger() -> RequestLedger {
-        let key = QuotaKey(issuer: server.issuer, clientID: clientID)
+        let key = SpotifyAppKey(issuer: server.issuer, clientID: clientID)
         guard let store = try? SQLiteRequestLedgerStore(url: ledgerURL) else { return RequestLedger(key: key) }
         return RequestLedger(key: key, store: store)
     }

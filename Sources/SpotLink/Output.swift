@@ -87,7 +87,7 @@ extension Output {
     }
 
     /// What a card says of a playlist's availability, or `nil` when there is nothing to say.
-    static func statusLine(_ availability: Availability) -> String? {
+    static func statusLine(_ availability: PlaylistAvailability) -> String? {
         switch availability {
         case .available: nil
         case .notFound: "This playlist was deleted on Spotify; the details below are what was saved."

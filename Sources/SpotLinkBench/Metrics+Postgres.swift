@@ -40,7 +40,7 @@ extension Metrics {
             // The file exists before the workers open it, as an app's does after its first launch:
             // the bench measures admissions, not first opens (LedgerStoreConformanceTests has those).
             let file = folder.appendingPathComponent("ledger-\(processes).sqlite")
-            _ = try RequestLedger(key: QuotaKey(issuer: "bench", clientID: "setup"), file: file)
+            _ = try RequestLedger(key: SpotifyAppKey(issuer: "bench", clientID: "setup"), file: file)
             let sqlite = try await admissions(.sqlite, target: file.path, processes: processes, count: perProcess)
             let postgres = try await admissions(.postgres, target: url, processes: processes, count: perProcess)
             report.metric(
@@ -106,7 +106,7 @@ extension Metrics {
     /// `spotlink-bench --ledger-worker`: opens the ledger, admits one request to connect, says
     /// `ready`, waits for a line on standard input, admits `count` more and says `done`.
     static func ledgerWorker(_ kind: LedgerKind, target: String, count: Int, key: String) async throws {
-        let quota = QuotaKey(issuer: "bench", clientID: key)
+        let quota = SpotifyAppKey(issuer: "bench", clientID: key)
         let budget = 100_000_000
         var postgres: Task<Void, Never>?
         let ledger: RequestLedger

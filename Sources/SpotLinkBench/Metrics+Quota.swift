@@ -16,7 +16,7 @@ extension Metrics {
 
     /// 100 linked playlists of the user's library, none changed since the last refresh.
     static func refreshUnchanged(_ report: Report) async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         var configuration = EmulatorConfiguration()
         configuration.catalogFile = try CatalogFile.library(playlists: 100)
         configuration.time = .external { clock.now }
@@ -94,7 +94,7 @@ extension Metrics {
 
     /// A scripted day of each target app, against the floor and a naive client, in one run.
     static func requestsPerUserDay(_ report: Report) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         var configuration = EmulatorConfiguration()
         configuration.catalogFile = try CatalogFile.library(playlists: 50) { 12 + $0 % 20 }
         configuration.time = .external { clock.now }

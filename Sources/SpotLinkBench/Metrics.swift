@@ -165,7 +165,7 @@ enum Metrics {
 
     /// 4: 1,000 concurrent calls with an expired token: token endpoint calls (target exactly 1).
     static func refreshSingleFlight(_ report: Report) async throws {
-        let clock = TestClock(now: Date())
+        let clock = VirtualClock(now: Date())
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         let emulator = try await EmulatorServer.start(configuration)
@@ -194,7 +194,7 @@ enum Metrics {
 
     /// 5: items of 50 playlists under 100 requests per 30 s, with client-side pacing, on a virtual clock.
     static func bulkUnderRateLimit(_ report: Report, playlists: Int) async throws {
-        let clock = TestClock(now: Date(), mode: .automatic)
+        let clock = VirtualClock(now: Date(), mode: .automatic)
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         configuration.rateLimit = 100
@@ -224,7 +224,7 @@ enum Metrics {
         _ report: Report, policy: NowPlayingMonitor.Polling, name: String,
         callsTarget: Target = .exact(.atMost(1.5), onRatio: true)
     ) async throws {
-        let clock = TestClock()  // a fixed start, so the virtual hour plays out the same on every run
+        let clock = VirtualClock()  // a fixed start, so the virtual hour plays out the same on every run
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         configuration.accessTokenTTL = .seconds(86400)
@@ -247,7 +247,7 @@ enum Metrics {
         await clock.play(
             for: .seconds(3600),
             steps: script.dropFirst().map { offset, action in
-                TestClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
+                VirtualClock.Step(at: .seconds(offset)) { await emulator.control("player/\(action)") }
             })
         try await clock.waitForSleepers(1)
         collector.cancel()

@@ -6,18 +6,18 @@ public import SpotifyWebAPI
 /// received by a listener on this machine that is open only while the sign-in is pending.
 public struct LoopbackSignIn: Sendable {
     /// The app's client ID from Spotify's dashboard.
-    public var clientID: String
+    package var clientID: String
     /// A loopback redirect URI as registered with Spotify, e.g. `http://127.0.0.1/callback`. Without
     /// a port, any free port is used (Spotify matches loopback URIs registered without a port).
-    public var redirectURI: String
+    package var redirectURI: String
     /// The scopes asked for.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The accounts service (Spotify's, or the emulator's).
-    public var server: AuthorizationServer
+    package var server: AuthorizationServer
     /// How long the user has to finish.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Show Spotify's consent page even when the user agreed before (to grant an added scope).
-    public var showDialog: Bool
+    package var showDialog: Bool
 
     /// - Parameters:
     ///   - clientID: the app's client ID from Spotify's dashboard.
@@ -47,7 +47,7 @@ public struct LoopbackSignIn: Sendable {
     ///   - transport: reaches the token endpoint.
     ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
     ///   - clock: the deadline's clock.
-    /// - Throws: `OAuthError` (`.timedOut` after ``timeout``, `.accessDenied`, `.stateMismatch`
+    /// - Throws: `OAuthError` (`.timedOut` after `timeout`, `.accessDenied`, `.stateMismatch`
     ///   after repeated forged callbacks, …); `CancellationError` when the task is cancelled. The
     ///   port is closed in every case.
     @discardableResult

@@ -129,7 +129,7 @@ public final class SpotifyLink {
         session = SpotifySession(endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock)
         let folder = configuration.folder
         ledger = try RequestLedger(
-            key: QuotaKey(issuer: configuration.server.issuer, clientID: configuration.clientID),
+            key: SpotifyAppKey(issuer: configuration.server.issuer, clientID: configuration.clientID),
             file: folder.appendingPathComponent("spotify-requests.sqlite"), dailyBudget: configuration.share.dailyBudget
         )
         client = SpotifyClient(

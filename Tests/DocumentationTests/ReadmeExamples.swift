@@ -23,7 +23,7 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     let session = SpotifySession(endpoint: endpoint, store: store)
     // One ledger per app and device: a quota or rate limit any process learns stops them all.
     let ledger = try RequestLedger(
-        key: QuotaKey(issuer: endpoint.server.issuer, clientID: "YOUR_CLIENT_ID"),
+        key: SpotifyAppKey(issuer: endpoint.server.issuer, clientID: "YOUR_CLIENT_ID"),
         file: appSupport.appendingPathComponent("spotify-requests.sqlite"),
         dailyBudget: QuotaShare(apps: 1, usersPerApp: 5).dailyBudget)   // background work stops at this device's share (80 a day)
     let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)   // refreshes once, whatever the number of callers

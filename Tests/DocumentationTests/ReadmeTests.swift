@@ -99,7 +99,7 @@ struct ReadmeTests {
                     AccessToken(
                         await emulator.issueAccessToken(
                             scopes: EmulatorServer.allScopes + ["user-library-read", "user-top-read"]))),
-                clock: TestClock(mode: .automatic))
+                clock: VirtualClock(mode: .automatic))
             try await readmeExampleLearningCalls(client: client)
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)
         }

@@ -9,7 +9,7 @@ import Testing
 @Suite("PlaylistLinks and the late-2026 service", .serialized)
 struct LinksDriftTests {
     @Test func spotifysOwnPlaylistIsKeptWithAReasonAndNotAskedForAgain() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Today's Top Hits")
@@ -28,7 +28,7 @@ struct LinksDriftTests {
 
     @Test(arguments: ["403-not-registered", "403-premium"])
     func aRefusalOfTheAccountStopsTheBackgroundRefresh(kind: String) async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
@@ -65,7 +65,7 @@ struct LinksDriftTests {
     }
 
     @Test func aTransient401IsWaitedOutWithoutARefresh() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             await emulator.control("faults", ["kind": "401-transient"])
             let client = await emulatorClient(emulator, clock: clock)

@@ -59,11 +59,11 @@ struct SharedWriterTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         // The app's one pool on its file: its tables, the links' and the ledger's.
         let pool = try DatabasePool(path: url.path)
-        let store = try SQLitePlaylistLinkStore(writer: pool, clock: TestClock())
+        let store = try SQLitePlaylistLinkStore(writer: pool, clock: VirtualClock())
         let ledgerStore = try SQLiteRequestLedgerStore(writer: pool)
         #expect(store.writer === pool)
         #expect(try store.appliedMigrations().count == 5)
-        let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+        let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
         try await ledgerStore.extendCooldown(
             Cooldown(kind: .quota, until: Date(timeIntervalSince1970: 2_000_000_000), learnedAt: .now), for: key)
         #expect(try await ledgerStore.cooldown(for: key)?.kind == .quota)

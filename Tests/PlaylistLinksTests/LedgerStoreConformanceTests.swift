@@ -42,7 +42,7 @@ struct LedgerStoreConformanceTests {
     @Test(arguments: LedgerStoreKind.available)
     func concurrentReservationsNeverPassTheLimit(_ kind: LedgerStoreKind) async throws {
         let (first, second) = try await kind.twoWriters()
-        let key = QuotaKey(issuer: "http://127.0.0.1", clientID: "budget-\(UUID().uuidString)")
+        let key = SpotifyAppKey(issuer: "http://127.0.0.1", clientID: "budget-\(UUID().uuidString)")
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         let results = try await withThrowingTaskGroup(of: (LedgerEntry, LedgerReservation).self) { group in
             for index in 0..<40 {

@@ -11,7 +11,7 @@ import Testing
 /// Runs a monitor against the emulator's virtual player on one test clock, stepping time from
 /// deadline to deadline and collecting the states it emits.
 final class MonitorHarness: Sendable {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let states = Lock<[(Date, NowPlayingState)]>([])
 
     func configuration() -> EmulatorConfiguration {
@@ -23,7 +23,7 @@ final class MonitorHarness: Sendable {
     }
 
     /// One scripted action on the player, at a time after the start.
-    typealias Step = TestClock.Step
+    typealias Step = VirtualClock.Step
 
     /// Starts the monitor, then moves the clock to whichever comes first, the next scripted step or
     /// the monitor's next poll, until `end`.
@@ -303,7 +303,7 @@ final class RefreshingProvider: AccessTokenProvider {
 /// in the background ends at once.
 @Suite("Now playing with several subscribers in the background", .serialized)
 struct NowPlayingBackgroundTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     func monitor(_ emulator: EmulatorServer) async -> NowPlayingMonitor {
         let client = SpotifyClient(

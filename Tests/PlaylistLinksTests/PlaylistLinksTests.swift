@@ -12,7 +12,7 @@ import Testing
 
 let session42 = RecordID(namespace: "session", id: "42")
 
-func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = TestClock(mode: .automatic)) async
+func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = VirtualClock(mode: .automatic)) async
     -> SpotifyClient
 {
     SpotifyClient(
@@ -108,7 +108,7 @@ struct PlaylistLinksTests {
             card = try #require(try links.card(for: session42))
             #expect(card.metadata.availability == .notFound && card.metadata.totalDuration != nil && card.cover != nil)
             await emulator.control("faults", ["kind": "500", "count": "10"])
-            if case .stale = try await refresher.refresh(record: session42) {} else { Issue.record("expected stale") }
+            if case .failed = try await refresher.refresh(record: session42) {} else { Issue.record("expected failed") }
             #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
         }
     }
@@ -143,7 +143,7 @@ struct PlaylistLinksTests {
     }
 
     @Test func refreshStaleRefreshesOnlyOldLinks() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
@@ -194,7 +194,7 @@ struct PlaylistLinksTests {
     }
 
     @Test func coverCacheEvictsTheCoversStoredLongestAgoBeyondTheLimit() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock, coverCacheLimit: 350)
         let ids = try (0..<4).map { try SpotifyID(String(repeating: "B", count: 21) + "\($0)") }
         for (index, id) in ids.enumerated() {

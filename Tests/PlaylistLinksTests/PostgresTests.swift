@@ -59,7 +59,7 @@ private let meJSON =
 struct PostgresStoreTests {
     /// One database, many users: a store reads and changes its own user's rows only.
     @Test func everyUsersLinksStayApart() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let alice = try await TestPostgres.linkStore(user: "alice-\(UUID())", clock: clock)
         let bob = try await TestPostgres.linkStore(user: "bob-\(UUID())", clock: clock)
         let session = RecordID(namespace: "session", id: "1")
@@ -95,8 +95,8 @@ struct PostgresStoreTests {
     /// leaves until it ends.
     @Test func aCooldownOneProcessLearnsStopsEveryOther() async throws {
         _ = try await TestPostgres.shared.value
-        let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app-\(UUID())")
-        let clock = TestClock(mode: .manual)
+        let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app-\(UUID())")
+        let clock = VirtualClock(mode: .manual)
         let quota = #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#
         let transport = ScriptedTransport([.json(quota, status: 429, headers: ["Retry-After": "600"]), .json(meJSON)])
         func client() throws -> SpotifyClient {

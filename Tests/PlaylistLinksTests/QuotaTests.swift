@@ -9,7 +9,7 @@ import Testing
 
 @testable import PlaylistLinks
 
-private let key = QuotaKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
+private let key = SpotifyAppKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
 
 func temporaryFile(_ name: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-\(UUID().uuidString)")
@@ -34,7 +34,7 @@ struct SQLiteRequestLedgerStoreTests {
             Cooldown(kind: .quota, until: now.addingTimeInterval(900), learnedAt: now), for: key)
         #expect(try await first.cooldown(for: key)?.until == now.addingTimeInterval(900))
         // Another app's key is separate.
-        #expect(try await first.cooldown(for: QuotaKey(issuer: key.issuer, clientID: "other")) == nil)
+        #expect(try await first.cooldown(for: SpotifyAppKey(issuer: key.issuer, clientID: "other")) == nil)
 
         var ids: [UUID] = []
         for offset in [0.0, 10, 20] {
@@ -83,7 +83,7 @@ struct RevalidationTests {
     }
 
     @Test func aHundredUnchangedLibraryPlaylistsCostTwoRequestsAndTwoChangedOnesAreReadAgain() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         var configuration = EmulatorConfiguration()
         configuration.catalogFile = try CatalogFile.library(playlists: 100)
@@ -126,7 +126,7 @@ struct RevalidationTests {
     }
 
     @Test func aFewPlaylistsOutsideTheLibraryAreAskedForOneByOne() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator(configuration(extra: 200)) { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
@@ -148,7 +148,7 @@ struct RevalidationTests {
     }
 
     @Test func pastTheDailyBudgetTheRefresherStopsWithoutSending() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             try await links.link(session42, to: try await playlistID(emulator, "Deep Work"))
@@ -157,7 +157,7 @@ struct RevalidationTests {
                 tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
                 ledger: RequestLedger(key: key, dailyBudget: 0))
             let outcome = try await MetadataRefresher(store: links, client: client).refresh(record: session42)
-            guard case .stale(let message) = outcome else {
+            guard case .failed(let message) = outcome else {
                 Issue.record("expected stale, got \(String(describing: outcome))")
                 return
             }

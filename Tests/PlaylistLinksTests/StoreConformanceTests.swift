@@ -62,7 +62,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func make(clock: TestClock) async throws -> any PlaylistLinkStore {
+    func make(clock: VirtualClock) async throws -> any PlaylistLinkStore {
         switch self {
         case .sqliteInMemory: try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         case .sqliteFile:
@@ -93,7 +93,7 @@ private func described(_ id: SpotifyID, _ name: String) -> PlaylistMetadata {
 struct StoreConformanceTests {
     @Test(arguments: StoreKind.available)
     func aRecordHasOneLinkAndRelinkingReplacesIt(_ kind: StoreKind) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         let record = RecordID(namespace: "session", id: "1")
         try await store.link(record, to: focus)
@@ -109,7 +109,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func linkingByIDKeepsWhatIsCachedAndLinkingFromThePickerReplacesIt(_ kind: StoreKind) async throws {
-        let store = try await kind.make(clock: TestClock())
+        let store = try await kind.make(clock: VirtualClock())
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
         #expect(try await store.metadata(for: focus) == described(focus, "Focus"))
@@ -120,7 +120,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func aRecordWithoutANamespaceOrAnIDIsRefusedWhicheverWayItIsLinked(_ kind: StoreKind) async throws {
-        let store = try await kind.make(clock: TestClock())
+        let store = try await kind.make(clock: VirtualClock())
         for record in [RecordID(namespace: "", id: "1"), RecordID(namespace: "session", id: "")] {
             let viaLink = try await #require(throws: PlaylistLinksError.self) {
                 try await store.link(record, to: focus)
@@ -136,7 +136,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func unlinkingSaysWhetherThereWasALinkAndKeepsTheMetadata(_ kind: StoreKind) async throws {
-        let store = try await kind.make(clock: TestClock())
+        let store = try await kind.make(clock: VirtualClock())
         let record = RecordID(namespace: "routine", id: "morning")
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.link(record, to: focus)
@@ -149,7 +149,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func linksComeOldestFirst(_ kind: StoreKind) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         for id in ["3", "1", "2"] {
             try await store.link(RecordID(namespace: "session", id: id), to: focus)
@@ -160,7 +160,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func aCardJoinsTheLinkTheMetadataAndTheCover(_ kind: StoreKind) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         let record = RecordID(namespace: "session", id: "7")
         try await store.link(record, to: focus)
@@ -177,7 +177,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func theLibraryKeepsItsOrderAndFiltersTheSameOnEveryStore(_ kind: StoreKind) async throws {
-        let store = try await kind.make(clock: TestClock())
+        let store = try await kind.make(clock: VirtualClock())
         let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
         let library = names.enumerated().map { index, name in
             LibraryPlaylist(
@@ -193,13 +193,13 @@ struct StoreConformanceTests {
     /// A move between stores: what one exports, any other imports, links and metadata alike.
     @Test(arguments: StoreKind.available, StoreKind.available)
     func anExportOfOneStoreRestoresIntoAnother(_ from: StoreKind, _ to: StoreKind) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let source = try await from.make(clock: clock)
         try await source.saveMetadata(described(focus, "Focus"))
         try await source.link(RecordID(namespace: "session", id: "1"), to: focus)
         clock.advance(by: .seconds(5))
         try await source.link(RecordID(namespace: "routine", id: "evening"), to: deepWork)
-        let target = try await to.make(clock: TestClock())
+        let target = try await to.make(clock: VirtualClock())
         try await target.link(RecordID(namespace: "session", id: "1"), to: deepWork)
         try await target.link(RecordID(namespace: "session", id: "9"), to: deepWork)
 
@@ -212,7 +212,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.available)
     func aBadImportChangesNothing(_ kind: StoreKind) async throws {
-        let store = try await kind.make(clock: TestClock())
+        let store = try await kind.make(clock: VirtualClock())
         try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
         let before = try await store.exportJSON()
         let badID =

@@ -15,7 +15,7 @@ struct AccountTests {
     @Test func aTokenFileOfTheLastVersionLoadsAndLearnsItsAccount() async throws {
         let folder = temporaryDirectory()
         let store = FileTokenStore(directory: folder)
-        let key = TokenStoreKey(issuer: "https://accounts.spotify.com", clientID: "spotlink-demo")
+        let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "spotlink-demo")
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = folder.appendingPathComponent(key.fileName("json"))
@@ -26,7 +26,7 @@ struct AccountTests {
         #expect(loaded.refreshToken?.unredactedValue == "SENTINEL_RT_OLD")
 
         let session = SpotifySession(
-            endpoint: TokenEndpoint(server: .live, clientID: "spotlink-demo"), store: store, clock: TestClock())
+            endpoint: TokenEndpoint(server: .live, clientID: "spotlink-demo"), store: store, clock: VirtualClock())
         let user = CurrentUser(id: "old-name", displayName: "Ana", accountID: "acct-42")
         #expect(try await session.remember(user))
         // Unchanged: not written again.

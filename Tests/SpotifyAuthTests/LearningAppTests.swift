@@ -17,7 +17,7 @@ struct LearningAppTests {
         let token = AccessToken(await emulator.issueAccessToken(scopes: scopes))
         return SpotifyClient(
             configuration: .emulator(url: emulator.baseURL), tokens: ScopedTokens(token: token, scopes: Set(scopes)),
-            clock: TestClock(mode: .automatic))
+            clock: VirtualClock(mode: .automatic))
     }
 
     @Test(arguments: [

@@ -100,7 +100,7 @@ struct LoopbackTests {
 
     @Test func theDeadlineFailsTheSignInAndClosesThePort() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            let clock = TestClock()
+            let clock = VirtualClock()
             let port = Lock<Int?>(nil)
             let task = Task {
                 try await signIn(emulator, clock: clock, timeout: .seconds(120)) { url in
@@ -142,7 +142,7 @@ struct LoopbackTests {
     func expiryOnTheVirtualClockRefreshesOnceForFiftyCalls(rotation: EmulatorConfiguration.RefreshRotation)
         async throws
     {
-        let clock = TestClock()
+        let clock = VirtualClock()
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         configuration.refreshRotation = rotation
@@ -158,7 +158,8 @@ struct LoopbackTests {
 
     /// Lets the access token expire on the virtual clock, then makes 50 concurrent calls: they
     /// must all succeed on one refresh (the sign-in's code exchange plus one refresh).
-    func expireAndCallFiftyTimes(_ emulator: EmulatorServer, session: SpotifySession, clock: TestClock) async throws {
+    func expireAndCallFiftyTimes(_ emulator: EmulatorServer, session: SpotifySession, clock: VirtualClock) async throws
+    {
         clock.advance(by: .seconds(3600))
         let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
         try await withThrowingTaskGroup(of: String.self) { group in
@@ -169,7 +170,7 @@ struct LoopbackTests {
     }
 
     @Test func sixMonthsLaterTheSessionNeedsSignIn() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
@@ -189,7 +190,7 @@ struct LoopbackTests {
 
     @Test func noSecretReachesLogsErrorsOrDescriptions() async throws {
         let lines = LogSink()
-        let clock = TestClock()
+        let clock = VirtualClock()
         var configuration = EmulatorConfiguration()
         configuration.time = .external { clock.now }
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
@@ -214,7 +215,7 @@ struct LoopbackTests {
             clock.advance(by: .seconds(3600))
             // Backoff sleeps on its own clock that moves by itself; expiry follows the shared one.
             let client = SpotifyClient(
-                configuration: .emulator(url: emulator.baseURL), tokens: session, clock: TestClock(mode: .automatic),
+                configuration: .emulator(url: emulator.baseURL), tokens: session, clock: VirtualClock(mode: .automatic),
                 logger: logger)
             _ = try await client.currentUser()
             await emulator.control("faults", ["kind": "502-html", "count": "5"])

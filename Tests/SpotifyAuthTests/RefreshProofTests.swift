@@ -21,8 +21,8 @@ final class WatchedStore: TokenStore {
     var removes: Int { state.withLock { $0.removes } }
     func failSaves(_ fail: Bool = true) { state.withLock { $0.failSaves = fail } }
 
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         let fail = state.withLock { state in
             state.saves += 1
             return state.failSaves
@@ -30,11 +30,11 @@ final class WatchedStore: TokenStore {
         if fail { throw TokenStoreError(code: .io, message: "The disk is full (test).") }
         try await inner.save(tokens, for: key)
     }
-    func remove(_ key: TokenStoreKey) async throws {
+    func remove(_ key: SpotifyAppKey) async throws {
         state.withLock { $0.removes += 1 }
         try await inner.remove(key)
     }
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
 /// A store whose reads can be held back, so callers pile up waiting for the first one.
@@ -63,7 +63,7 @@ final class SlowLoadStore: TokenStore {
         }) { waiter.resume() }
     }
 
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         await withCheckedContinuation { continuation in
             let hold = gate.withLock { state in
                 if state.held { state.waiting.append(continuation) }
@@ -73,9 +73,9 @@ final class SlowLoadStore: TokenStore {
         }
         return try await inner.load(key)
     }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws { try await inner.save(tokens, for: key) }
-    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws { try await inner.save(tokens, for: key) }
+    func remove(_ key: SpotifyAppKey) async throws { try await inner.remove(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
 /// An expiring activity that records when the work inside it begins and ends.
@@ -97,18 +97,18 @@ final class NotingStore: TokenStore {
     let activity: RecordingActivity
     init(_ activity: RecordingActivity) { self.activity = activity }
     var kind: TokenStoreKind { inner.kind }
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         activity.note("save")
         try await inner.save(tokens, for: key)
     }
-    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+    func remove(_ key: SpotifyAppKey) async throws { try await inner.remove(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
 @Suite("Refresh promises proven against a watched store (rows 18, 24, 25)")
 struct RefreshProofTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     @Test(arguments: [
         #"{"token_type":"Bearer","expires_in":3600}"#, #"{"access_token":"","refresh_token":"SENTINEL_RT_2"}"#,
@@ -301,7 +301,7 @@ struct RefreshProofTests {
 
 @Suite("The file lock and the token folder (rows 26, 32, 34)", .serialized)
 struct FileLockProofTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     /// Row 26 in one process, with the real `flock`: while another holder keeps the lock, a
     /// refresh waits and sends nothing; once it is released, the refresh goes out.
@@ -330,7 +330,7 @@ struct FileLockProofTests {
             at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let held = try await FileLock.acquire(in: root, for: testKey)
         defer { held.release() }
-        let automatic = TestClock(mode: .automatic)
+        let automatic = VirtualClock(mode: .automatic)
         await #expect {
             try await FileLock.acquire(in: root, for: testKey, timeout: .seconds(30), clock: automatic)
         } throws: { error in
@@ -338,7 +338,7 @@ struct FileLockProofTests {
             return error.code == .unavailable && error.message.contains("held the sign-in lock")
         }
         #expect(automatic.totalSlept >= .seconds(30) && automatic.totalSlept < .seconds(31))
-        let manual = TestClock()
+        let manual = VirtualClock()
         let waiting = Task { try await FileLock.acquire(in: root, for: testKey, clock: manual) }
         try await manual.waitForSleepers(1)
         waiting.cancel()

@@ -30,17 +30,17 @@
             "no Secret Service daemon reachable: run inside dbus-run-session with an unlocked gnome-keyring-daemon, as .ci/run does"
         ))
     struct SecretServiceTokenStoreTests {
-        let clock = TestClock()
+        let clock = VirtualClock()
 
         /// A key no other test or run uses, so the user's own keyring items are never touched.
-        func uniqueKey() -> TokenStoreKey {
-            TokenStoreKey(issuer: "http://127.0.0.1:1/test-\(UUID().uuidString)", clientID: "spotlink-tests")
+        func uniqueKey() -> SpotifyAppKey {
+            SpotifyAppKey(issuer: "http://127.0.0.1:1/test-\(UUID().uuidString)", clientID: "spotlink-tests")
         }
 
         /// Runs `body`, then removes `keys` from `store` whether it passed or threw, so the
         /// keyring keeps no test items.
         func removing(
-            _ keys: [TokenStoreKey], from store: SecretServiceTokenStore, _ body: () async throws -> Void
+            _ keys: [SpotifyAppKey], from store: SecretServiceTokenStore, _ body: () async throws -> Void
         ) async throws {
             do {
                 try await body()
@@ -75,8 +75,8 @@
         @Test func keysKeepIssuersAndClientsApart() async throws {
             let store = SecretServiceTokenStore()
             let key = uniqueKey()
-            let otherClient = TokenStoreKey(issuer: key.issuer, clientID: "another-app")
-            let otherIssuer = TokenStoreKey(issuer: key.issuer + "x", clientID: key.clientID)
+            let otherClient = SpotifyAppKey(issuer: key.issuer, clientID: "another-app")
+            let otherIssuer = SpotifyAppKey(issuer: key.issuer + "x", clientID: key.clientID)
             try await removing([key, otherClient, otherIssuer], from: store) {
                 try await store.save(storedTokens(clock: clock), for: key)
                 try await store.save(storedTokens(access: "SENTINEL_AT_other", clock: clock), for: otherClient)
@@ -88,7 +88,7 @@
 
         @Test func aFutureVersionItemIsRemovedAndTheSessionNeedsSignIn() async throws {
             let store = SecretServiceTokenStore()
-            let key = TokenStoreKey(
+            let key = SpotifyAppKey(
                 issuer: AuthorizationServer.emulator(url: URL(string: "http://127.0.0.1:1")!).issuer,
                 clientID: "spotlink-corrupt-test")
             try await removing([key], from: store) {
@@ -106,7 +106,7 @@
         }
 
         @Test func signInRefreshAndPersistThroughTheKeyring() async throws {
-            let clock = TestClock()
+            let clock = VirtualClock()
             var configuration = EmulatorConfiguration()
             configuration.time = .external { clock.now }
             configuration.refreshRotation = .rotate
@@ -148,7 +148,7 @@
             #expect(store.kind == .secretService)
             let operations: [@Sendable () async throws -> Void] = [
                 { _ = try await store.load(testKey) },
-                { try await store.save(storedTokens(clock: TestClock()), for: testKey) },
+                { try await store.save(storedTokens(clock: VirtualClock()), for: testKey) },
                 { try await store.remove(testKey) },
             ]
             for operation in operations {

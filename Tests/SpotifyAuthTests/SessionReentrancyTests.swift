@@ -12,26 +12,26 @@ final class SlowStore: TokenStore {
     let gate = TestGate()
     var kind: TokenStoreKind { inner.kind }
 
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         await gate.hold()
         return try await inner.load(key)
     }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         await gate.hold()
         try await inner.save(tokens, for: key)
     }
-    func remove(_ key: TokenStoreKey) async throws {
+    func remove(_ key: SpotifyAppKey) async throws {
         await gate.hold()
         try await inner.remove(key)
     }
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
 /// The store is asynchronous, so a session's actor runs other calls while the store answers;
 /// these prove that no such interleaving loses or resurrects tokens.
 @Suite("Session and a slow store")
 struct SessionReentrancyTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     /// A session whose stored token has expired, and whose refresh answer waits at `answer`.
     func sessionWhoseRefreshWaits() async throws -> (MemoryTokenStore, TestGate, SpotifySession) {
@@ -67,7 +67,7 @@ struct SessionReentrancyTests {
         let readers = (0..<4).map { _ in Task { try await subject.accessToken() } }
         try await waitUntil("a load reached the store") { store.gate.hasArrived }
         // The actor is free while the store waits: it answers a call that needs no store.
-        #expect(await subject.issues(for: emulatorServer.apiBaseURL))
+        #expect(await subject.mayBeSent(to: emulatorServer.apiBaseURL))
         store.gate.open()
         for reader in readers { #expect(try await reader.value.unredactedValue == "SENTINEL_AT_old") }
     }

@@ -13,13 +13,13 @@ import Testing
 final class FailingStore: TokenStore {
     let saves = Lock(0)
     var kind: TokenStoreKind { .memory }
-    func load(_ key: TokenStoreKey) throws -> StoredTokens? { nil }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+    func load(_ key: SpotifyAppKey) throws -> StoredTokens? { nil }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) throws {
         saves.withLock { $0 += 1 }
         throw TokenStoreError(code: .io, message: "the disk is full")
     }
-    func remove(_ key: TokenStoreKey) throws {}
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
+    func remove(_ key: SpotifyAppKey) throws {}
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
 }
 
 @Suite("The browser hears \"connected\" only once the tokens are kept")

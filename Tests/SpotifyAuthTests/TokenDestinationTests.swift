@@ -38,19 +38,19 @@ struct TokenDestinationTests {
                 accessToken: AccessToken("SENTINEL_AT_live"), refreshToken: nil, expiresAt: nil, scopes: [],
                 signedInAt: Date(),
                 issuer: AuthorizationServer.live.issuer, clientID: "app")
-            try await store.save(tokens, for: TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
+            try await store.save(tokens, for: SpotifyAppKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
             let live = SpotifySession(endpoint: TokenEndpoint(server: .live, clientID: "app"), store: store)
             // Live tokens toward the emulator: refused before anything is sent.
             let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: live)
             let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
             #expect(error.message.contains("belong to another Spotify service"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
-            #expect(await live.issues(for: URL(string: "https://api.spotify.com/v1")!))
+            #expect(await live.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
             let local = SpotifySession(
                 endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "app"),
                 store: MemoryTokenStore())
-            #expect(await local.issues(for: emulator.baseURL.appendingPathComponent("v1")))
-            #expect(await !local.issues(for: URL(string: "https://api.spotify.com/v1")!))
+            #expect(await local.mayBeSent(to: emulator.baseURL.appendingPathComponent("v1")))
+            #expect(await !local.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
         }
     }
 

@@ -7,11 +7,11 @@ import Testing
 @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
-let testKey = TokenStoreKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")
+let testKey = SpotifyAppKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")
 
 func storedTokens(
     access: String = "SENTINEL_AT_old", refresh: String? = "SENTINEL_RT_1", expiresIn: TimeInterval = 3600,
-    clock: TestClock
+    clock: VirtualClock
 ) -> StoredTokens {
     StoredTokens(
         accessToken: AccessToken(access), refreshToken: refresh.map(RefreshToken.init),
@@ -19,7 +19,7 @@ func storedTokens(
         issuer: emulatorServer.issuer, clientID: "spotlink-demo")
 }
 
-func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryTokenStore(), clock: TestClock)
+func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryTokenStore(), clock: VirtualClock)
     -> SpotifySession
 {
     SpotifySession(
@@ -29,7 +29,7 @@ func session(_ transport: ScriptedTransport, store: any TokenStore = MemoryToken
 
 @Suite("Token endpoint answers (checklist rows 16–22)")
 struct TokenEndpointTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     func parse(_ body: String, status: Int = 200) throws -> TokenResponseParser.Parsed {
         try TokenResponseParser.parse(status: status, body: Data(body.utf8), receivedAt: clock.now)
@@ -84,7 +84,7 @@ struct TokenEndpointTests {
         .failure(.timedOut),
     ])
     func transientFailuresKeepStoredTokens(reply: ScriptedTransport.Reply) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         let original = storedTokens(expiresIn: 10, clock: clock)
         try await store.save(original, for: testKey)
@@ -99,7 +99,7 @@ struct TokenEndpointTests {
     }
 
     @Test func oversizedBodyIsRefused() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let huge = #"{"access_token":"a","pad":""# + String(repeating: "x", count: 1_100_000) + "\"}"
         let endpoint = TokenEndpoint(
             server: emulatorServer, clientID: "c", transport: ScriptedTransport([.json(huge)]), clock: clock)
@@ -111,7 +111,7 @@ struct TokenEndpointTests {
     }
 
     @Test func narrowerGrantedScopesAreStored() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let endpoint = TokenEndpoint(
             server: emulatorServer, clientID: "c",
             transport: ScriptedTransport([
@@ -125,7 +125,7 @@ struct TokenEndpointTests {
 @Suite("Refresh lifecycle (checklist rows 23–25, 28)")
 struct RefreshTests {
     @Test func invalidGrantRemovesTokensAndNeedsSignIn() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let transport = ScriptedTransport([
@@ -152,7 +152,7 @@ struct RefreshTests {
         #","refresh_token":"","scope":"""#,
     ])
     func aRefreshAnswerWithoutRefreshTokenOrScopeKeepsTheStoredOnes(extra: String) async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let subject = session(
@@ -169,7 +169,7 @@ struct RefreshTests {
     /// A new sign-in replaces every stored token, even where its answer lacks one: the old refresh
     /// token is never sent again (a refresh falls back on nothing and asks for a sign-in instead).
     @Test func aNewSignInReplacesEveryStoredTokenAndTheOldRefreshTokenIsNeverSentAgain() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         var old = storedTokens(clock: clock)
         old.account = SpotifyAccount(try JSONDecoder().decode(CurrentUser.self, from: Data(#"{"id":"old-user"}"#.utf8)))
@@ -197,7 +197,7 @@ struct RefreshTests {
     }
 
     @Test func aNewRefreshTokenIsPersistedBeforeTheAccessTokenIsHandedOut() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: 10, clock: clock), for: testKey)
         let subject = session(
@@ -211,7 +211,7 @@ struct RefreshTests {
     }
 
     @Test func fiftyConcurrentCallsRefreshOnce() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let gate = AsyncStream.makeStream(of: Void.self)
@@ -246,7 +246,7 @@ struct RefreshTests {
     }
 
     @Test func proactiveRefreshSixtySecondsBeforeExpiry() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: 120, clock: clock), for: testKey)
         let transport = ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)])
@@ -258,7 +258,7 @@ struct RefreshTests {
     }
 
     @Test func a401OnAnUnexpiredTokenRefreshesOnceThenFails() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let store = MemoryTokenStore()
         try await store.save(storedTokens(clock: clock), for: testKey)
         let accounts = ScriptedTransport { _, index in
@@ -278,7 +278,7 @@ struct RefreshTests {
     }
 
     @Test func theDaysLeftAreToldOnlyNearTheSixMonthLimit() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(clock: clock), for: testKey)
         let subject = session(ScriptedTransport([]), store: store, clock: clock)
@@ -291,7 +291,7 @@ struct RefreshTests {
 
     /// The session's status, followed by an app: the current one first, then each change.
     @Test func theStatusIsPublishedToEveryFollower() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
         try await store.save(storedTokens(expiresIn: -1, clock: clock), for: testKey)
         let subject = session(
@@ -312,9 +312,9 @@ struct RefreshTests {
     }
 
     @Test func signOutRemovesOnlyThisIssuersTokens() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let store = MemoryTokenStore()
-        let other = TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")
+        let other = SpotifyAppKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")
         try await store.save(storedTokens(clock: clock), for: testKey)
         try await store.save(storedTokens(clock: clock), for: other)
         try await session(ScriptedTransport([]), store: store, clock: clock).signOut()

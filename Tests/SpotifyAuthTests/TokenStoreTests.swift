@@ -75,7 +75,9 @@ struct HarnessFailure: Error {
 
 /// Two sessions on two store instances over the same storage, holding an expired token: the
 /// first refreshes; the second, told its token failed, finds the new one and makes no request.
-func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any TokenStore, clock: TestClock) async throws {
+func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any TokenStore, clock: VirtualClock)
+    async throws
+{
     let firstSession = session(
         ScriptedTransport([.json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)]), store: first, clock: clock
     )
@@ -90,7 +92,7 @@ func expectSecondSessionReusesTheRefresh(first: any TokenStore, second: any Toke
 
 @Suite("File token store (checklist rows 26, 27, 31–34)", .serialized)
 struct FileTokenStoreTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     @Test func firstWriteUnderUmask000Is0600In0700() async throws {
         let root = temporaryDirectory()
@@ -216,7 +218,7 @@ struct FileTokenStoreTests {
     @Test func aProcessKilledWhileSavingLeavesTheOldOrTheNewTokensWhole() async throws {
         let root = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let key = TokenStoreKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
+        let key = SpotifyAppKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
         var generator = SeededGenerator(seed: 27)
         var lastReported = -1
         var kills = 0
@@ -320,7 +322,7 @@ struct FileTokenStoreTests {
         let store = FileTokenStore(directory: root)
         try await store.save(storedTokens(clock: clock), for: testKey)
         await #expect(
-            try store.load(TokenStoreKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
-        await #expect(try store.load(TokenStoreKey(issuer: testKey.issuer, clientID: "other")) == nil)
+            try store.load(SpotifyAppKey(issuer: AuthorizationServer.live.issuer, clientID: "spotlink-demo")) == nil)
+        await #expect(try store.load(SpotifyAppKey(issuer: testKey.issuer, clientID: "other")) == nil)
     }
 }

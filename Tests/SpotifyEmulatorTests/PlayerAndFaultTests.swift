@@ -91,7 +91,9 @@ struct PlayerAndFaultTests {
         }
     }
 
-    func makeClient(_ emulator: EmulatorServer, clock: TestClock = TestClock(mode: .automatic)) async -> SpotifyClient {
+    func makeClient(_ emulator: EmulatorServer, clock: VirtualClock = VirtualClock(mode: .automatic)) async
+        -> SpotifyClient
+    {
         SpotifyClient(
             configuration: .emulator(url: emulator.baseURL),
             tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
@@ -115,7 +117,7 @@ struct PlayerAndFaultTests {
 
     @Test func forcedRateLimitCarriesTheGivenRetryAfter() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            let clock = TestClock(mode: .automatic)
+            let clock = VirtualClock(mode: .automatic)
             let client = await makeClient(emulator, clock: clock)
             await emulator.control("faults", ["kind": "429", "retry_after": "7"])
             #expect(try await client.currentUser().id == "emu-user")

@@ -14,14 +14,14 @@ final class HeldSaveStore: TokenStore {
     let saving = AsyncStream.makeStream(of: Void.self)
     let release = AsyncStream.makeStream(of: Void.self)
     var kind: TokenStoreKind { inner.kind }
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens? { try await inner.load(key) }
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { try await inner.load(key) }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         saving.continuation.yield()
         for await _ in release.stream { break }
         try await inner.save(tokens, for: key)
     }
-    func remove(_ key: TokenStoreKey) async throws { try await inner.remove(key) }
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
+    func remove(_ key: SpotifyAppKey) async throws { try await inner.remove(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await inner.acquireLock(key) }
 }
 
 /// A sign-in that is finishing when the user disconnects must not leave tokens behind: disconnect

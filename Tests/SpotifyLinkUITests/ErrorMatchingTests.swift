@@ -15,7 +15,7 @@ struct ErrorMatchingTests {
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(
                     AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
-                clock: TestClock(mode: .automatic))
+                clock: VirtualClock(mode: .automatic))
             var caught = "nothing"
             do {
                 _ = try await client.playlist(try SpotifyID("0000000000000000000000"))
@@ -61,7 +61,7 @@ struct ErrorMatchingTests {
         let client = SpotifyClient(
             configuration: .emulator(url: URL(string: "http://127.0.0.1:9")!),
             tokens: StaticAccessTokenProvider(AccessToken("t")),
-            transport: ScriptedTransport { _, _ in .failure(.timedOut) }, clock: TestClock(mode: .automatic))
+            transport: ScriptedTransport { _, _ in .failure(.timedOut) }, clock: VirtualClock(mode: .automatic))
         await #expect(throws: SpotifyAPIError(code: .transport, message: "")) { try await client.currentUser() }
     }
 }

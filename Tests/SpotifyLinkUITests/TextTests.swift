@@ -96,7 +96,7 @@ struct TextTests {
         #expect(SpotifyMessage(CancellationError(), now: now) == nil)
         #expect(SpotifyMessage(TokenStoreError(code: .unavailable, message: ""), now: now) == .deviceLocked)
         #expect(SpotifyMessage(TokenStoreError(code: .misconfigured, message: ""), now: now) == .appMisconfigured)
-        #expect(SpotifyMessage(Availability.notFound) == .playlistDeleted)
-        #expect(SpotifyMessage(Availability.available) == nil)
+        #expect(SpotifyMessage(PlaylistAvailability.notFound) == .playlistDeleted)
+        #expect(SpotifyMessage(PlaylistAvailability.available) == nil)
     }
 }

@@ -46,7 +46,7 @@ final class GatedTransport: Transport {
 /// Everything the models need, wired to one emulator and one manual test clock.
 @MainActor
 final class UIHarness {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let transport = GatedTransport()
     let emulator: EmulatorServer
     let session: SpotifySession

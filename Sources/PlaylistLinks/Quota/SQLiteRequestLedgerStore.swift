@@ -43,7 +43,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+    package func cooldown(for key: SpotifyAppKey) async throws -> Cooldown? {
         try await pool.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT kind, until, learnedAt FROM cooldown WHERE issuer = ? AND clientID = ?",
@@ -57,7 +57,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+    package func extendCooldown(_ cooldown: Cooldown, for key: SpotifyAppKey) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -73,7 +73,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+    package func reserve(_ entry: LedgerEntry, for key: SpotifyAppKey, limit: Int?, windowStart: Date) async throws
         -> LedgerReservation
     {
         // IMMEDIATE: the write lock is taken before the count is read, so another process cannot
@@ -112,7 +112,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
+    package func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE request SET status = ? WHERE id = ? AND issuer = ? AND clientID = ?",
@@ -120,7 +120,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+    package func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
@@ -179,7 +179,7 @@ extension RequestLedger {
     /// let ledger = try RequestLedger(key: key, file: appSupport.appendingPathComponent("spotify-requests.sqlite"))
     /// ```
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
-    public init(key: QuotaKey, file: URL, dailyBudget: Int? = nil) throws {
+    public init(key: SpotifyAppKey, file: URL, dailyBudget: Int? = nil) throws {
         self.init(key: key, store: try SQLiteRequestLedgerStore(url: file), dailyBudget: dailyBudget)
     }
 
@@ -187,7 +187,7 @@ extension RequestLedger {
     /// migrated on `writer`, so the file keeps one connection pool. Give the writer a busy timeout:
     /// every process of the app writes the ledger.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
-    public init(key: QuotaKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws {
+    public init(key: SpotifyAppKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws {
         self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
     }
 }

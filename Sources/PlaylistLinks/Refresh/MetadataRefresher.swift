@@ -28,16 +28,16 @@ public struct MetadataRefresher: Sendable {
         /// Spotify answered 403: the playlist is no longer accessible to this user; what was saved stays.
         case forbidden
         /// Spotify could not be reached or failed; the cache was left as it was.
-        case stale(String)
+        case failed(String)
     }
 
     /// Where the metadata and covers are kept.
-    public let store: any PlaylistLinkStore
+    package let store: any PlaylistLinkStore
     /// The client the refresher reads through (its gate, ledger and session).
-    public let client: SpotifyClient
+    package let client: SpotifyClient
     let transport: any Transport
     /// Who the refresher's requests are for: background work unless a person asked for them.
-    public let priority: RequestPriority
+    package let priority: RequestPriority
 
     /// - Parameters:
     ///   - store: where the metadata and covers are kept.
@@ -173,7 +173,7 @@ public struct MetadataRefresher: Sendable {
                 // Refusals of the whole account (not on the user list, the owner's Premium, a
                 // missing scope) stop the refresh: asking again cannot help.
                 if error.refusesAccount { throw error }
-                return .stale(error.message)
+                return .failed(error.message)
             }
         }
         let summary = playlist.summary
@@ -197,7 +197,7 @@ public struct MetadataRefresher: Sendable {
                         entries = all.items
                         nullEntries = all.nullCount
                     } catch let error as SpotifyAPIError {
-                        return .stale(error.message)
+                        return .failed(error.message)
                     }
                 }
                 let durations = entries.compactMap(\.item.duration)

@@ -20,7 +20,7 @@ public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// Whether Spotify still serves a linked playlist.
-public enum Availability: String, Sendable, Codable, CaseIterable {
+public enum PlaylistAvailability: String, Sendable, Codable, CaseIterable {
     /// Spotify served it when last asked.
     case available
     /// Spotify answered 404: the playlist was deleted.
@@ -55,12 +55,12 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     /// When Spotify was last asked; `nil` when never.
     public var fetchedAt: Date?
     /// Whether Spotify still serves it.
-    public var availability: Availability
+    public var availability: PlaylistAvailability
     /// The cover URL last seen (they expire within a day; the bytes are cached separately).
     public var coverURL: URL?
 
     /// What is known of playlist `id` before anything is fetched.
-    public init(id: SpotifyID, availability: Availability = .unknown) {
+    public init(id: SpotifyID, availability: PlaylistAvailability = .unknown) {
         self.id = id
         self.availability = availability
     }

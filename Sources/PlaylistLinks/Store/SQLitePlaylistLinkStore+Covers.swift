@@ -3,7 +3,7 @@ import GRDB
 public import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
-    /// Stores a cover and evicts the covers stored longest ago beyond ``coverCacheLimit``, never
+    /// Stores a cover and evicts the covers stored longest ago beyond `coverCacheLimit`, never
     /// the one just stored.
     public func saveCover(_ bytes: Data, for id: SpotifyID) throws {
         let now = clock.now.timeIntervalSince1970

@@ -37,7 +37,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     public let writer: any DatabaseWriter
     let clock: any SpotifyClock
     /// The most bytes of cover art kept; the covers stored longest ago go first.
-    public let coverCacheLimit: Int
+    package let coverCacheLimit: Int
 
     /// Opens (and migrates) the database.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
@@ -251,7 +251,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     static func metadata(_ row: Row) -> PlaylistMetadata {
         var metadata = PlaylistMetadata(
-            id: SpotifyID(unchecked: row["id"]), availability: Availability(rawValue: row["availability"]) ?? .unknown)
+            id: SpotifyID(unchecked: row["id"]),
+            availability: PlaylistAvailability(rawValue: row["availability"]) ?? .unknown)
         metadata.name = row["name"]
         metadata.description = row["description"]
         metadata.ownerName = row["ownerName"]

@@ -64,7 +64,7 @@ struct Login: AsyncParsableCommand {
     /// the user is told which store failed and how to choose another, never switched silently.
     static func checkUsable(_ store: any TokenStore, _ context: Context) async throws {
         do {
-            _ = try await store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            _ = try await store.load(SpotifyAppKey(issuer: context.server.issuer, clientID: context.clientID))
             #if os(Linux)
                 // Reading works on a locked keyring (nothing is found); writing is what fails.
                 try await (store as? SecretServiceTokenStore)?.checkWritable()
@@ -85,7 +85,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global)
-        let key = TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID)
+        let key = SpotifyAppKey(issuer: context.server.issuer, clientID: context.clientID)
         // Whichever store holds tokens (the settings file may be gone, or an earlier login may
         // have chosen another store): look in each one this system has, and say which were emptied.
         var removed: [String] = []

@@ -254,7 +254,7 @@ extension Context {
         let provider = ClientCredentialsProvider(
             endpoint: endpoint, secret: ClientSecret(secret), clock: Context.wallClock)
         var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
-        configuration.rateLimit.maxWait = .seconds(30)
+        configuration.maxRateLimitWait = .seconds(30)
         return SpotifyClient(
             configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger,
             ledger: openLedger())

@@ -74,7 +74,7 @@ struct Refresh: AsyncParsableCommand {
                 case .spotifyOwned: "Spotify's own (no details for apps)"
                 case .notFound: "deleted"
                 case .forbidden: "inaccessible"
-                case .stale: "unreachable"
+                case .failed: "unreachable"
                 }
             }
         ).mapValues(\.count)
@@ -194,7 +194,7 @@ struct Doctor: AsyncParsableCommand {
         }
         do {
             let store = try context.tokenStore()
-            _ = try await store.load(TokenStoreKey(issuer: context.server.issuer, clientID: context.clientID))
+            _ = try await store.load(SpotifyAppKey(issuer: context.server.issuer, clientID: context.clientID))
             checks.append(("token store", true, "\(store.kind)"))
         } catch {
             checks.append(("token store", false, CLIFailure(error).message))

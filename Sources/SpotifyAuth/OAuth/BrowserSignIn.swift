@@ -25,7 +25,7 @@ public struct BrowserSignIn: Sendable {
     public typealias Browser = @Sendable (_ authorizeURL: URL, _ callbackScheme: String) async throws -> URL
 
     /// The redirect URI registered in Spotify's dashboard, as `myapp://spotify-callback`.
-    public let redirectURI: String
+    package let redirectURI: String
     private let random: any RandomSource
 
     /// A sign-in that comes back to `redirectURI`, which must be registered in Spotify's dashboard

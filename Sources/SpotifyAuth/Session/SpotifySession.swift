@@ -48,7 +48,7 @@ public actor SpotifySession: AccessTokenProvider {
     /// Where the tokens are kept.
     public nonisolated let store: any TokenStore
     /// The key the tokens are kept under: this app on this accounts service.
-    public nonisolated let key: TokenStoreKey
+    public nonisolated let key: SpotifyAppKey
     private let clock: any SpotifyClock
     private let logger: Logger?
     private var cached: StoredTokens?
@@ -87,7 +87,7 @@ public actor SpotifySession: AccessTokenProvider {
     ///
     /// Use one session per process for each app: it is what makes a refresh happen once. An app and
     /// its extensions (a widget, a Live Activity) are separate processes; give their stores one lock
-    /// folder in the App Group container (``KeychainTokenStore/lockDirectory``) so that they never
+    /// folder in the App Group container (``KeychainTokenStore``'s `lockDirectory`) so that they never
     /// refresh at once.
     public init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock = SystemClock(), logger: Logger? = nil
@@ -102,7 +102,7 @@ public actor SpotifySession: AccessTokenProvider {
     ) {
         self.endpoint = endpoint
         self.store = store
-        self.key = TokenStoreKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
+        self.key = SpotifyAppKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
         self.clock = clock
         self.logger = logger
         self.activity = activity
@@ -239,7 +239,7 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// Whether `apiBaseURL` is the Web API of this session's accounts service (same scheme, host
     /// and port): live tokens never go to an emulator, nor an emulator's to Spotify.
-    public func issues(for apiBaseURL: URL) async -> Bool {
+    public func mayBeSent(to apiBaseURL: URL) async -> Bool {
         let own = endpoint.server.apiBaseURL
         return own.scheme == apiBaseURL.scheme && own.host?.lowercased() == apiBaseURL.host?.lowercased()
             && own.port == apiBaseURL.port

@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-package import SpotifyWebAPI
+public import SpotifyWebAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +16,7 @@ package import SpotifyWebAPI
 /// owned by someone else or readable by others are refused. A lock file serializes processes.
 public struct FileTokenStore: TokenStore {
     /// The folder (0700) that holds the token file (0600) and its lock.
-    public let directory: URL
+    package let directory: URL
     /// The clock a refresh sleeps on between tries while another process holds the lock.
     let clock: any SpotifyClock
 
@@ -33,23 +33,23 @@ public struct FileTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .file(directory) }
 
-    func fileURL(_ key: TokenStoreKey, _ suffix: String = "json") -> URL {
+    func fileURL(_ key: SpotifyAppKey, _ suffix: String = "json") -> URL {
         directory.appendingPathComponent(key.fileName(suffix))
     }
 
-    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         try await offCooperativePool { try loadNow(key) }
     }
 
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         try await offCooperativePool { try saveNow(tokens, for: key) }
     }
 
-    public func remove(_ key: TokenStoreKey) async throws {
+    public func remove(_ key: SpotifyAppKey) async throws {
         try await offCooperativePool { try removeNow(key) }
     }
 
-    private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
+    private func loadNow(_ key: SpotifyAppKey) throws -> StoredTokens? {
         try checkDirectory(create: false)
         let url = fileURL(key)
         let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -78,7 +78,7 @@ public struct FileTokenStore: TokenStore {
         return tokens
     }
 
-    private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+    private func saveNow(_ tokens: StoredTokens, for key: SpotifyAppKey) throws {
         try checkDirectory(create: true)
         let url = fileURL(key)
         let data = try JSONEncoder.tokenStore.encode(tokens)
@@ -107,12 +107,12 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
-    private func removeNow(_ key: TokenStoreKey) throws {
+    private func removeNow(_ key: SpotifyAppKey) throws {
         let url = fileURL(key)
         if unlink(url.path) != 0, errno != ENOENT { throw ioError("could not remove \(url.path)") }
     }
 
-    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
+    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
         try checkDirectory(create: true)
         return try await FileLock.acquire(in: directory, for: key, clock: clock)
     }
@@ -198,7 +198,7 @@ extension JSONDecoder {
     }
 }
 
-extension TokenStoreKey {
+extension SpotifyAppKey {
     /// A file name for this key that reveals neither issuer nor client ID.
     func fileName(_ suffix: String) -> String {
         let digest = SHA256.hash(data: Data(account.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
@@ -222,7 +222,7 @@ struct FileLock: TokenStoreLock {
     /// when its task is cancelled, and fails with a clear error after `timeout` when a hung process
     /// keeps the lock.
     static func acquire(
-        in directory: URL, for key: TokenStoreKey, timeout: Duration = defaultTimeout,
+        in directory: URL, for key: SpotifyAppKey, timeout: Duration = defaultTimeout,
         clock: any SpotifyClock = SystemClock()
     ) async throws -> FileLock {
         let lockURL = directory.appendingPathComponent(key.fileName("lock"))

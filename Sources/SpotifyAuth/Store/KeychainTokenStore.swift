@@ -1,4 +1,10 @@
-public import Foundation
+public import SpotifyWebAPI
+
+#if canImport(Security)
+    public import Foundation  // the public initializer's `lockDirectory: URL`
+#else
+    package import Foundation
+#endif
 
 /// Tokens in the Keychain as one generic password per issuer and client ID, readable in the
 /// background after the device's first unlock, never backed up or moved to another device.
@@ -18,14 +24,14 @@ public import Foundation
 /// Keychain's documented behaviour.
 public struct KeychainTokenStore: TokenStore {
     /// The `kSecAttrService` of the items.
-    public let service: String
+    package let service: String
     /// A keychain access group shared with the app's extensions, or `nil` for the app's own.
-    public let accessGroup: String?
+    package let accessGroup: String?
     /// Where the cross-process lock file lives; `nil` locks within the process only.
-    public let lockDirectory: URL?
+    package let lockDirectory: URL?
     /// Whether items go to the data protection keychain (`kSecUseDataProtectionKeychain`); it
     /// matters on macOS, where the alternative is the file-based keychain.
-    public let useDataProtectionKeychain: Bool
+    package let useDataProtectionKeychain: Bool
     let keychain: any KeychainItems
 
     #if canImport(Security)
@@ -63,30 +69,30 @@ public struct KeychainTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .keychain }
 
-    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         try await offCooperativePool { [self] in try loadNow(key) }
     }
 
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
     }
 
-    public func remove(_ key: TokenStoreKey) async throws {
+    public func remove(_ key: SpotifyAppKey) async throws {
         try await offCooperativePool { [self] in try removeNow(key) }
     }
 
-    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
+    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
         guard let lockDirectory else { return ProcessLocalLock() }
         return try await FileLock.acquire(in: lockDirectory, for: key)
     }
 
-    private func item(_ key: TokenStoreKey) -> KeychainItemQuery {
+    private func item(_ key: SpotifyAppKey) -> KeychainItemQuery {
         KeychainItemQuery(
             service: service, account: key.account, accessGroup: accessGroup,
             useDataProtectionKeychain: useDataProtectionKeychain)
     }
 
-    private func loadNow(_ key: TokenStoreKey) throws -> StoredTokens? {
+    private func loadNow(_ key: SpotifyAppKey) throws -> StoredTokens? {
         switch keychain.copyData(item(key)) {
         case (.itemNotFound, _): return nil
         case (.success, let data?):
@@ -95,7 +101,7 @@ public struct KeychainTokenStore: TokenStore {
         }
     }
 
-    private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+    private func saveNow(_ tokens: StoredTokens, for key: SpotifyAppKey) throws {
         let data = try JSONEncoder.tokenStore.encode(tokens)
         let label = "SpotifyLink sign-in (\(key.clientID))"
         var status = keychain.add(item(key), data: data, label: label)
@@ -106,7 +112,7 @@ public struct KeychainTokenStore: TokenStore {
         guard status == .success else { throw failure(status, "store") }
     }
 
-    private func removeNow(_ key: TokenStoreKey) throws {
+    private func removeNow(_ key: SpotifyAppKey) throws {
         let status = keychain.delete(item(key))
         guard status == .success || status == .itemNotFound else { throw failure(status, "remove") }
     }

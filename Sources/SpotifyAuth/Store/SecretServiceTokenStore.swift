@@ -1,5 +1,6 @@
 #if os(Linux) || os(FreeBSD)
     public import Foundation
+    public import SpotifyWebAPI
 
     /// Tokens in the desktop keyring (GNOME Keyring, KWallet, KeePassXC) through the freedesktop
     /// Secret Service, by libsecret loaded at run time.
@@ -11,10 +12,10 @@
     public struct SecretServiceTokenStore: TokenStore {
         private let library: Result<LibSecret, TokenStoreError>
         /// Where the cross-process lock file lives (it holds no secret); `nil` locks within the process only.
-        public let lockDirectory: URL?
+        package let lockDirectory: URL?
         /// How long a keyring call may take before it is abandoned as unavailable (a locked keyring
         /// waiting for a password prompt nobody sees).
-        public let timeout: Duration
+        package let timeout: Duration
 
         /// - Parameters:
         ///   - lockDirectory: a private folder for the lock that serializes refreshes across processes.
@@ -33,11 +34,11 @@
 
         /// Checks that libsecret loads and a keyring answers, without reading any secret.
         /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
-        public func checkAvailable() async throws {
+        package func checkAvailable() async throws {
             try await offCooperativePool { [self] in try checkAvailableNow() }
         }
 
-        /// ``checkAvailable()`` on the calling thread, which it blocks for up to ``timeout``.
+        /// `checkAvailable()` on the calling thread, which it blocks for up to `timeout`.
         func checkAvailableNow() throws {
             _ = try run { try $0.lookup(["issuer": "availability check", "client_id": ""], timeout: timeout) }
         }
@@ -46,7 +47,7 @@
         /// that is locked, with nobody to type its password, fails here, before a sign-in whose
         /// tokens it could not keep.
         /// - Throws: ``TokenStoreError`` `.unavailable` with the fix.
-        public func checkWritable() async throws {
+        package func checkWritable() async throws {
             let probe = ["issuer": "SpotifyLink availability check", "client_id": "probe"]
             try await offCooperativePool { [self] in
                 try run {
@@ -56,22 +57,22 @@
             }
         }
 
-        public func load(_ key: TokenStoreKey) async throws -> StoredTokens? {
+        public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
             try await offCooperativePool { [self] in
                 guard let text = try run({ try $0.lookup(attributes(key), timeout: timeout) }) else { return nil }
                 return try StoredTokens.decodeSecretItem(Data(text.utf8), in: "the keyring") { try removeNow(key) }
             }
         }
 
-        public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+        public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
             try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
         }
 
-        public func remove(_ key: TokenStoreKey) async throws {
+        public func remove(_ key: SpotifyAppKey) async throws {
             try await offCooperativePool { [self] in try removeNow(key) }
         }
 
-        private func saveNow(_ tokens: StoredTokens, for key: TokenStoreKey) throws {
+        private func saveNow(_ tokens: StoredTokens, for key: SpotifyAppKey) throws {
             let text = String(decoding: try JSONEncoder.tokenStore.encode(tokens), as: UTF8.self)
             try run {
                 try $0.store(
@@ -80,16 +81,16 @@
             }
         }
 
-        private func removeNow(_ key: TokenStoreKey) throws {
+        private func removeNow(_ key: SpotifyAppKey) throws {
             _ = try run { try $0.clear(attributes(key), timeout: timeout) }
         }
 
-        public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock {
+        public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
             guard let lockDirectory else { return ProcessLocalLock() }
             return try await FileLock.acquire(in: lockDirectory, for: key)
         }
 
-        private func attributes(_ key: TokenStoreKey) -> [String: String] {
+        private func attributes(_ key: SpotifyAppKey) -> [String: String] {
             ["issuer": key.issuer, "client_id": key.clientID]
         }
 

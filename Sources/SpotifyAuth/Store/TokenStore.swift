@@ -1,23 +1,7 @@
 public import Foundation
 import SpotifyLinkSupport
+public import SpotifyWebAPI
 import Synchronization
-
-/// Identifies one sign-in in a store: tokens of one issuer never reach another, nor another app's.
-public struct TokenStoreKey: Hashable, Sendable {
-    /// The accounts service's issuer.
-    public var issuer: String
-    /// The app's client ID.
-    public var clientID: String
-
-    /// The key of `clientID`'s tokens from `issuer`.
-    public init(issuer: String, clientID: String) {
-        self.issuer = issuer
-        self.clientID = clientID
-    }
-
-    /// The account name in secret stores and the basis of file names.
-    public var account: String { "\(issuer) \(clientID)" }
-}
 
 /// Where tokens are kept.
 ///
@@ -28,14 +12,14 @@ public protocol TokenStore: Sendable {
     var kind: TokenStoreKind { get }
     /// The stored tokens, `nil` when signed out.
     /// - Throws: ``TokenStoreError``; `.corrupt` after moving an unreadable store aside.
-    func load(_ key: TokenStoreKey) async throws -> StoredTokens?
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens?
     /// Stores `tokens` so that a crash at any point leaves either the old or the new value.
-    func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws
     /// Removes the tokens of `key` and nothing else.
-    func remove(_ key: TokenStoreKey) async throws
+    func remove(_ key: SpotifyAppKey) async throws
     /// Takes a lock on `key` that other processes using the same store respect, so two processes
     /// never refresh at once. Release it when done.
-    func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock
 }
 
 /// A held store lock.
@@ -116,19 +100,19 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.
 public final class MemoryTokenStore: TokenStore {
-    private let entries = Lock<[TokenStoreKey: StoredTokens]>([:])
+    private let entries = Lock<[SpotifyAppKey: StoredTokens]>([:])
 
     /// An empty store.
     public init() {}
 
     public var kind: TokenStoreKind { .memory }
 
-    public func load(_ key: TokenStoreKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
-    public func save(_ tokens: StoredTokens, for key: TokenStoreKey) async throws {
+    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
+    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         entries.withLock { $0[key] = tokens }
     }
-    public func remove(_ key: TokenStoreKey) async throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
-    public func acquireLock(_ key: TokenStoreKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
+    public func remove(_ key: SpotifyAppKey) async throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
 }
 
 extension StoredTokens {

@@ -5,7 +5,7 @@ import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The playlist card in a record's detail screen: the saved card at once (cover, name, track
-/// count, duration), then, when the saved details are older than ``refreshAfter``, a refresh from
+/// count, duration), then, when the saved details are older than `refreshAfter`, a refresh from
 /// Spotify in the background, and "Open in Spotify".
 ///
 /// Opening a card twenty times a day costs no request when its details are fresh: a Development
@@ -29,7 +29,7 @@ public final class PlaylistCardModel {
     private let coverTransport: any Transport
     private var refreshTask: Task<Void, Never>?
     /// How old saved details may be before ``load()`` refreshes them; ``refresh()`` always asks.
-    public let refreshAfter: Duration
+    package let refreshAfter: Duration
 
     /// - Parameters:
     ///   - record: the host app's record whose playlist the card shows.
@@ -63,7 +63,7 @@ public final class PlaylistCardModel {
     }
 
     /// Shows the saved card, then refreshes it in the background when connected and its details
-    /// are missing or older than ``refreshAfter``.
+    /// are missing or older than `refreshAfter`.
     public func load() async {
         await readCard()
         guard let metadata = card?.metadata else { return }
@@ -91,7 +91,7 @@ public final class PlaylistCardModel {
             do {
                 let outcome = try await refresher.refresh(playlist: id)
                 await readCard()
-                if case .stale = outcome { status = .couldNotRefresh }
+                if case .failed = outcome { status = .couldNotRefresh }
             } catch {
                 await readCard()
                 // An ended sign-in shows on the settings screen through the session's status.

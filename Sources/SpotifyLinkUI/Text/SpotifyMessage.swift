@@ -157,7 +157,7 @@ extension SpotifyMessage {
     }
 
     /// What the card says of a playlist's availability, or `nil` when there is nothing to say.
-    public init?(_ availability: Availability) {
+    public init?(_ availability: PlaylistAvailability) {
         switch availability {
         case .available: return nil
         case .notFound: self = .playlistDeleted

@@ -67,9 +67,8 @@ extension SpotifyClient {
 
     /// Every entry of a playlist, in playlist order.
     ///
-    /// Reads the first page, then the others concurrently by offset: from
-    /// ``Configuration/pageConcurrency`` pages at once, growing to ``Configuration/maxPageConcurrency``
-    /// while Spotify answers without a 429 and halving on one.
+    /// Reads the first page, then the others concurrently by offset: from four pages at once,
+    /// growing to eight while Spotify answers without a 429 and halving on one.
     /// - Parameters:
     ///   - id: the playlist.
     ///   - concurrency: a fixed number of pages in flight instead.

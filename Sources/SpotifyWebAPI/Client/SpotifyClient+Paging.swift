@@ -25,7 +25,7 @@ public struct PagedCollection<Item: Sendable & Decodable>: Sendable {
     /// Requests it took.
     public var pageCount: Int
     /// The most pages that were in flight at once.
-    public var peakConcurrency: Int = 1
+    package var peakConcurrency: Int = 1
 }
 
 extension SpotifyClient {

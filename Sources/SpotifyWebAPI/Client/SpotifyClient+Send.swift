@@ -183,7 +183,7 @@ extension SpotifyClient {
                 "An access token is sent only over https (or plain http to this machine, for an emulator); "
                     + "\(url.scheme ?? "?")://\(host) was refused. Fix the API base URL.")
         }
-        guard await tokens.issues(for: configuration.apiBaseURL) else {
+        guard await tokens.mayBeSent(to: configuration.apiBaseURL) else {
             throw SpotifyAPIError.invalid(
                 "apiBaseURL",
                 "These tokens belong to another Spotify service than \(host); none was sent. "

@@ -20,17 +20,25 @@ public final class SpotifyClient: Sendable {
         public var requestTimeout: Duration = .seconds(30)
         /// The largest response body accepted (a larger one is an error, not unbounded memory).
         public var maxResponseBytes: Int = 8 * 1024 * 1024
-        /// Rate-limit behaviour: the longest wait accepted, and optional pacing.
-        public var rateLimit = RateLimit()
+        /// Rate-limit behaviour: the longest wait accepted, backoff steps and optional pacing.
+        package var rateLimit = RateLimit()
         /// Tries of a GET that meets a 5xx or a transport error.
-        public var maxAttempts: Int = 3
+        package var maxAttempts: Int = 3
         /// 429s a single request will wait through before giving up.
-        public var maxRateLimitRetries: Int = 5
+        package var maxRateLimitRetries: Int = 5
         /// Pages fetched at once when reading all of a playlist, to begin with.
-        public var pageConcurrency: Int = 4
+        package var pageConcurrency: Int = 4
         /// The most pages in flight: concurrency grows toward it while Spotify answers without a
         /// 429 and halves on one.
-        public var maxPageConcurrency: Int = 8
+        package var maxPageConcurrency: Int = 8
+
+        /// The longest a request waits out a rate limit (Spotify's `Retry-After`, or the cooldown
+        /// another request learned) before failing with ``SpotifyAPIError/Code/rateLimited`` and
+        /// the time to retry; one minute by default. An interactive tool may prefer a few seconds.
+        public var maxRateLimitWait: Duration {
+            get { rateLimit.maxWait }
+            set { rateLimit.maxWait = newValue }
+        }
 
         /// A configuration for the Web API at `apiBaseURL` (ending in `/v1`).
         public init(apiBaseURL: URL) {

@@ -37,7 +37,7 @@ public final class VirtualClock: SpotifyClock {
 
     private let state: Lock<State>
     /// How time moves on this clock.
-    public let mode: Mode
+    package let mode: Mode
 
     /// - Parameters:
     ///   - now: the starting time; a fixed date in 2026 by default, so runs are repeatable.
@@ -53,9 +53,9 @@ public final class VirtualClock: SpotifyClock {
     /// Every duration callers asked to sleep, added up.
     public var totalSlept: Duration { state.withLock { $0.totalSlept } }
     /// How many times callers slept.
-    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    package var sleepCount: Int { state.withLock { $0.sleepCount } }
     /// The earliest deadline a sleeper waits for, if any.
-    public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+    package var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
     /// Sleepers waiting now (manual mode).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }

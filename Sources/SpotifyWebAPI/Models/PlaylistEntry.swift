@@ -1,158 +1,41 @@
 public import Foundation
 
-/// A track in the catalog.
-///
-/// ``previewURL`` is `nil` for apps created after November 2024 (Spotify sends no 30-second
-/// previews to them): open the track in Spotify instead (``webURL`` or ``uri``).
-public struct Track: Hashable, Sendable, Decodable, Identifiable {
-    public var id: SpotifyID?
-    /// The track's name.
-    public var name: String
-    /// Its length.
-    public var duration: Duration
-    /// Its `spotify:` URI; `nil` for tracks Spotify no longer has.
-    public var uri: String?
-    /// Its artists, in credit order.
-    public var artists: [SimplifiedArtist]
-    /// Its album.
-    public var album: SimplifiedAlbum?
-    /// Whether it plays in the user's market, when Spotify says.
-    public var isPlayable: Bool?
-    /// Whether it has explicit lyrics, when Spotify says.
-    public var explicit: Bool?
-    /// A 30-second preview; `nil` for apps created after November 2024, and kept optional for all.
-    public var previewURL: URL?
-    /// Its disc on the album (`1` on most), when Spotify says; `0` for a local file.
-    public var discNumber: Int?
-    /// Its place on the disc, when Spotify says; `0` for a local file.
-    public var trackNumber: Int?
-    /// Its International Standard Recording Code, when Spotify says: the key to the same recording
-    /// elsewhere. The player's track comes without it (since September 2026); a local file has none.
-    public var isrc: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, uri, artists, album, explicit
-        case durationMs = "duration_ms"
-        case isPlayable = "is_playable"
-        case previewURL = "preview_url"
-        case discNumber = "disc_number"
-        case trackNumber = "track_number"
-        case externalIDs = "external_ids"
-    }
-
-    /// The `external_ids` object; only the ISRC is kept.
-    private struct ExternalIDs: Decodable { var isrc: String? }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
-        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        uri = container.decodeLeniently(String.self, forKey: .uri)
-        artists = container.decodeLeniently([SimplifiedArtist].self, forKey: .artists) ?? []
-        album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
-        isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
-        explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
-        previewURL = container.decodeLeniently(URL.self, forKey: .previewURL)
-        discNumber = container.decodeLeniently(Int.self, forKey: .discNumber)
-        trackNumber = container.decodeLeniently(Int.self, forKey: .trackNumber)
-        isrc = container.decodeLeniently(ExternalIDs.self, forKey: .externalIDs)?.isrc
-    }
-
-    /// Artist names joined for display.
-    public var artistLine: String { artists.map(\.name).joined(separator: ", ") }
-
-    /// Where to open the track: its `spotify:` URI and universal link; `nil` for a track without
-    /// an ID (a local file).
-    public var reference: SpotifyReference? { id.map { .track($0) } }
-
-    /// The universal link (`https://open.spotify.com/track/…`), which opens Spotify; made from the
-    /// ID rather than kept from `external_urls`, so 10,000 entries hold no 10,000 URLs.
-    public var webURL: URL? { reference?.webURL }
-}
-
-/// A podcast episode, inside a playlist or playing now.
-public struct Episode: Hashable, Sendable, Decodable {
-    public var id: SpotifyID?
-    /// The episode's name.
-    public var name: String
-    /// Its length.
-    public var duration: Duration
-    /// Its `spotify:` URI.
-    public var uri: String?
-    /// The show's name, when Spotify sends the show.
-    public var showName: String?
-    /// Its covers, largest first.
-    public var images: [SpotifyImage]
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, uri, images, show
-        case durationMs = "duration_ms"
-    }
-
-    private struct Show: Decodable { var name: String? }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
-        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        uri = container.decodeLeniently(String.self, forKey: .uri)
-        showName = container.decodeLeniently(Show.self, forKey: .show)?.name
-        images = container.decodeLeniently([SpotifyImage].self, forKey: .images) ?? []
-    }
-}
-
-/// A file from the user's own device added to a playlist: no catalog ID, only a `spotify:local:` URI.
-public struct LocalFile: Hashable, Sendable {
-    /// The file's name as the user's library shows it.
-    public var name: String
-    /// Its `spotify:local:` URI.
-    public var uri: String
-    /// Its length.
-    public var duration: Duration
-    /// The artist, from the file's tags.
-    public var artistName: String?
-    /// The album, from the file's tags.
-    public var albumName: String?
-}
-
-/// What one playlist entry holds.
-public enum PlaylistItem: Hashable, Sendable {
-    /// A song from Spotify's catalog.
-    case track(Track)
-    /// A podcast episode.
-    case episode(Episode)
-    /// A file from the user's own device.
-    case localFile(LocalFile)
-    /// The entry's `item` was `null`: removed from the catalog or not available in this market.
-    case unavailable
-    /// An item of a type this version does not know; the page still decodes.
-    case unknown(type: String?)
-
-    /// The playing time, where the entry has one.
-    public var duration: Duration? {
-        switch self {
-        case .track(let track): track.duration
-        case .episode(let episode): episode.duration
-        case .localFile(let file): file.duration
-        case .unavailable, .unknown: nil
-        }
-    }
-
-    /// The name to show.
-    public var name: String? {
-        switch self {
-        case .track(let track): track.name
-        case .episode(let episode): episode.name
-        case .localFile(let file): file.name
-        case .unavailable, .unknown: nil
-        }
-    }
-}
-
 /// One entry of a playlist (`/playlists/{id}/items`).
 public struct PlaylistEntry: Hashable, Sendable, Decodable {
+    /// What one playlist entry holds.
+    public enum Item: Hashable, Sendable {
+        /// A song from Spotify's catalog.
+        case track(Track)
+        /// A podcast episode.
+        case episode(Episode)
+        /// A file from the user's own device.
+        case localFile(LocalFile)
+        /// The entry's `item` was `null`: removed from the catalog or not available in this market.
+        case unavailable
+        /// An item of a type this version does not know; the page still decodes.
+        case unknown(type: String?)
+
+        /// The playing time, where the entry has one.
+        public var duration: Duration? {
+            switch self {
+            case .track(let track): track.duration
+            case .episode(let episode): episode.duration
+            case .localFile(let file): file.duration
+            case .unavailable, .unknown: nil
+            }
+        }
+
+        /// The name to show.
+        public var name: String? {
+            switch self {
+            case .track(let track): track.name
+            case .episode(let episode): episode.name
+            case .localFile(let file): file.name
+            case .unavailable, .unknown: nil
+            }
+        }
+    }
+
     /// When the entry was added; `nil` for very old playlists.
     public var addedAt: Date?
     /// The user ID of who added it, when Spotify says.
@@ -160,7 +43,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     /// Whether the item is a local file.
     public var isLocal: Bool
     /// The track, episode or local file.
-    public var item: PlaylistItem
+    public var item: Item
 
     enum CodingKeys: String, CodingKey {
         case item, track
@@ -178,7 +61,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     private struct AddedBy: Decodable { var id: String? }
 
     /// An entry holding `item`.
-    public init(item: PlaylistItem, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
+    public init(item: Item, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
         self.item = item
         self.addedAt = addedAt
         self.addedBy = addedBy
@@ -216,9 +99,9 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
         }
         switch type {
         case "track", nil:
-            item = (try? container.decode(Track.self, forKey: key)).map(PlaylistItem.track) ?? .unknown(type: type)
+            item = (try? container.decode(Track.self, forKey: key)).map(Item.track) ?? .unknown(type: type)
         case "episode":
-            item = (try? container.decode(Episode.self, forKey: key)).map(PlaylistItem.episode) ?? .unknown(type: type)
+            item = (try? container.decode(Episode.self, forKey: key)).map(Item.episode) ?? .unknown(type: type)
         default:
             item = .unknown(type: type)
         }

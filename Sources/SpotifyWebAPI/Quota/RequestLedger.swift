@@ -44,14 +44,14 @@ public struct RequestUsage: Sendable, Hashable {
 ///
 /// ```swift
 /// let ledger = try RequestLedger(  // the file form is in PlaylistLinks
-///     key: QuotaKey(issuer: "https://accounts.spotify.com", clientID: clientID),
+///     key: SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: clientID),
 ///     file: appSupport.appendingPathComponent("spotify-requests.sqlite"),
 ///     dailyBudget: QuotaShare(apps: 1, usersPerApp: 5, devicesPerUser: 2).dailyBudget)
 /// let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)
 /// ```
 public struct RequestLedger: Sendable {
     /// The app whose requests are counted.
-    public let key: QuotaKey
+    public let key: SpotifyAppKey
     /// Where cooldowns and counts are kept.
     package let store: any RequestLedgerStore
     /// Requests per rolling 24 hours after which background requests fail with
@@ -70,12 +70,12 @@ public struct RequestLedger: Sendable {
     /// - Parameters:
     ///   - key: the app whose requests are counted together.
     ///   - dailyBudget: requests per 24 hours after which background work stops.
-    public init(key: QuotaKey, dailyBudget: Int? = nil) {
+    public init(key: SpotifyAppKey, dailyBudget: Int? = nil) {
         self.init(key: key, store: MemoryRequestLedgerStore(), dailyBudget: dailyBudget)
     }
 
     /// A ledger kept in `store`: a persistent one shares the cooldown between processes.
-    package init(key: QuotaKey, store: any RequestLedgerStore, dailyBudget: Int? = nil) {
+    package init(key: SpotifyAppKey, store: any RequestLedgerStore, dailyBudget: Int? = nil) {
         self.key = key
         self.store = store
         self.dailyBudget = dailyBudget
@@ -83,7 +83,7 @@ public struct RequestLedger: Sendable {
 
     /// A ledger for one client alone, in memory: what a client without a ledger uses.
     public static func inMemory() -> RequestLedger {
-        RequestLedger(key: QuotaKey(issuer: "memory", clientID: UUID().uuidString))
+        RequestLedger(key: SpotifyAppKey(issuer: "memory", clientID: UUID().uuidString))
     }
 
     /// The cooldown in force at `now`, if any.

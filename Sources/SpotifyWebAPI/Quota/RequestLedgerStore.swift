@@ -2,28 +2,6 @@ public import Foundation
 import SpotifyLinkSupport
 import Synchronization
 
-/// The Spotify app whose requests are counted together on this device: an accounts service and a
-/// client ID.
-///
-/// Spotify counts its quota per *developer account*, across all of that developer's client IDs; a
-/// device only sees its own app, so this is the finest key it can share.
-public struct QuotaKey: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The accounts service, as `https://accounts.spotify.com`.
-    public var issuer: String
-    /// The app's client ID.
-    public var clientID: String
-
-    /// - Parameters:
-    ///   - issuer: the accounts service the tokens come from.
-    ///   - clientID: the Spotify app's client ID.
-    public init(issuer: String, clientID: String) {
-        self.issuer = issuer
-        self.clientID = clientID
-    }
-
-    public var description: String { "\(clientID) at \(issuer)" }
-}
-
 /// A period in which no request may leave the device, learned from a 429.
 public struct Cooldown: Hashable, Sendable, Codable {
     /// Which limit Spotify said was reached.
@@ -115,32 +93,32 @@ package enum LedgerReservation: Sendable, Hashable {
 /// A persistent store (`SQLiteRequestLedgerStore` in `PlaylistLinks`) shares them between every
 /// process and client of the same app on a device; ``MemoryRequestLedgerStore`` shares them within
 /// one process. A server could keep them in PostgreSQL behind the same protocol: every value is a
-/// plain Swift type, and every call names its ``QuotaKey``.
+/// plain Swift type, and every call names its ``SpotifyAppKey``.
 ///
 /// Implementations must be safe to call from many tasks and processes at once.
 package protocol RequestLedgerStore: Sendable {
     /// The stored cooldown for `key`, whether or not it has ended.
-    func cooldown(for key: QuotaKey) async throws -> Cooldown?
+    func cooldown(for key: SpotifyAppKey) async throws -> Cooldown?
     /// Keeps `cooldown` for `key` unless one that ends later is stored already.
-    func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws
+    func extendCooldown(_ cooldown: Cooldown, for key: SpotifyAppKey) async throws
     /// Counts a request about to leave, in one step with the budget check, so that clients and
     /// processes sharing the store cannot together pass `limit`: appends `entry` unless `limit` or
     /// more entries of `key` were sent since `windowStart`. Entries older than `windowStart` may be
     /// forgotten.
     /// - Parameter limit: the most entries the window may hold; `nil` counts without a limit.
-    func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+    func reserve(_ entry: LedgerEntry, for key: SpotifyAppKey, limit: Int?, windowStart: Date) async throws
         -> LedgerReservation
     /// Fills in the answer's status of the entry `id`, once it arrived.
-    func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws
+    func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws
     /// The requests sent for `key` since `date`, oldest first.
-    func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry]
+    func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry]
 }
 
 /// A ledger kept in memory: shared by the clients of one process that are given the same instance.
 package final class MemoryRequestLedgerStore: RequestLedgerStore {
     private struct State {
-        var cooldowns: [QuotaKey: Cooldown] = [:]
-        var entries: [QuotaKey: [LedgerEntry]] = [:]
+        var cooldowns: [SpotifyAppKey: Cooldown] = [:]
+        var entries: [SpotifyAppKey: [LedgerEntry]] = [:]
     }
 
     private let state = Lock(State())
@@ -148,18 +126,18 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
     /// An empty ledger.
     package init() {}
 
-    package func cooldown(for key: QuotaKey) async throws -> Cooldown? {
+    package func cooldown(for key: SpotifyAppKey) async throws -> Cooldown? {
         state.withLock { $0.cooldowns[key] }
     }
 
-    package func extendCooldown(_ cooldown: Cooldown, for key: QuotaKey) async throws {
+    package func extendCooldown(_ cooldown: Cooldown, for key: SpotifyAppKey) async throws {
         state.withLock { state in
             if let stored = state.cooldowns[key], stored.until >= cooldown.until { return }
             state.cooldowns[key] = cooldown
         }
     }
 
-    package func reserve(_ entry: LedgerEntry, for key: QuotaKey, limit: Int?, windowStart: Date) async throws
+    package func reserve(_ entry: LedgerEntry, for key: SpotifyAppKey, limit: Int?, windowStart: Date) async throws
         -> LedgerReservation
     {
         state.withLock { state in
@@ -172,14 +150,14 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    package func settle(_ id: UUID, status: Int, for key: QuotaKey) async throws {
+    package func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws {
         state.withLock { state in
             guard let index = state.entries[key]?.lastIndex(where: { $0.id == id }) else { return }
             state.entries[key]?[index].status = status
         }
     }
 
-    package func entries(for key: QuotaKey, since date: Date) async throws -> [LedgerEntry] {
+    package func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry] {
         state.withLock { $0.entries[key, default: []].filter { $0.sentAt >= date } }
     }
 }

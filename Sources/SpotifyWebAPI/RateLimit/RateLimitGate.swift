@@ -4,9 +4,9 @@ import SpotifyLinkSupport
 /// The rate-limit state one client shares across all its requests, as a pure state machine.
 ///
 /// A 429 closes the gate for every request until `Retry-After` has passed, so concurrent requests
-/// wait once, together. A wait longer than ``SpotifyClient/Configuration-swift.struct/RateLimit/maxWait`` fails fast with the time to wait,
+/// wait once, together. A wait longer than ``SpotifyClient/Configuration-swift.struct/maxRateLimitWait`` fails fast with the time to wait,
 /// and the gate stays closed so nothing keeps hammering a service that asked for quiet. Optional
-/// pacing spaces requests to at most ``SpotifyClient/Configuration-swift.struct/RateLimit/pacingLimit`` per rolling 30 seconds, which lets
+/// pacing spaces requests to at most `RateLimit.pacingLimit` per rolling 30 seconds, which lets
 /// bulk work avoid 429s entirely.
 package struct RateLimitGate: Sendable {
     /// How the gate behaves.

@@ -71,14 +71,14 @@ public protocol AccessTokenProvider: Sendable {
     func grantedScopes() async -> Set<String>?
     /// Whether these tokens may be sent to the Web API at `apiBaseURL`: a session's tokens belong
     /// to the API of its own accounts service, never to another host.
-    func issues(for apiBaseURL: URL) async -> Bool
+    func mayBeSent(to apiBaseURL: URL) async -> Bool
 }
 
 extension AccessTokenProvider {
     /// Unknown by default: requests are sent and a 403 tells.
     public func grantedScopes() async -> Set<String>? { nil }
     /// Any API by default; `SpotifySession` (SpotifyAuth) answers for its own accounts service only.
-    public func issues(for apiBaseURL: URL) async -> Bool { true }
+    public func mayBeSent(to apiBaseURL: URL) async -> Bool { true }
 }
 
 /// A provider that always hands out the same token; a 401 is final.

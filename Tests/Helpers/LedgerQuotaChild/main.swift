@@ -22,7 +22,7 @@ let client = SpotifyClient(
     configuration: .emulator(url: URL(string: arguments[2])!),
     tokens: StaticAccessTokenProvider(AccessToken(arguments[3])),
     ledger: RequestLedger(
-        key: QuotaKey(issuer: "emulator", clientID: arguments[4]), postgres: postgres,
+        key: SpotifyAppKey(issuer: "emulator", clientID: arguments[4]), postgres: postgres,
         dailyBudget: arguments.count > 6 ? Int(arguments[6]) : nil))
 var sent = 0, quota = 0, budget = 0, other = 0
 for _ in 0..<count {

@@ -63,7 +63,7 @@ func run(url: String, data: String, bin: String) async throws {
     let running = Task { await client.run() }
     let store = try PostgresPlaylistLinkStore(client: client, user: "user-1")
     let ledger = PostgresRequestLedgerStore(client: client, logger: logger)
-    let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "restart")
+    let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "restart")
     let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     @Sendable func metadata(_ id: String, _ name: String) -> PlaylistMetadata {

@@ -18,7 +18,7 @@ struct TokenCrashChild {
             exit(2)
         }
         let store = FileTokenStore(directory: URL(fileURLWithPath: arguments[1]))
-        let key = TokenStoreKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
+        let key = SpotifyAppKey(issuer: "http://127.0.0.1:1", clientID: "crash-test")
         for index in first... {
             let tokens = StoredTokens(
                 accessToken: AccessToken("SENTINEL_AT_\(index)"), refreshToken: RefreshToken("SENTINEL_RT_\(index)"),

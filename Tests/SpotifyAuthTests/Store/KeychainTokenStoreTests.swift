@@ -9,7 +9,7 @@ import Testing
 /// run on Linux against the stand-in of the Keychain's documented behaviour.
 @Suite("Keychain token store")
 struct KeychainTokenStoreTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     @Test func savingTwiceUpdatesTheItemInPlace() async throws {
         let keychain = KeychainStandIn()

@@ -43,15 +43,15 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
 /// What every `TokenStore` promises, run against each implementation.
 @Suite("Token store conformance", .serialized)
 struct TokenStoreConformanceTests {
-    let clock = TestClock()
+    let clock = VirtualClock()
 
     /// Keys no other test or run uses, so a real keyring's other items are never touched.
-    static func keys() -> (TokenStoreKey, TokenStoreKey, TokenStoreKey) {
+    static func keys() -> (SpotifyAppKey, SpotifyAppKey, SpotifyAppKey) {
         let issuer = "http://127.0.0.1:1/conformance-\(UUID().uuidString)"
         return (
-            TokenStoreKey(issuer: issuer, clientID: "spotlink-tests"),
-            TokenStoreKey(issuer: issuer, clientID: "another-app"),
-            TokenStoreKey(issuer: issuer + "x", clientID: "spotlink-tests")
+            SpotifyAppKey(issuer: issuer, clientID: "spotlink-tests"),
+            SpotifyAppKey(issuer: issuer, clientID: "another-app"),
+            SpotifyAppKey(issuer: issuer + "x", clientID: "spotlink-tests")
         )
     }
 

@@ -37,7 +37,7 @@ final class CountingTokenProvider: AccessTokenProvider {
 
 func makeClient(
     _ transport: ScriptedTransport,
-    clock: TestClock = TestClock(mode: .automatic),
+    clock: VirtualClock = VirtualClock(mode: .automatic),
     tokens: any AccessTokenProvider = CountingTokenProvider(),
     ledger: RequestLedger = .inMemory(),
     configure: (inout SpotifyClient.Configuration) -> Void = { _ in }

@@ -35,7 +35,7 @@ private func answer(_ status: Int, _ body: String = "", etag: String? = nil) -> 
 }
 
 private let playlistURL = URL(string: "https://api.spotify.com/v1/playlists/37i9dQZF1DXcBWIGoYBM5M")!
-private let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+private let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
 
 @Suite("The request stages, each alone")
 struct ExchangeStageTests {
@@ -66,7 +66,7 @@ struct ExchangeStageTests {
     }
 
     @Test func theLedgerStageCountsEveryRequestWithItsStatusOrNone() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let ledger = RequestLedger(key: key)
         let stage = LedgerStage(ledger: ledger, clock: clock, route: "GET /playlists/{id}", background: true)
         let terminal = Terminal([answer(200), .failure(.timedOut)])
@@ -84,7 +84,7 @@ struct ExchangeStageTests {
     /// The budget is judged in the same step as the count: a background request past it is never
     /// sent (and not counted), a person's request is, and the refusal says when the budget reopens.
     @Test func backgroundWorkStopsAtTheDailyBudgetAndTheUserDoesNot() async throws {
-        let clock = TestClock()
+        let clock = VirtualClock()
         let ledger = RequestLedger(key: key, dailyBudget: 2)
         let background = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: true)
         let person = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: false)
@@ -127,12 +127,14 @@ struct ExchangeStageTests {
 
 @Suite("One admission authority")
 struct AdmissionTests {
-    private func admission(_ clock: TestClock, _ ledger: RequestLedger, maxWait: Duration = .seconds(60)) -> Admission {
+    private func admission(_ clock: VirtualClock, _ ledger: RequestLedger, maxWait: Duration = .seconds(60))
+        -> Admission
+    {
         Admission(policy: .init(maxWait: maxWait), ledger: ledger, clock: clock, jitter: { 0 })
     }
 
     @Test func aRateLimitClosesTheWayForEveryRequestAndIsKeptForOtherProcesses() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let store = MemoryRequestLedgerStore()
         let here = admission(clock, RequestLedger(key: key, store: store))
         let decision = await here.rateLimited(retryAfter: .seconds(5))
@@ -147,7 +149,7 @@ struct AdmissionTests {
     }
 
     @Test func aQuotaCooldownRefusesAtOnceAndComesBeforeARateLimit() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let ledger = RequestLedger(key: key)
         let admission = admission(clock, ledger)
         _ = await admission.rateLimited(retryAfter: .seconds(30))
@@ -160,7 +162,7 @@ struct AdmissionTests {
     }
 
     @Test func aWaitLongerThanARequestWaitsFailsInsteadOfSleeping() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let admission = admission(clock, RequestLedger(key: key), maxWait: .seconds(10))
         _ = await admission.rateLimited(retryAfter: .seconds(120))
         let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit() }

@@ -25,7 +25,7 @@ struct QuotaShareTests {
 
     @Test func aLedgerWithAShareStopsBackgroundWorkThere() {
         let ledger = RequestLedger(
-            key: QuotaKey(issuer: "i", clientID: "c"), dailyBudget: QuotaShare(apps: 2).dailyBudget)
+            key: SpotifyAppKey(issuer: "i", clientID: "c"), dailyBudget: QuotaShare(apps: 2).dailyBudget)
         #expect(ledger.dailyBudget == 40)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import SpotifyWebAPI
 
 private let quotaBody = #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#
-private let key = QuotaKey(issuer: "https://accounts.spotify.com", clientID: "app")
+private let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
 
 private func quota(retryAfter: String?) -> ScriptedTransport.Reply {
     .json(quotaBody, status: 429, headers: retryAfter.map { ["Retry-After": $0] } ?? [:])
@@ -17,7 +17,7 @@ private func quota(retryAfter: String?) -> ScriptedTransport.Reply {
 @Suite("The request quota: typed errors and a cooldown every client honours")
 struct QuotaCooldownTests {
     @Test func quotaExceededIsItsOwnCodeWithTheWaitTheMomentAndWhatStillWorks() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport([quota(retryAfter: "43200")])
         let client = makeClient(transport, clock: clock)
         let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
@@ -34,7 +34,7 @@ struct QuotaCooldownTests {
     }
 
     @Test func noRequestLeavesWhileTheCooldownLastsAndTheFirstAfterItGoes() async throws {
-        let clock = TestClock(mode: .manual)
+        let clock = VirtualClock(mode: .manual)
         let transport = ScriptedTransport([quota(retryAfter: "600"), .json(meJSON)])
         let store = MemoryRequestLedgerStore()
         let first = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
@@ -59,12 +59,12 @@ struct QuotaCooldownTests {
     }
 
     @Test func anotherAppOnTheSameDeviceIsNotStopped() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport([quota(retryAfter: "600"), .json(meJSON)])
         let store = MemoryRequestLedgerStore()
         let limited = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
         await #expect(throws: SpotifyAPIError.self) { try await limited.currentUser() }
-        let other = RequestLedger(key: QuotaKey(issuer: key.issuer, clientID: "other-app"), store: store)
+        let other = RequestLedger(key: SpotifyAppKey(issuer: key.issuer, clientID: "other-app"), store: store)
         #expect(try await makeClient(transport, clock: clock, ledger: other).currentUser().id == "tester")
     }
 
@@ -78,7 +78,7 @@ struct QuotaCooldownTests {
             ("49000", 49_000.0),
         ] as [(String?, Double)])
     func quotaRetryAfterValuesAreBounded(header: String?, expected: Double) async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport([quota(retryAfter: header)])
         let client = makeClient(transport, clock: clock)
         let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
@@ -87,7 +87,7 @@ struct QuotaCooldownTests {
     }
 
     @Test func quotaRetryAfterAsAnHTTPDate() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let date = HTTPDate.format(clock.now.addingTimeInterval(7200))
         let client = makeClient(ScriptedTransport([quota(retryAfter: date)]), clock: clock)
         let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
@@ -95,7 +95,7 @@ struct QuotaCooldownTests {
     }
 
     @Test func aRateLimitLearnedByOneClientIsWaitedOutByAnother() async throws {
-        let clock = TestClock(mode: .manual)
+        let clock = VirtualClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
         let transport = ScriptedTransport { _, _ in
             clock.now < reopens
@@ -118,7 +118,7 @@ struct QuotaCooldownTests {
     }
 
     @Test func aLongRateLimitFailsFastWithItsOwnWording() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": "7200"])])
         let error = try await #require(throws: SpotifyAPIError.self) {
             try await makeClient(transport, clock: clock).currentUser()
@@ -133,7 +133,7 @@ struct QuotaCooldownTests {
 @Suite("The request ledger and the daily budget")
 struct RequestLedgerTests {
     @Test func everyRequestIsCountedByEndpointAndOutcomeOverARolling24Hours() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport { request, _ in
             request.path?.hasPrefix("/v1/me/player") == true ? .response(status: 204) : .json(meJSON)
         }
@@ -164,7 +164,7 @@ struct RequestLedgerTests {
     }
 
     @Test func pastTheBudgetBackgroundWorkStopsAndWhatAPersonAsksForGoes() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport { _, _ in .json(meJSON) }
         let client = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, dailyBudget: 3))
         for _ in 0..<3 { _ = try await SpotifyClient.withPriority(.background) { try await client.currentUser() } }
@@ -186,7 +186,7 @@ struct RequestLedgerTests {
 @Suite("Identical requests in flight share one exchange; ETags revalidate")
 struct SharedRequestTests {
     @Test func twoViewsAskingForTheSamePlaylistAtOnceCostOneRequest() async throws {
-        let clock = TestClock(mode: .manual)
+        let clock = VirtualClock(mode: .manual)
         let gate = TestGate()
         let transport = ScriptedTransport { _, _ in
             await gate.hold()
@@ -280,7 +280,7 @@ struct TokenOnlyWhenSentTests {
     }
 
     @Test func neitherDuringACooldownNorForAMissingScope() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let tokens = AskCounter(scopes: ["playlist-read-private"])
         let store = MemoryRequestLedgerStore()
         try await store.extendCooldown(

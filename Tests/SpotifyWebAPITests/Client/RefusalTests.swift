@@ -70,7 +70,7 @@ struct RefusalTests {
         let transport = ScriptedTransport([
             .apiError(401, "Access token missing"), .apiError(401, "Access token missing"), .json(meJSON),
         ])
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let tokens = CountingTokenProvider()
         #expect(try await makeClient(transport, clock: clock, tokens: tokens).currentUser().id == "tester")
         #expect(tokens.refreshes == 0)
@@ -85,7 +85,7 @@ struct RefusalTests {
             .apiError(401, "Access token missing"), .apiError(401, "Access token missing"),
             .apiError(401, "Access token missing"), .json(meJSON),
         ])
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let tokens = CountingTokenProvider()
         #expect(try await makeClient(transport, clock: clock, tokens: tokens).currentUser().id == "tester")
         #expect(tokens.refreshes == 1)

@@ -13,7 +13,7 @@ struct RetryProofTests {
     /// request learns the cooldown, forty-nine later ones wait without a request, then all fifty
     /// go once. A client whose requests each had to meet their own 429 sends 99.
     @Test func aCooldownLearnedOnceHoldsEveryLaterRequestWithoutSendingIt() async throws {
-        let clock = TestClock(mode: .manual)
+        let clock = VirtualClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
         let transport = ScriptedTransport { _, _ in
             clock.now < reopens
@@ -37,7 +37,7 @@ struct RetryProofTests {
         let transport = ScriptedTransport { _, _ in
             .apiError(429, "API rate limit exceeded", headers: ["Retry-After": "2"])
         }
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let client = makeClient(transport, clock: clock) { $0.maxRateLimitRetries = 2 }
         await #expect {
             try await client.currentUser()
@@ -52,7 +52,7 @@ struct RetryProofTests {
     @Test(arguments: [HTTPRequest.Method.post, .put, .delete])
     func aNonIdempotentRequestIsNotRetriedOnA5xx(method: HTTPRequest.Method) async throws {
         let transport = ScriptedTransport { _, _ in .json("<html>502 Bad Gateway</html>", status: 502) }
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let client = makeClient(transport, clock: clock)
         await #expect {
             try await client.send(Endpoint(method: method, path: "/me/tracks"), as: EmptyAnswer.self)

@@ -41,7 +41,7 @@ struct RetryTests {
     func retryAfterValuesWaitOnTheClock(header: String?, expectedWait: Double?) async throws {
         let headers = header.map { ["Retry-After": $0] } ?? [:]
         let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: headers), .json(meJSON)])
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let user = try await makeClient(transport, clock: clock).currentUser()
         #expect(user.id == "tester")
         #expect(transport.requests.count == 2)
@@ -54,7 +54,7 @@ struct RetryTests {
     }
 
     @Test func retryAfterAsHTTPDate() async throws {
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let date = HTTPDate.format(clock.now.addingTimeInterval(7))
         let transport = ScriptedTransport([
             .apiError(429, "API rate limit exceeded", headers: ["Retry-After": date]), .json(meJSON),
@@ -66,7 +66,7 @@ struct RetryTests {
     @Test func hugeRetryAfterFailsFastAndKeepsTheGateClosed() async throws {
         let transport = ScriptedTransport([.apiError(429, "API rate limit exceeded", headers: ["Retry-After": "86400"])]
         )
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         let client = makeClient(transport, clock: clock)
         await #expect {
             try await client.currentUser()
@@ -86,7 +86,7 @@ struct RetryTests {
     /// wait at the gate without sending anything, and all fifty go when it reopens (one 429, fifty
     /// answers: 51 requests).
     @Test func fiftyConcurrentRequestsShareOneCooldown() async throws {
-        let clock = TestClock(mode: .manual)
+        let clock = VirtualClock(mode: .manual)
         let reopens = clock.now.addingTimeInterval(5)
         let page = #"{"items":[],"limit":1,"offset":0,"total":0,"next":null}"#
         let transport = ScriptedTransport { _, _ in
@@ -115,7 +115,7 @@ struct RetryTests {
 
     @Test func serverErrorStormOnGETRetriesWithCappedBackoffThenFails() async throws {
         let transport = ScriptedTransport { _, _ in .json("<html>502 Bad Gateway</html>", status: 502) }
-        let clock = TestClock(mode: .automatic)
+        let clock = VirtualClock(mode: .automatic)
         await #expect {
             try await makeClient(transport, clock: clock).currentUser()
         } throws: { error in

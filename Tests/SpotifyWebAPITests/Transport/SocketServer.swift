@@ -109,7 +109,7 @@ final class SocketServer: Sendable {
         var last = ContinuousClock.now
         while !condition(self) {
             guard waited < limit else {
-                throw WaitGaveUp(
+                throw VirtualClock.WaitGaveUp(
                     "\(what) did not get there in \(limit): \(requests) request(s), \(written) byte(s) written")
             }
             try await Task.sleep(for: .milliseconds(10))

@@ -74,7 +74,7 @@ struct TransportTests {
     @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.all)
     func aTricklingAnswerEndsAtTheDeadline(_ transport: TransportUnderTest) async throws {
         let server = try SocketServer(.trickle)
-        let clock = TestClock()
+        let clock = VirtualClock()
         let exchange = Task {
             try await transport.make(clock).send(
                 Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)

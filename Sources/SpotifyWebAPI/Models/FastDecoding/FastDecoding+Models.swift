@@ -155,7 +155,7 @@ extension PlaylistEntry: FastPageItem {
         let local = isLocal ?? false
         // The 2026 name first, then the old one; `null` counts as absent.
         let chosen = item.isPresentAndNotNull ? item : track
-        let content: PlaylistItem
+        let content: PlaylistEntry.Item
         switch chosen {
         case .absent, .null:
             content = .unavailable
@@ -333,7 +333,7 @@ private struct ItemFields {
     }
 
     /// The entry's item, as `PlaylistEntry.init(from:)` chooses it.
-    func playlistItem(isLocal: Bool) -> PlaylistItem {
+    func playlistItem(isLocal: Bool) -> PlaylistEntry.Item {
         guard hasProbeKey else { return .unavailable }
         if isLocal || (uri?.hasPrefix("spotify:local:") ?? false) {
             return .localFile(

@@ -1,25 +1,18 @@
 public import SpotifyWebAPI
 
-/// The tests' name for `VirtualClock`, which lives in `SpotifyWebAPI` so demos and previews can
-/// use it without this test library.
-public typealias TestClock = VirtualClock
-
-/// A test helper waited for something that never happened.
-public typealias WaitGaveUp = VirtualClock.WaitGaveUp
-
 /// Waits, turning the scheduler (not the clock), until `condition` holds.
 ///
 /// - Parameters:
 ///   - what: what is waited for, named in the error.
 ///   - maxTurns: how many turns to try (every 64th sleeps 0.1 ms: about 20 s of real time at the default).
 ///   - condition: checked before each turn.
-/// - Throws: ``WaitGaveUp`` naming `what` when the condition never held, so the test fails loudly.
+/// - Throws: `VirtualClock.WaitGaveUp` naming `what` when the condition never held, so the test fails loudly.
 public func waitUntil(
     _ what: String = "the condition", maxTurns: Int = 200_000, _ condition: () async -> Bool
-) async throws(WaitGaveUp) {
+) async throws(VirtualClock.WaitGaveUp) {
     for turn in 0..<maxTurns {
         if await condition() { return }
         if turn % 64 == 0 { try? await Task.sleep(nanoseconds: 100_000) } else { await Task.yield() }
     }
-    throw WaitGaveUp("waitUntil gave up after \(maxTurns) turns: \(what) never held")
+    throw VirtualClock.WaitGaveUp("waitUntil gave up after \(maxTurns) turns: \(what) never held")
 }
