@@ -98,7 +98,7 @@ public final class SpotifyLink {
     }
 
     /// What it was built from.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The sign-in.
     public let session: SpotifySession
     /// The request counts and cooldowns every request honours.

@@ -4,10 +4,10 @@ public import SpotifyWebAPI
 /// What a sign-in leaves behind, as kept in a token store.
 public struct StoredTokens: Sendable, Codable, Equatable {
     /// The format version; a store from a newer version is treated as signed out.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
     /// The format version this value was written in.
-    public var version = StoredTokens.currentVersion
+    package var version = StoredTokens.currentVersion
     /// The access token (redacted in every description).
     public var accessToken: AccessToken
     /// The refresh token; `nil` for flows that issue none.
@@ -41,7 +41,7 @@ public struct StoredTokens: Sendable, Codable, Equatable {
     }
 
     /// Refresh tokens expire this long after sign-in (Spotify: six months).
-    public static let refreshTokenLifetime: TimeInterval = 183 * 86400
+    package static let refreshTokenLifetime: TimeInterval = 183 * 86400
 
     /// When the user will have to sign in again at the latest.
     public var signInExpiresAt: Date { signedInAt.addingTimeInterval(Self.refreshTokenLifetime) }

@@ -20,7 +20,7 @@ public final class EmulatorServer: Sendable {
     package let state: EmulatorState
     /// The token `/emulator/...` control requests carry as `Authorization: Bearer …` (covers under
     /// `/emulator/images/` need none).
-    public var controlToken: String { state.controlToken }
+    package var controlToken: String { state.controlToken }
     private let server: LocalHTTPServer
 
     private init(baseURL: URL, state: EmulatorState, server: LocalHTTPServer) {

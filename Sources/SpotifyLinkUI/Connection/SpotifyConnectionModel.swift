@@ -48,9 +48,9 @@ public final class SpotifyConnectionModel {
     public private(set) var lastDisconnectMessage: SpotifyMessage?
 
     /// The session that holds the tokens.
-    public let session: SpotifySession
+    package let session: SpotifySession
     /// The client every other model calls Spotify through.
-    public let client: SpotifyClient
+    package let client: SpotifyClient
     private let signIn: BrowserSignIn
     private var connectTask: Task<Void, Never>?
     /// Sign-ins started, for diagnostics (a double tap starts one).
