@@ -23,7 +23,7 @@ func readmeExampleJournalApp() throws {
         var body: some View {
             Button(spotify.connection.isConnected ? "Disconnect Spotify" : "Connect Spotify") {
                 if spotify.connection.isConnected { Task { await spotify.connection.disconnect() } }
-                else { spotify.connection.connect { url, scheme in try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:]) } }
+                else { spotify.connection.connect { url, callback in try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:]) } }
             }
             if let message = spotify.connection.message { Text(spotify.text(message)) }   // failed, ended, ends soon
         }

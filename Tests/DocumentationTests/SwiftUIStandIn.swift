@@ -3,6 +3,7 @@
 // a view's body is only type-checked. On Apple platforms the real frameworks are used instead.
 #if !canImport(SwiftUI)
     import Foundation
+    import SpotifyAuth
 
     @MainActor protocol View {
         associatedtype Body: View
@@ -96,6 +97,9 @@
             /// `+[ASWebAuthenticationSessionCallback callbackWithCustomScheme:]`, iOS 17.4+.
             static func customScheme(_ customScheme: String) -> Callback { Callback() }
         }
+    }
+    extension BrowserSignIn.Callback {
+        var webAuthentication: ASWebAuthenticationSession.Callback { .customScheme("") }
     }
     /// SwiftUI's web authentication session, as Apple's documentation declares it (iOS 16.4+,
     /// `authenticate(using:callback:preferredBrowserSession:additionalHeaderFields:)` iOS 17.4+).

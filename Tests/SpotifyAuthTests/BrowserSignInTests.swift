@@ -19,7 +19,7 @@ struct BrowserSignInTests {
     /// An emulator that knows the app's custom-scheme redirect, and a session on it.
     static func withApp(
         store: any TokenStore = MemoryTokenStore(), transport: any Transport = platformDefaultTransport(),
-        _ body: @escaping @Sendable (EmulatorServer, SpotifySession) async throws -> Void
+        redirect: String = redirect, _ body: @escaping @Sendable (EmulatorServer, SpotifySession) async throws -> Void
     ) async throws {
         var configuration = EmulatorConfiguration()
         configuration.clients = [.init(id: "spotlink-demo", redirectURIs: [redirect])]
@@ -33,8 +33,8 @@ struct BrowserSignInTests {
     }
 
     /// The user agrees; the sheet hands back the callback URL.
-    static let agreeing: BrowserSignIn.Browser = { url, scheme in
-        #expect(scheme == "myapp")
+    static let agreeing: BrowserSignIn.Browser = { url, callback in
+        #expect(callback == .customScheme("myapp"))
         return try await ConsentBrowser().callback(for: url)
     }
 
@@ -52,6 +52,52 @@ struct BrowserSignInTests {
             #expect(Set(tokens.scopes) == Set(SpotifyScope.all + ["user-top-read"]))
             let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session)
             #expect(try await client.currentUser().id == "emu-user")
+        }
+    }
+
+    /// An https redirect (a universal link of the app's domain) reaches the browser as
+    /// `.https(host:path:)`, as `ASWebAuthenticationSession.Callback` takes it, not as a scheme.
+    @Test(arguments: [
+        (
+            "https://App.Example/spotify-callback",
+            BrowserSignIn.Callback.https(host: "app.example", path: "/spotify-callback")
+        ),
+        ("https://app.example", .https(host: "app.example", path: "/")),
+        ("myapp://spotify-callback", .customScheme("myapp")),
+    ])
+    func theBrowserIsToldTheCallbackAsTheSystemSessionTakesIt(redirect: String, expected: BrowserSignIn.Callback)
+        async throws
+    {
+        try await Self.withApp(redirect: redirect) { _, session in
+            let told = Lock<[BrowserSignIn.Callback]>([])
+            let tokens = try await BrowserSignIn(redirectURI: redirect).run(session: session) { url, callback in
+                told.withLock { $0.append(callback) }
+                return try await ConsentBrowser().callback(for: url)
+            }
+            #expect(told.withLock { $0 } == [expected])
+            #expect(try await session.tokens() == tokens)
+            #expect(await session.status == .signedIn)
+        }
+    }
+
+    /// The exchange and the save run inside the session's expiring activity, as a refresh does.
+    @Test func theExchangeAndTheSaveRunInsideTheExpiringActivity() async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: [Self.redirect])]
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let activity = RecordingActivity()
+            let store = NotingStore(activity)
+            let transport = NotingTransport(activity: activity)
+            let session = SpotifySession(
+                endpoint: TokenEndpoint(
+                    server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo", transport: transport),
+                store: store, clock: SystemClock(), logger: nil, activity: activity)
+            try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                activity.note("browser")
+                return try await ConsentBrowser().callback(for: url)
+            }
+            #expect(
+                activity.events == ["browser", "begin Finishing the Spotify sign-in", "POST /api/token", "save", "end"])
         }
     }
 
@@ -222,5 +268,17 @@ struct UncancellableTransport: Transport {
         return try await Task.detached {
             try await inner.send(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }.value
+    }
+}
+
+/// The real transport, noting each request in an activity's log.
+struct NotingTransport: Transport {
+    let activity: RecordingActivity
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws
+        -> (HTTPResponse, Data)
+    {
+        activity.note("\(request.method) \(request.url?.path ?? "")")
+        return try await platformDefaultTransport().send(
+            request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
     }
 }

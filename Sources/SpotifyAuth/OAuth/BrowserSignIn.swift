@@ -13,16 +13,42 @@ import SpotifyWebAPI
 /// In SwiftUI, with `@Environment(\.webAuthenticationSession) var web`:
 ///
 /// ```swift
-/// try await BrowserSignIn(redirectURI: "myapp://spotify-callback").run(session: session) { url, scheme in
-///     try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:])
+/// try await BrowserSignIn(redirectURI: "myapp://spotify-callback").run(session: session) { url, callback in
+///     try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])
 /// }
 /// ```
 ///
+/// The redirect URI is a custom scheme (`myapp://spotify-callback`) or an https address the app
+/// owns as a universal link (`https://app.example/spotify-callback`); ``Callback`` says which, as
+/// `ASWebAuthenticationSession.Callback` does (`callback.webAuthentication` is that value on Apple platforms).
+///
 /// `SpotifyConnectionModel.connect(using:)` (SpotifyLinkUI) wraps this for a settings screen.
 public struct BrowserSignIn: Sendable {
-    /// Shows `authorizeURL` and returns the URL the sign-in came back to, whose scheme is
-    /// `callbackScheme`; throws when the user closes it. Called once per sign-in.
-    public typealias Browser = @Sendable (_ authorizeURL: URL, _ callbackScheme: String) async throws -> URL
+    /// Shows `authorizeURL` and returns the URL the sign-in came back to, which `callback`
+    /// describes; throws when the user closes it. Called once per sign-in.
+    public typealias Browser = @Sendable (_ authorizeURL: URL, _ callback: Callback) async throws -> URL
+
+    /// How the browser recognises the end of the sign-in, one to one with
+    /// `ASWebAuthenticationSession.Callback` (iOS 17.4, macOS 14.4).
+    public enum Callback: Sendable, Hashable {
+        /// A navigation to this custom scheme (`"myapp"`, without `://`) ends the sign-in.
+        case customScheme(String)
+        /// A navigation to `https://host/path` ends it: a universal link of the app's own domain,
+        /// which needs the domain's `webcredentials` associated domain.
+        case https(host: String, path: String)
+
+        /// The callback of `redirectURI`: `.https(host:path:)` for an https address, else its scheme.
+        public init(redirectURI: String) {
+            let components = URLComponents(string: redirectURI)
+            let scheme = components?.scheme?.lowercased() ?? ""
+            if scheme == "https" {
+                let path = components?.path ?? ""
+                self = .https(host: components?.host?.lowercased() ?? "", path: path.isEmpty ? "/" : path)
+            } else {
+                self = .customScheme(scheme)
+            }
+        }
+    }
 
     /// The redirect URI registered in Spotify's dashboard, as `myapp://spotify-callback`.
     package let redirectURI: String
@@ -68,16 +94,31 @@ public struct BrowserSignIn: Sendable {
     public func run(session: SpotifySession, scopes: [String], showDialog: Bool, browser: Browser) async throws
         -> StoredTokens
     {
+        try await signIn(session: session, scopes: scopes, showDialog: showDialog, browser: browser).tokens
+    }
+
+    /// ``run(session:adding:browser:)``, also returning the status change the save made in the
+    /// order of the session's changes (the connection model compares it with what it hears).
+    package func signIn(session: SpotifySession, adding scopes: [String] = [], browser: Browser) async throws
+        -> (tokens: StoredTokens, status: SpotifySession.StatusChange)
+    {
+        try await signIn(
+            session: session, scopes: await session.scopesForSignIn(adding: scopes), showDialog: !scopes.isEmpty,
+            browser: browser)
+    }
+
+    private func signIn(session: SpotifySession, scopes: [String], showDialog: Bool, browser: Browser) async throws
+        -> (tokens: StoredTokens, status: SpotifySession.StatusChange)
+    {
         let endpoint = session.endpoint
         var flow = try AuthorizationFlow(
             .init(
                 clientID: endpoint.clientID, redirectURI: redirectURI, scopes: scopes, server: endpoint.server,
                 showDialog: showDialog),
             random: random)
-        let scheme = URLComponents(string: redirectURI)?.scheme?.lowercased() ?? ""
         let callback: URL
         do {
-            callback = try await browser(flow.authorizeURL, scheme)
+            callback = try await browser(flow.authorizeURL, Callback(redirectURI: redirectURI))
         } catch  where Self.isCancellation(error) {
             throw CancellationError()
         }
@@ -94,10 +135,13 @@ public struct BrowserSignIn: Sendable {
             query: URLComponents(url: callback, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
         {
         case .exchange(let code):
-            let tokens = try await endpoint.exchange(code, flow: flow)
-            try Task.checkCancellation()
-            try await session.signedIn(tokens)
-            return tokens
+            // The exchange and the save finish even if the app is sent to the background meanwhile.
+            let finishing = flow
+            return try await session.activity.run("Finishing the Spotify sign-in") {
+                let tokens = try await endpoint.exchange(code, flow: finishing)
+                try Task.checkCancellation()
+                return (tokens, try await session.signedIn(tokens))
+            }
         // A browser sheet returns once: a callback the flow would wait past is a failed sign-in.
         case .ignore(let error), .fail(let error):
             throw error

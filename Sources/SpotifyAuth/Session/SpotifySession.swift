@@ -25,6 +25,14 @@ public actor SpotifySession: AccessTokenProvider {
         case needsSignIn(SignInEnd)
     }
 
+    /// A status and its place in the order of the session's status changes.
+    package struct StatusChange: Sendable, Equatable {
+        /// The status.
+        package let status: Status
+        /// How many changes came before it and it: later changes have larger numbers.
+        package let generation: Int
+    }
+
     /// Why a sign-in ended without the user signing out.
     public enum SignInEnd: Sendable, Hashable {
         /// Spotify ends every sign-in six months after it began (`invalid_grant`, "expired").
@@ -61,7 +69,8 @@ public actor SpotifySession: AccessTokenProvider {
     /// Refreshed tokens the store would not take: kept here, used, and saved again before any
     /// other store work, so a rotated refresh token is not lost to a passing store failure.
     private var unsaved: StoredTokens?
-    private let activity: any ExpiringActivity
+    /// What keeps the process running while a refresh, or a sign-in's exchange, and its save finish.
+    package nonisolated let activity: any ExpiringActivity
     private var storeBusy = false
     private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Calls waiting for their turn at the store (tests check that one has parked).
@@ -70,10 +79,15 @@ public actor SpotifySession: AccessTokenProvider {
     public private(set) var status: Status = .signedOut {
         didSet {
             guard status != oldValue else { return }
-            for continuation in statusFollowers.values { continuation.yield(status) }
+            generation += 1
+            let change = StatusChange(status: status, generation: generation)
+            for follower in statusFollowers.values { follower(change) }
         }
     }
-    private var statusFollowers: [Int: AsyncStream<Status>.Continuation] = [:]
+    /// How many times the status changed: the order of changes, which a follower that hears of one
+    /// late compares with what it already knows.
+    private var generation = 0
+    private var statusFollowers: [Int: @Sendable (StatusChange) -> Void] = [:]
     private var nextFollower = 0
     /// Refreshes performed by this session (for diagnostics and benchmarks).
     package private(set) var refreshCount = 0
@@ -158,14 +172,25 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// Stores the tokens of a finished sign-in. They replace every stored token: the previous
     /// sign-in's refresh token is never sent again.
-    package func signedIn(_ tokens: StoredTokens) async throws {
+    ///
+    /// - Returns: the status change it made, in the order of changes.
+    @discardableResult
+    package func signedIn(_ tokens: StoredTokens) async throws -> StatusChange {
         try await withStore {
             try await store.save(tokens, for: key)
             unsaved = nil
             cached = tokens
             loaded = true
             status = .signedIn
+            return StatusChange(status: status, generation: generation)
         }
+    }
+
+    /// The stored tokens, and the status they leave the session in with its place in the order of
+    /// changes, read together.
+    package func tokensAndStatus() async throws -> (tokens: StoredTokens?, status: StatusChange) {
+        let tokens = try await tokens()
+        return (tokens, StatusChange(status: status, generation: generation))
     }
 
     /// Removes this issuer's and client's tokens and nothing else.
@@ -174,12 +199,19 @@ public actor SpotifySession: AccessTokenProvider {
     /// ``AuthorizationServer/revokeAccessPage``, and that a token already issued works until it
     /// expires, up to an hour.
     public func signOut() async throws {
+        try await signedOut()
+    }
+
+    /// ``signOut()``, returning the status change it made in the order of changes.
+    @discardableResult
+    package func signedOut() async throws -> StatusChange {
         try await withStore {
             unsaved = nil
             try await store.remove(key)
             cached = nil
             loaded = true
             status = .signedOut
+            return StatusChange(status: status, generation: generation)
         }
     }
 
@@ -196,12 +228,27 @@ public actor SpotifySession: AccessTokenProvider {
     /// settings screen follows, so a sign-in that ends in any part of the app shows there at once.
     public func statusUpdates() -> AsyncStream<Status> {
         let (stream, continuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(8))
+        follow(until: continuation) { continuation.yield($0.status) }
+        return stream
+    }
+
+    /// ``statusUpdates()`` with each status's place in the order of changes: a follower that hears
+    /// of a change after it learned of a later one (its task ran late) can tell and skip it.
+    package func statusChanges() -> AsyncStream<StatusChange> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: StatusChange.self, bufferingPolicy: .bufferingNewest(8))
+        follow(until: continuation) { continuation.yield($0) }
+        return stream
+    }
+
+    private func follow<Element>(
+        until continuation: AsyncStream<Element>.Continuation, _ yield: @escaping @Sendable (StatusChange) -> Void
+    ) {
         let id = nextFollower
         nextFollower += 1
-        statusFollowers[id] = continuation
-        continuation.yield(status)
+        statusFollowers[id] = yield
+        yield(StatusChange(status: status, generation: generation))
         continuation.onTermination = { _ in Task { await self.stopFollowing(id) } }
-        return stream
     }
 
     private func stopFollowing(_ id: Int) { statusFollowers[id] = nil }

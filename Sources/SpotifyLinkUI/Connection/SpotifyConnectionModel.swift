@@ -53,19 +53,32 @@ public final class SpotifyConnectionModel {
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
     private var connectTask: Task<Void, Never>?
+    /// The place, in the session's order of status changes, of the latest change this model has
+    /// acted on: a change heard later than a newer one (the follower's task ran late) is stale.
+    private var knownGeneration = -1
     /// Sign-ins started, for diagnostics (a double tap starts one).
     package private(set) var signInCount = 0
 
     /// A connection for `session` and `client` whose sign-in comes back to `redirectURI`, as
     /// registered in Spotify's dashboard (`myapp://spotify-callback`).
-    public init(session: SpotifySession, client: SpotifyClient, redirectURI: String) {
+    public convenience init(session: SpotifySession, client: SpotifyClient, redirectURI: String) {
+        self.init(session: session, client: client, redirectURI: redirectURI, beforeFollowing: nil)
+    }
+
+    /// A connection whose status follower awaits `beforeFollowing` before it acts on each change
+    /// (tests make it late with it).
+    package init(
+        session: SpotifySession, client: SpotifyClient, redirectURI: String,
+        beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
+    ) {
         self.session = session
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
         Task { [weak self, session] in
-            for await status in await session.statusUpdates() {
+            for await change in await session.statusChanges() {
+                await beforeFollowing?(change.status)
                 guard let self else { return }
-                self.follow(status)
+                self.follow(change)
             }
         }
     }
@@ -93,8 +106,10 @@ public final class SpotifyConnectionModel {
     /// Reads the stored sign-in (no network), then asks Spotify who the user is.
     public func load() async {
         do {
-            guard let tokens = try await session.tokens() else {
-                if case .needsSignIn(let end) = await session.status { state = .needsSignInAgain(end) }
+            let (stored, change) = try await session.tokensAndStatus()
+            guard isNewer(change) else { return }
+            guard let tokens = stored else {
+                if case .needsSignIn(let end) = change.status { state = .needsSignInAgain(end) }
                 return
             }
             state = .connected(Account(tokens.account, scopes: tokens.scopes))
@@ -113,8 +128,8 @@ public final class SpotifyConnectionModel {
     /// starts one). In SwiftUI, with `@Environment(\.webAuthenticationSession) var web`:
     ///
     /// ```swift
-    /// connection.connect { url, scheme in
-    ///     try await web.authenticate(using: url, callback: .customScheme(scheme), additionalHeaderFields: [:])
+    /// connection.connect { url, callback in
+    ///     try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])
     /// }
     /// ```
     ///
@@ -140,7 +155,8 @@ public final class SpotifyConnectionModel {
         connectTask = Task {
             defer { connectTask = nil }
             do {
-                let tokens = try await signIn.run(session: session, adding: scopes, browser: browser)
+                let (tokens, change) = try await signIn.signIn(session: session, adding: scopes, browser: browser)
+                _ = isNewer(change)
                 state = .connected(Account(tokens.account, scopes: tokens.scopes))
                 signInWarning = nil
                 await fetchAccount(scopes: tokens.scopes)
@@ -168,7 +184,7 @@ public final class SpotifyConnectionModel {
         connectTask?.cancel()
         await connectTask?.value
         do {
-            try await session.signOut()
+            _ = isNewer(try await session.signedOut())
             lastDisconnectMessage = .disconnected(session.store.kind)
             state = .disconnected
             signInWarning = nil
@@ -177,9 +193,19 @@ public final class SpotifyConnectionModel {
         }
     }
 
-    /// The session's status changed: a sign-in that ended anywhere in the app ends here too.
-    private func follow(_ status: SpotifySession.Status) {
-        switch status {
+    /// Whether `change` is later than every change this model acted on; if so it becomes the latest.
+    private func isNewer(_ change: SpotifySession.StatusChange) -> Bool {
+        guard change.generation > knownGeneration else { return false }
+        knownGeneration = change.generation
+        return true
+    }
+
+    /// The session's status changed: a sign-in that ended anywhere in the app ends here too. The
+    /// order of the changes decides, not the order their followers ran in: a change older than one
+    /// the model saw itself (the sign-in's save, the sign-out) is not acted on.
+    private func follow(_ change: SpotifySession.StatusChange) {
+        guard isNewer(change) else { return }
+        switch change.status {
         case .needsSignIn(let end) where state != .connecting:
             state = .needsSignInAgain(end)
             signInWarning = nil

@@ -1,0 +1,15 @@
+#if canImport(AuthenticationServices)
+    public import AuthenticationServices
+
+    extension BrowserSignIn.Callback {
+        /// This callback as the system's web authentication session takes it, for
+        /// `WebAuthenticationSession.authenticate(using:callback:preferredBrowserSession:additionalHeaderFields:)`
+        /// (SwiftUI) or `ASWebAuthenticationSession(url:callback:completionHandler:)`.
+        public var webAuthentication: ASWebAuthenticationSession.Callback {
+            switch self {
+            case .customScheme(let scheme): .customScheme(scheme)
+            case .https(let host, let path): .https(host: host, path: path)
+            }
+        }
+    }
+#endif
