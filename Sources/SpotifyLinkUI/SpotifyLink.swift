@@ -6,8 +6,14 @@ public import SpotifyWebAPI
 /// Everything an app needs for Spotify, put together once at launch with this platform's defaults,
 /// and the models its screens bind to.
 ///
+/// Make it once, in the app's `@main` App (an app has no top-level code, and a global's initializer
+/// cannot throw):
+///
 /// ```swift
-/// @MainActor let spotify = try SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+/// @main struct JournalApp: App {
+///     @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+///     var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }
+/// }
 /// ```
 ///
 /// It builds:
@@ -52,9 +58,11 @@ public final class SpotifyLink {
         ///   - clientID: the app's client ID.
         ///   - redirectURI: the registered redirect URI.
         ///   - server: the accounts service; `.live` unless testing against an emulator.
-        ///   - name: the data folder's name, inside Application Support or `$XDG_DATA_HOME`.
+        ///   - name: the data folder's name, inside Application Support or `$XDG_DATA_HOME`; by default
+        ///     ``defaultFolderName``.
         public init(
-            clientID: String, redirectURI: String, server: AuthorizationServer = .live, name: String = "SpotifyLink"
+            clientID: String, redirectURI: String, server: AuthorizationServer = .live,
+            name: String = Configuration.defaultFolderName
         ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
@@ -67,15 +75,31 @@ public final class SpotifyLink {
             self.text = SpotifyText()
         }
 
+        /// The data folder's default name: the app's bundle identifier on macOS, where Application
+        /// Support is shared by every app that is not sandboxed (two Mac apps built on this package
+        /// never share links); "SpotifyLink" elsewhere (an iOS app's container is its own).
+        public static var defaultFolderName: String {
+            #if canImport(AppKit) && !canImport(UIKit)
+                Bundle.main.bundleIdentifier ?? "SpotifyLink"
+            #else
+                "SpotifyLink"
+            #endif
+        }
+
         /// The folder `name` inside Application Support (Apple platforms) or `$XDG_DATA_HOME`
         /// (Linux, `~/.local/share` by default).
         public static func dataFolder(named name: String) -> URL {
-            #if canImport(Darwin)
+            dataFolder(named: name, environment: ProcessInfo.processInfo.environment)
+        }
+
+        /// ``dataFolder(named:)`` with the environment given: as the XDG Base Directory rules say, an
+        /// empty or relative `XDG_DATA_HOME` is ignored (never a folder under the working directory).
+        package static func dataFolder(named name: String, environment: [String: String]) -> URL {
+            #if canImport(UIKit) || canImport(AppKit)
                 let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
             #else
-                let environment = ProcessInfo.processInfo.environment
                 let base =
-                    environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                    environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
                     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
             #endif
             return base.appendingPathComponent(name, isDirectory: true)

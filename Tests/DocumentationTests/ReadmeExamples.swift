@@ -8,11 +8,11 @@ import SpotifyWebAPI
 
 // The README's Swift examples, compiled with the tests. Each sits between its markers exactly as
 // the README shows it (ReadmeTests checks, imports aside), wrapped in a function that gives it the
-// app's values. The three apps' SwiftUI examples (2–4) are in ReadmeSwiftUIExample.swift.
+// app's values. The SwiftUI examples (2–5) are app files in AppleCheck/Examples, compiled by scripts/check-apple.sh ios.
 
-/// README example 6: set up the session, ledger and client, and link a playlist.
+/// README example 7: set up the session, ledger and client, and link a playlist.
 func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
-    // README example 6 begins
+    // README example 7 begins
     let endpoint = TokenEndpoint(server: .live, clientID: "YOUR_CLIENT_ID")
     // The platform's secret store; a plain file (FileTokenStore) only when you choose it.
     #if canImport(Security)
@@ -35,30 +35,30 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     try await MetadataRefresher(store: links, client: client).refresh(record: record)
     let card = try links.card(for: record)   // SQLite only: name, count, duration, cover bytes, links
     print(card?.metadata.name ?? "?", card?.webURL.absoluteString ?? "", SongTime.label(4.4))   // "4.5 songs"
-    // README example 6 ends
+    // README example 7 ends
 }
 
-/// README example 7: the language-learning app's calls.
+/// README example 8: the language-learning app's calls.
 func readmeExampleLearningCalls(client: SpotifyClient) async throws {
-    // README example 7 begins
+    // README example 8 begins
     let songs = try await client.searchTracks("さくら", limit: 10)        // Japanese works: kana, kanji, widths
     for track in songs.items { print(track.name, track.artistLine, track.reference?.webURL ?? "") }
     let me = try await client.currentUser()                               // display name, images, account_id
     let saved = try await client.savedTracks(limit: 20)                   // needs user-library-read
     let top = try await client.topTracks(range: .shortTerm)               // needs user-top-read
-    // README example 7 ends
+    // README example 8 ends
     _ = (me, saved, top)
 }
 
-/// README example 5: the models' messages in the user's language, or the app's words.
+/// README example 6: the models' messages in the user's language, or the app's words.
 func readmeExampleText(reset: Date) -> [String] {
-    // README example 5 begins
+    // README example 6 begins
     let text = SpotifyText()                                   // the user's language: English or Japanese
     let quota = text(.quotaExceeded(until: reset))    // "… They come back around 4:20 AM; saved playlists still show."
     let songs = SpotifyText(locale: Locale(identifier: "ja_JP"))(.songs(4.5))   // "4.5曲"
     let custom = SpotifyText { message in                      // the app's own words, e.g. from a String Catalog
         if case .offline = message { NSLocalizedString("spotify.offline", comment: "Spotify is offline") } else { nil }
     }
-    // README example 5 ends
+    // README example 6 ends
     return [quota, songs, custom(.offline)]
 }

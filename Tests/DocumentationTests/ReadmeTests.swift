@@ -12,8 +12,12 @@ struct ReadmeTests {
 
     /// The README's ```swift blocks, in order.
     static func readmeBlocks() throws -> [[String]] {
-        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(
-            separatedBy: "\n")
+        swiftBlocks(try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8))
+    }
+
+    /// The ```swift blocks of a Markdown text, in order.
+    static func swiftBlocks(_ markdown: String) -> [[String]] {
+        let lines = markdown.components(separatedBy: "\n")
         var blocks: [[String]] = []
         var current: [String]?
         for line in lines {
@@ -29,31 +33,49 @@ struct ReadmeTests {
         return blocks
     }
 
-    /// The files that compile the examples: the SwiftUI one apart, with its stand-in for Linux.
+    /// The files that compile the examples: the SwiftUI ones as an app's files in AppleCheck/Examples
+    /// (type-checked for iOS by scripts/check-apple.sh), the others here.
     static func compiledSources() throws -> String {
-        try ["ReadmeExamples.swift", "ReadmeSwiftUIExample.swift"].map {
-            try String(contentsOf: root.appendingPathComponent("Tests/DocumentationTests/\($0)"), encoding: .utf8)
-        }.joined(separator: "\n")
+        let examples = root.appendingPathComponent("AppleCheck/Examples")
+        var files = [root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift")]
+        for app in try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted() {
+            let folder = examples.appendingPathComponent(app)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+                let file = folder.appendingPathComponent(name)
+                // The shared ConnectRow.swift is linked into each app: read it once.
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil { files.append(file) }
+            }
+        }
+        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
     }
 
-    /// The lines between `// README example N begins` and `… ends`, without their indentation.
-    static func compiledExample(_ number: Int) throws -> [String] {
+    /// The lines between `// <kind> example N begins` and `… ends`, without their indentation.
+    static func compiledExample(_ number: Int, kind: String = "README") throws -> [String] {
         let lines = try compiledSources().components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) begins") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README example \(number) ends") })
+        let begin = try #require(lines.firstIndex { $0.hasSuffix("// \(kind) example \(number) begins") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// \(kind) example \(number) ends") })
         let indentation = lines[begin].prefix { $0 == " " }.count
         return lines[(begin + 1)..<end].map {
             $0.hasPrefix(String(repeating: " ", count: indentation)) ? String($0.dropFirst(indentation)) : $0
         }
     }
 
-    @Test(arguments: [2, 3, 4, 5, 6, 7])
+    /// A shown block as the compiled one reads: whole when the compiled one is an app's file (it
+    /// starts with its imports), else without the imports the compiled file has at its top.
+    static func matches(shown block: [String], compiled: [String]) -> Bool {
+        if compiled.first?.hasPrefix("import ") == true { return block == compiled }
+        return Array(block.filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty }) == compiled
+    }
+
+    @Test(arguments: [2, 3, 4, 5, 6, 7, 8])
     func theExampleIsTheCompiledOne(_ number: Int) throws {
         let blocks = try Self.readmeBlocks()
         try #require(blocks.count >= number, "the README has \(blocks.count) Swift examples")
-        let shown = Array(blocks[number - 1].filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty })
         let compiled = try Self.compiledExample(number)
-        #expect(shown == compiled, "README example \(number) differs from the compiled one: update both together")
+        #expect(
+            Self.matches(shown: blocks[number - 1], compiled: compiled),
+            "README example \(number) differs from the compiled one: edit the compiled one, then run scripts/sync-readme-examples.py"
+        )
         // Every module the README imports is imported by the compiled file.
         let source = try Self.compiledSources()
         for module in blocks[number - 1].filter({ $0.hasPrefix("import ") }) {
@@ -61,33 +83,58 @@ struct ReadmeTests {
         }
     }
 
-    /// The lines an app writes before its own screens, counted from the README's app examples the
-    /// way the Apple-platform review counted them (code lines, comments and blank lines aside): the
-    /// products in Package.swift (one per module imported), the imports, the example, and the
-    /// connect row the routine and learning apps take from the journal's.
+    /// SwiftUIBindings.md's app examples are compiled app files too: its first block is the App,
+    /// its second the README's ConnectRow.
+    @Test func theSwiftUIArticlesExamplesAreTheCompiledOnes() throws {
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/SpotifyLinkUI/SpotifyLinkUI.docc/SwiftUIBindings.md"),
+            encoding: .utf8)
+        let blocks = Self.swiftBlocks(article)
+        try #require(blocks.count >= 2, "SwiftUIBindings.md has \(blocks.count) Swift examples")
+        #expect(blocks[0] == (try Self.compiledExample(1, kind: "SwiftUIBindings")))
+        #expect(blocks[1] == (try Self.compiledExample(2)))
+    }
+
+    /// The lines an app writes for Spotify, counted from the README's app examples the way the
+    /// Apple-platform review counted them (code lines; comments and blank lines aside):
+    /// - a product line in Package.swift and an import for each of the package's modules, and an
+    ///   import for each system framework the app adds for it (AuthenticationServices);
+    /// - the example's code, and the shared ConnectRow for every app;
+    /// - not what Xcode's app template already has: `import SwiftUI`, and the `@main` App's shell
+    ///   (`@main struct …: App {`, its `var body: some Scene { WindowGroup { … } }` and closing
+    ///   brace); the line inside it that makes the `SpotifyLink` counts.
     static func linesAnAppWrites() throws -> (journal: Int, routine: Int, learning: Int) {
-        func code(_ lines: [String]) -> Int {
-            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }.count
+        let template = ["import SwiftUI"]
+        func code(_ lines: [String]) -> [String] {
+            var lines = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty && !$0.hasPrefix("//") && !template.contains($0)
+            }
+            if let main = lines.firstIndex(where: { $0.hasPrefix("@main struct ") }) {
+                if let close = lines[main...].firstIndex(of: "}") { lines.remove(at: close) }
+                lines.remove(at: main)
+                lines.removeAll { $0.hasPrefix("var body: some Scene { WindowGroup {") }
+            }
+            return lines
         }
-        let blocks = try readmeBlocks()
-        func imports(_ number: Int) -> Int { blocks[number - 1].filter { $0.hasPrefix("import ") }.count }
-        let journal = try compiledExample(2)
-        let connectRow = Array(
-            journal.drop { !$0.contains("struct ConnectRow") }.prefix { !$0.contains("struct AttachPlaylist") })
+        let packageModules: Set = ["PlaylistLinks", "SpotifyLinkUI", "SpotifyWebAPI", "SpotifyAuth"]
+        func count(_ example: Int) throws -> Int {
+            let lines = code(try compiledExample(2)) + code(try compiledExample(example))
+            let imports = Set(lines.filter { $0.hasPrefix("import ") })
+            let products = imports.filter { packageModules.contains(String($0.dropFirst("import ".count))) }.count
+            return products + lines.filter { !$0.hasPrefix("import ") }.count + imports.count
+        }
         // "Deleting a session: try await spotify.links.removeLink(for: session)" is a line the journal writes too.
-        let counts = (
-            journal: 2 * imports(2) + code(try compiledExample(2)) + 1,
-            routine: 2 * imports(3) + code(try compiledExample(3)) + code(connectRow),
-            learning: 2 * imports(4) + code(try compiledExample(4)) + code(connectRow)
-        )
-        return counts
+        return (journal: try count(3) + 1, routine: try count(4), learning: try count(5))
     }
 
     @Test func eachAppWritesAFewDozenLinesAtMost() throws {
         let lines = try Self.linesAnAppWrites()
+        // 45 / 40 / 35 was set against examples that did not compile in an app: they lacked
+        // `import AuthenticationServices`, which the connect row's sign-in sheet needs. Counted with
+        // it, the same code is 44 / 41 / 36; the routine and learning limits take that one line.
         #expect(lines.journal <= 45, "the journal app writes \(lines.journal) lines")
-        #expect(lines.routine <= 40, "the routine app writes \(lines.routine) lines")
-        #expect(lines.learning <= 35, "the learning app writes \(lines.learning) lines")
+        #expect(lines.routine <= 41, "the routine app writes \(lines.routine) lines")
+        #expect(lines.learning <= 36, "the learning app writes \(lines.learning) lines")
     }
 
     /// The learning example runs as shown against the emulator, with a signed-in client.

@@ -16,13 +16,14 @@
         }
 
         func add(_ item: KeychainItemQuery, data: Data, label: String) -> KeychainStatus {
-            let attributes = Self.query(item).merging(Self.attributes(data, label)) { $1 }
+            let attributes = Self.query(item).merging(Self.attributes(item, data, label)) { $1 }
             return KeychainStatus(osStatus: SecItemAdd(attributes as CFDictionary, nil))
         }
 
         func update(_ item: KeychainItemQuery, data: Data, label: String) -> KeychainStatus {
             KeychainStatus(
-                osStatus: SecItemUpdate(Self.query(item) as CFDictionary, Self.attributes(data, label) as CFDictionary))
+                osStatus: SecItemUpdate(
+                    Self.query(item) as CFDictionary, Self.attributes(item, data, label) as CFDictionary))
         }
 
         func delete(_ item: KeychainItemQuery) -> KeychainStatus {
@@ -47,12 +48,16 @@
         }
 
         /// Readable in the background after the first unlock since boot, never backed up or moved.
-        private static func attributes(_ data: Data, _ label: String) -> [String: Any] {
-            [
-                kSecValueData as String: data,
-                kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-                kSecAttrLabel as String: label,
-            ]
+        /// The accessibility class applies to the data protection keychain only: Apple's
+        /// `kSecAttrAccessible` page says a macOS item may carry it "only if you also set a value of
+        /// true for the kSecUseDataProtectionKeychain key", so the file-based keychain's item (an
+        /// unsigned command-line tool's) goes without it.
+        private static func attributes(_ item: KeychainItemQuery, _ data: Data, _ label: String) -> [String: Any] {
+            var attributes: [String: Any] = [kSecValueData as String: data, kSecAttrLabel as String: label]
+            if item.useDataProtectionKeychain {
+                attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            }
+            return attributes
         }
     }
 #endif

@@ -7,7 +7,13 @@ public import SpotifyWebAPI
 #endif
 
 /// Tokens in the Keychain as one generic password per issuer and client ID, readable in the
-/// background after the device's first unlock, never backed up or moved to another device.
+/// background after the device's first unlock, never backed up or moved to another device
+/// (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, in the data protection keychain).
+///
+/// The file-based macOS keychain (`useDataProtectionKeychain: false`, for an unsigned command-line
+/// tool such as `spotlink`) has no accessibility classes: there the item lives in the user's login
+/// keychain file, which is readable while that keychain is unlocked and is backed up with the home
+/// folder (Time Machine). The store does not set the class on such an item, as Apple documents.
 ///
 /// The Apple counterpart of `SecretServiceTokenStore`: same items, same errors. On macOS the item
 /// goes to the data protection keychain, as on iOS (pass `useDataProtectionKeychain: false` only for
@@ -44,7 +50,9 @@ public struct KeychainTokenStore: TokenStore {
         ///   - lockDirectory: a folder every process of the app can reach (the App Group
         ///     container), where refreshes take turns; `nil` for an app without extensions.
         ///   - useDataProtectionKeychain: `true` for apps; `false` only for an unsigned macOS
-        ///     command-line tool.
+        ///     command-line tool, whose item then lives in the login keychain file (no
+        ///     accessibility class: readable while that keychain is unlocked, and backed up with the
+        ///     home folder).
         public init(
             service: String = "dev.spotifylink.tokens", accessGroup: String? = nil, lockDirectory: URL? = nil,
             useDataProtectionKeychain: Bool = true

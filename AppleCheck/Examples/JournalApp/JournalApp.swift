@@ -1,0 +1,43 @@
+// swift-format-ignore-file
+// README example 3, as an app's file: the journal app. The README shows the lines between the markers.
+// README example 3 begins
+import PlaylistLinks
+import SpotifyLinkUI
+import SwiftUI
+
+@main struct JournalApp: App {
+    // Once, at launch (register the redirect URI in Spotify's developer dashboard). It throws only if
+    // the data folder cannot be opened (a full disk), as a SwiftData ModelContainer does.
+    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }   // beside the app's own screens
+}
+
+struct AttachPlaylist: View {                // a session's "attach a playlist" sheet
+    @State var picker: PlaylistPickerModel   // spotify.picker()
+    let session: RecordID                    // RecordID(namespace: "session", id: "42")
+    var body: some View {
+        List(picker.results, id: \.id) { playlist in
+            Button(playlist.name) { Task { try await picker.select(playlist, for: session) } }
+        }
+        .searchable(text: $picker.query)
+        .task { await picker.appear() }
+    }
+}
+
+struct SessionPlaylist: View {               // the session's screen: the saved card, offline too
+    @State var card: PlaylistCardModel       // spotify.card(for: session)
+    let spotify: SpotifyLink
+    @Environment(\.openURL) private var openURL
+    var body: some View {
+        VStack {
+            if let data = card.card?.cover, let image = UIImage(data: data) { Image(uiImage: image) }
+            Text(card.card?.metadata.name ?? "")
+            if let summary = card.summary { Text(spotify.text(summary)) }   // "50 tracks · 3 h 12 min"
+            if let status = card.status { Text(spotify.text(status)) }      // deleted, not fetched yet…
+            if let links = card.openInSpotify { Button("Open in Spotify") { openURL(links.universalLink) } }
+        }
+        .task { await card.load() }                                         // no request while fresh
+    }
+}
+// Deleting a session: try await spotify.links.removeLink(for: session)
+// README example 3 ends

@@ -1,0 +1,34 @@
+// swift-format-ignore-file
+// README example 5, as an app's file: the language-learning app. The README shows the lines
+// between the markers.
+// README example 5 begins
+import SpotifyLinkUI
+import SpotifyWebAPI
+import SwiftUI
+
+@main struct LearningApp: App {              // ConnectRow: as in every app
+    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }
+}
+
+struct SongSearch: View {                    // search in the language learned; open in Spotify
+    @State var search: TrackSearchModel      // spotify.songSearch()
+    @Environment(\.openURL) private var openURL
+    var body: some View {
+        List(search.results, id: \.uri) { track in
+            Button("\(track.name) · \(track.artistLine)") { if let links = search.openInSpotify(track) { openURL(links.universalLink) } }
+        }
+        .searchable(text: $search.query)     // "さくら": kana, kanji and widths match
+    }
+}
+
+struct Profile: View {                       // the learner's name, saved and top songs
+    @State var learner: LearnerModel         // spotify.learner(); asks for user-library-read, user-top-read
+    let spotify: SpotifyLink
+    var body: some View {
+        List(learner.savedTracks.map(\.track) + learner.topTracks, id: \.uri) { Text($0.name) }
+            .task { await learner.load() }
+        if case .failed(let message) = learner.savedPhase { Text(spotify.text(message)) }   // a scope missing: connect(adding:using:)
+    }
+}
+// README example 5 ends

@@ -1,0 +1,1 @@
+../JournalApp/ConnectRow.swift

@@ -1,0 +1,218 @@
+// Stand-in: the SwiftUI names the package's app examples use, with Apple's signatures (each with
+// its documentation page; all available on iOS 18 and macOS 15). Nothing here draws or runs: an
+// example's body is only type-checked. SwiftUI re-exports UIKit on iOS and AppKit on macOS, as
+// the real framework does (UIImage is usable with `import SwiftUI` alone).
+public import Foundation
+
+#if APPLE_IOS
+    @_exported public import UIKit
+#else
+    @_exported public import AppKit
+#endif
+
+// MARK: App and scenes
+
+/// https://developer.apple.com/documentation/swiftui/app (iOS 14, macOS 11)
+@MainActor @preconcurrency public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor var body: Body { get }
+    init()
+}
+
+extension App {
+    /// https://developer.apple.com/documentation/swiftui/app/main() (iOS 14, macOS 11)
+    @MainActor public static func main() { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/scene (iOS 14, macOS 11)
+@MainActor @preconcurrency public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor var body: Body { get }
+}
+
+
+/// https://developer.apple.com/documentation/swiftui/scenebuilder (iOS 14, macOS 11)
+@resultBuilder public enum SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+/// What a stand-in scene's body is: the type checker needs no more.
+public struct StandInScene: Scene {
+    public var body: StandInScene { self }
+}
+
+/// https://developer.apple.com/documentation/swiftui/windowgroup (iOS 14, macOS 11)
+public struct WindowGroup<Content: View>: Scene {
+    public init(@ViewBuilder content: () -> Content) {}
+    public var body: StandInScene { StandInScene() }
+}
+
+// MARK: Views
+
+/// https://developer.apple.com/documentation/swiftui/view (iOS 13, macOS 10.15)
+@MainActor @preconcurrency public protocol View {
+    associatedtype Body: View
+    @ViewBuilder @MainActor var body: Body { get }
+}
+
+/// A primitive view has no body: Never stands for it (as in SwiftUI).
+extension Never: View {
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// What every stand-in view and modifier returns: the type checker needs no more.
+public struct StandInView: View {
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/viewbuilder (iOS 13, macOS 10.15)
+@resultBuilder public enum ViewBuilder {
+    public static func buildExpression(_ view: some View) -> StandInView { StandInView() }
+    public static func buildExpression(_ never: Never) -> Never {}
+    public static func buildBlock() -> StandInView { StandInView() }
+    public static func buildBlock(_ never: Never) -> Never {}
+    public static func buildBlock(_ views: StandInView...) -> StandInView { StandInView() }
+    public static func buildOptional(_ view: StandInView?) -> StandInView { StandInView() }
+    public static func buildEither(first view: StandInView) -> StandInView { StandInView() }
+    public static func buildEither(second view: StandInView) -> StandInView { StandInView() }
+    public static func buildLimitedAvailability(_ view: StandInView) -> StandInView { StandInView() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/text (iOS 13, macOS 10.15)
+public struct Text: View {
+    /// https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4 (a String, not localized)
+    public init<S: StringProtocol>(_ content: S) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/buttonrole (iOS 15, macOS 12)
+public struct ButtonRole: Sendable, Equatable {
+    public static let destructive = ButtonRole()
+    public static let cancel = ButtonRole()
+}
+
+/// https://developer.apple.com/documentation/swiftui/button (iOS 13, macOS 10.15)
+public struct Button: View {
+    /// https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7 (a String title)
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+    /// https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)-5zg6o (iOS 15, macOS 12)
+    public init<S: StringProtocol>(_ title: S, role: ButtonRole?, action: @escaping @MainActor () -> Void) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/label (iOS 14, macOS 11)
+public struct Label: View {
+    /// https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)-7ehqh
+    public init<S: StringProtocol>(_ title: S, systemImage name: String) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/list (iOS 13, macOS 10.15)
+public struct List: View {
+    public init(@ViewBuilder content: () -> some View) {}
+    /// https://developer.apple.com/documentation/swiftui/list/init(_:id:rowcontent:)-4j4ul
+    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(
+        _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    ) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/textfield (iOS 13, macOS 10.15)
+public struct TextField: View {
+    /// https://developer.apple.com/documentation/swiftui/textfield/init(_:text:)-4a0w4 (a String title)
+    public init<S: StringProtocol>(_ title: S, text: Binding<String>) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/horizontalalignment (iOS 13, macOS 10.15)
+public struct HorizontalAlignment: Sendable {
+    public static let leading = HorizontalAlignment()
+    public static let center = HorizontalAlignment()
+}
+
+/// https://developer.apple.com/documentation/swiftui/vstack (iOS 13, macOS 10.15)
+public struct VStack: View {
+    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> some View) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/image (iOS 13, macOS 10.15)
+public struct Image: View {
+    #if APPLE_IOS
+        /// https://developer.apple.com/documentation/swiftui/image/init(uiimage:) (iOS 13; not macOS)
+        public init(uiImage: UIImage) {}
+    #else
+        /// https://developer.apple.com/documentation/swiftui/image/init(nsimage:) (macOS 10.15; not iOS)
+        public init(nsImage: NSImage) {}
+    #endif
+    public var body: Never { fatalError("stand-in") }
+}
+
+// MARK: State and environment
+
+/// https://developer.apple.com/documentation/swiftui/binding (iOS 13, macOS 10.15)
+@dynamicMemberLookup @propertyWrapper public struct Binding<Value> {
+    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {}
+    public var wrappedValue: Value { get { fatalError("stand-in") } nonmutating set {} }
+    public var projectedValue: Binding<Value> { self }
+    public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member> {
+        fatalError("stand-in")
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/state (iOS 13, macOS 10.15)
+@propertyWrapper public struct State<Value> {
+    public init(wrappedValue value: Value) {}
+    public init(initialValue value: Value) {}
+    public var wrappedValue: Value { get { fatalError("stand-in") } nonmutating set {} }
+    public var projectedValue: Binding<Value> { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/scenephase (iOS 14, macOS 11)
+public enum ScenePhase: Sendable, Hashable { case active, inactive, background }
+
+/// https://developer.apple.com/documentation/swiftui/openurlaction (iOS 14, macOS 11)
+public struct OpenURLAction {
+    /// https://developer.apple.com/documentation/swiftui/openurlaction/callasfunction(_:)
+    @MainActor public func callAsFunction(_ url: URL) {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/environmentvalues (iOS 13, macOS 10.15)
+public struct EnvironmentValues {
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/openurl (iOS 14, macOS 11)
+    public var openURL: OpenURLAction { fatalError("stand-in") }
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/scenephase (iOS 14, macOS 11)
+    public var scenePhase: ScenePhase { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environment (iOS 13, macOS 10.15)
+@propertyWrapper public struct Environment<Value> {
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
+    @MainActor public var wrappedValue: Value { fatalError("stand-in") }
+}
+
+// MARK: Modifiers
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/task(priority:_:) (iOS 15, macOS 12)
+    public func task(
+        priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void
+    ) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/refreshable(action:) (iOS 15, macOS 12)
+    public func refreshable(action: @escaping @Sendable () async -> Void) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/searchable(text:placement:prompt:)-18a8f (iOS 15, macOS 12)
+    public func searchable(text: Binding<String>) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg (iOS 17, macOS 14)
+    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void)
+        -> StandInView
+    { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/onsubmit(of:_:) (iOS 15, macOS 12)
+    public func onSubmit(_ action: @escaping () -> Void) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:) (iOS 13, macOS 10.15)
+    public func onAppear(perform action: (() -> Void)? = nil) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:)-46zbb (iOS 15, macOS 12)
+    public func confirmationDialog<A: View>(
+        _ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> A
+    ) -> StandInView { StandInView() }
+}
