@@ -6,6 +6,11 @@ public import SpotifyWebAPI
 /// Everything an app needs for Spotify, put together once at launch with this platform's defaults,
 /// and the models its screens bind to.
 ///
+/// The first launch after the app is installed starts signed out: Keychain items outlive an app's
+/// deletion, so a reinstalled app would otherwise find the previous install's sign-in. A marker
+/// file in the data folder (removed with the app) tells a new install from a relaunch or an upgrade.
+/// A sign-in shared with the app's extensions through a Keychain access group is not touched.
+///
 /// Make it once, in the app's `@main` App (an app has no top-level code, and a global's initializer
 /// cannot throw):
 ///
@@ -150,8 +155,15 @@ public final class SpotifyLink {
         let endpoint = TokenEndpoint(
             server: configuration.server, clientID: configuration.clientID, transport: configuration.transport,
             clock: configuration.clock)
-        session = SpotifySession(endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock)
         let folder = configuration.folder
+        // A new install: the Keychain still holds the sign-in of an install that was deleted. A
+        // sign-in shared with extensions through an access group is left alone: each process has a
+        // folder of its own here, and a widget's first launch must not sign the app out.
+        let newInstall = InstallMarker.isNewInstall(folder)
+        let sharedSignIn = (configuration.tokenStore as? KeychainTokenStore)?.accessGroup != nil
+        session = SpotifySession(
+            endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock, logger: nil,
+            activity: platformExpiringActivity(), forgettingPreviousSignIn: newInstall && !sharedSignIn)
         ledger = try RequestLedger(
             key: SpotifyAppKey(issuer: configuration.server.issuer, clientID: configuration.clientID),
             file: folder.appendingPathComponent("spotify-requests.sqlite"), dailyBudget: configuration.share.dailyBudget
@@ -161,6 +173,7 @@ public final class SpotifyLink {
             transport: configuration.transport, clock: configuration.clock, ledger: ledger)
         links = try SQLitePlaylistLinkStore(
             location: .file(folder.appendingPathComponent("links.sqlite")), clock: configuration.clock)
+        if newInstall { InstallMarker.mark(folder) }
         connection = SpotifyConnectionModel(session: session, client: client, redirectURI: configuration.redirectURI)
         text = configuration.text
     }
@@ -188,5 +201,29 @@ public final class SpotifyLink {
     /// The learner's profile, saved and top songs.
     public func learner() -> LearnerModel {
         LearnerModel(connection: connection)
+    }
+}
+
+/// Tells a new install of the app from a relaunch or an upgrade, by a file in the data folder, which
+/// the app's deletion removes with the folder (and which an app and its extensions share when the
+/// folder is shared). Keychain items are not removed with the app: without this, a reinstalled app
+/// would find the previous install's sign-in and be connected to that account without asking.
+enum InstallMarker {
+    static let name = ".spotifylink-installed"
+
+    /// Whether `folder` holds neither the marker nor a database of an earlier version (an upgrade
+    /// from a version without the marker is not a new install).
+    static func isNewInstall(_ folder: URL) -> Bool {
+        let manager = FileManager.default
+        return
+            !([name, "links.sqlite", "spotify-requests.sqlite"].contains {
+                manager.fileExists(atPath: folder.appendingPathComponent($0).path)
+            })
+    }
+
+    /// Leaves the marker; if it cannot be written, the next launch takes the data folder's
+    /// databases for an earlier install's and keeps the sign-in.
+    static func mark(_ folder: URL) {
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
     }
 }

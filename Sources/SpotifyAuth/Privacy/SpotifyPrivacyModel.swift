@@ -54,7 +54,9 @@ package struct SpotifyPrivacyModel: Sendable {
         stored = [
             StoredItem(
                 what: "Your Spotify sign-in (access and refresh tokens)", location: "the \(storeKind)",
-                removedWhen: "when you disconnect Spotify"),
+                removedWhen:
+                    "when you disconnect Spotify, and on the first launch after the app is deleted and installed "
+                    + "again (the \(storeKind) keeps it past the app's deletion)"),
             StoredItem(
                 what: "Links from your records to playlists, and each playlist's name, cover, track count and duration",
                 location: "this app's database on this device",

@@ -72,6 +72,8 @@ public actor SpotifySession: AccessTokenProvider {
     /// What keeps the process running while a refresh, or a sign-in's exchange, and its save finish.
     package nonisolated let activity: any ExpiringActivity
     private var storeBusy = false
+    /// A previous install's sign-in is still to be removed from the store.
+    private var forgetsPreviousSignIn: Bool
     private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Calls waiting for their turn at the store (tests check that one has parked).
     package var storeWaiterCount: Int { storeWaiters.count }
@@ -110,10 +112,16 @@ public actor SpotifySession: AccessTokenProvider {
     }
 
     /// A session whose refreshes run inside `activity` (tests pass one that records).
+    ///
+    /// With `forgettingPreviousSignIn`, the sign-in the store holds belongs to an earlier install
+    /// of the app (Keychain items outlive an app's deletion): it is removed before the store's
+    /// first use, and the session starts signed out. A removal that fails is tried again at the
+    /// next use; until then every use fails with the store's error.
     package init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock, logger: Logger?,
-        activity: any ExpiringActivity
+        activity: any ExpiringActivity, forgettingPreviousSignIn: Bool = false
     ) {
+        self.forgetsPreviousSignIn = forgettingPreviousSignIn
         self.endpoint = endpoint
         self.store = store
         self.key = SpotifyAppKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
@@ -153,6 +161,11 @@ public actor SpotifySession: AccessTokenProvider {
         defer {
             storeBusy = false
             if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
+        }
+        if forgetsPreviousSignIn {
+            try await store.remove(key)
+            forgetsPreviousSignIn = false
+            logger?.debug("spotify sign-in of an earlier install removed", metadata: ["issuer": "\(key.issuer)"])
         }
         await saveUnsaved()
         return try await body()
