@@ -16,3 +16,28 @@ public func waitUntil(
     }
     throw VirtualClock.WaitGaveUp("waitUntil gave up after \(maxTurns) turns: \(what) never held")
 }
+
+/// The next element of `stream`, waiting at most `limit` of real time for it: for tests that wait
+/// on another thread or process to arrive (a system callback, a held follower), not for timing.
+///
+/// - Throws: `VirtualClock.WaitGaveUp` naming `what` when nothing arrived in time, or the stream
+///   ended, so the test fails loudly instead of hanging.
+package func nextElement<Element: Sendable>(
+    of stream: AsyncStream<Element>, within limit: Duration = .seconds(10), _ what: String
+) async throws(VirtualClock.WaitGaveUp) -> Element {
+    let element = await withTaskGroup(of: Element?.self) { group in
+        group.addTask {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+    guard let element else { throw VirtualClock.WaitGaveUp("gave up after \(limit) waiting for \(what)") }
+    return element
+}

@@ -47,22 +47,9 @@ struct ExpiringActivityTests {
             }.start()
         }
 
-        /// The next call that returned, and whether it was an expiry call; fails loudly after 10 s.
-        func nextReturn(_ what: String) async -> Bool? {
-            await withTaskGroup(of: Bool?.self) { group in
-                group.addTask { [returns] in
-                    var iterator = returns.stream.makeAsyncIterator()
-                    return await iterator.next()
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                if first == nil { Issue.record("gave up after 10 s waiting for \(what) to return") }
-                return first
-            }
+        /// The next call that returned, and whether it was an expiry call; gives up loudly after 10 s.
+        func nextReturn(_ what: String) async throws -> Bool {
+            try await nextElement(of: returns.stream, what)
         }
     }
 
@@ -138,8 +125,8 @@ struct ExpiringActivityTests {
 
         system.expire()
         // Whichever call returns first, both return, and the lock is free once the expiry call has.
-        let first = await system.nextReturn("a call of the activity's block")
-        let second = await system.nextReturn("the other call of the activity's block")
+        let first = try await system.nextReturn("a call of the activity's block to return")
+        let second = try await system.nextReturn("the other call of the activity's block to return")
         #expect(Set([first, second]) == [true, false], "both the granted and the expiry call returned")
         #expect(try Self.lockIsFree(in: folder), "the lock is released before the system suspends the process")
         #expect(sawCancellation.withLock { $0 }, "the token request was cancelled")
@@ -164,7 +151,7 @@ struct ExpiringActivityTests {
         for _ in 0..<100 { await Task.yield() }
         release.continuation.yield()
         #expect(try await work.value == 7)
-        #expect(await system.nextReturn("the granted call") == false)
+        #expect(try await system.nextReturn("the granted call to return") == false)
     }
 
     /// A refused grant (`expired == true` on the first call) leaves the work running to its end.
@@ -172,7 +159,7 @@ struct ExpiringActivityTests {
         let system = SystemStandIn()
         let activity = GrantedActivity(perform: system.perform(refused: true))
         #expect(try await activity.run("test") { "done" } == "done")
-        #expect(await system.nextReturn("the refusal call") == true)
+        #expect(try await system.nextReturn("the refusal call to return") == true)
     }
 
     #if os(Linux)

@@ -31,23 +31,9 @@ struct LateFollowerTests {
         /// Lets the follower act on the status it holds.
         func letGo() { release.continuation.yield() }
 
-        /// The next status the follower reached; fails loudly if none comes in 10 s.
-        func next(_ what: String) async -> SpotifySession.Status? {
-            let heard = heard.stream
-            return await withTaskGroup(of: SpotifySession.Status?.self) { group in
-                group.addTask {
-                    var iterator = heard.makeAsyncIterator()
-                    return await iterator.next()
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                if first == nil { Issue.record("gave up after 10 s waiting for the follower to hear \(what)") }
-                return first
-            }
+        /// The next status the follower reached; gives up loudly if none comes in 10 s.
+        func next(_ what: String) async throws -> SpotifySession.Status {
+            try await nextElement(of: heard.stream, "the follower to hear \(what)")
         }
     }
 
@@ -57,51 +43,47 @@ struct LateFollowerTests {
         return try await EmulatorServer.start(configuration)
     }
 
-    static func connection(_ emulator: EmulatorServer, follower: HeldFollower) -> SpotifyConnectionModel {
+    /// A connection model whose follower is held at the first status ("signed out") while the
+    /// user connects: the sign-in ends before the follower hears anything.
+    static func connectedWhileTheFollowerIsHeld(_ emulator: EmulatorServer) async throws
+        -> (SpotifyConnectionModel, HeldFollower)
+    {
+        let follower = HeldFollower()
         let session = SpotifySession(
             endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo"),
             store: MemoryTokenStore())
-        return SpotifyConnectionModel(
+        let model = SpotifyConnectionModel(
             session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
             redirectURI: "myapp://spotify-callback", beforeFollowing: follower.gate)
+        #expect(try await follower.next("the first status") == .signedOut)
+        model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
+        await model.waitForConnect()
+        return (model, follower)
     }
 
     @Test func aSignedOutHeardAfterTheSignInFinishedLeavesTheModelConnected() async throws {
         let emulator = try await Self.emulator()
         defer { Task { await emulator.stop() } }
-        do {
-            let follower = HeldFollower()
-            let model = Self.connection(emulator, follower: follower)
-            // The follower hears the first status, "signed out", and is held there.
-            #expect(await follower.next("the first status") == .signedOut)
-            model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
-            await model.waitForConnect()
-            #expect(model.isConnected)
-            // Now the late "signed out" reaches the model; the sign-in's own "signed in" follows it.
-            follower.letGo()
-            #expect(await follower.next("the sign-in's status") == .signedIn)
-            #expect(model.isConnected, "a late status turned the model to \(model.state)")
-            follower.letGo()
-        }
+        let (model, follower) = try await Self.connectedWhileTheFollowerIsHeld(emulator)
+        #expect(model.isConnected)
+        // Now the late "signed out" reaches the model; the sign-in's own "signed in" follows it.
+        follower.letGo()
+        #expect(try await follower.next("the sign-in's status") == .signedIn)
+        #expect(model.isConnected, "a late status turned the model to \(model.state)")
+        follower.letGo()
     }
 
-    @Test func aSignedInHeardAfterDisconnectingLeavesTheModelDisconnectedAndANewerEndStillShows() async throws {
+    @Test func aSignedInHeardAfterDisconnectingLeavesTheModelDisconnected() async throws {
         let emulator = try await Self.emulator()
         defer { Task { await emulator.stop() } }
-        do {
-            let follower = HeldFollower()
-            let model = Self.connection(emulator, follower: follower)
-            #expect(await follower.next("the first status") == .signedOut)
-            model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
-            await model.waitForConnect()
-            await model.disconnect()
-            #expect(model.state == .disconnected)
-            follower.letGo()
-            #expect(await follower.next("the sign-in's status") == .signedIn)
-            follower.letGo()
-            #expect(await follower.next("the sign-out's status") == .signedOut)
-            #expect(model.state == .disconnected)
-            follower.letGo()
-        }
+        let (model, follower) = try await Self.connectedWhileTheFollowerIsHeld(emulator)
+        await model.disconnect()
+        #expect(model.state == .disconnected)
+        follower.letGo()
+        #expect(try await follower.next("the sign-in's status") == .signedIn)
+        follower.letGo()
+        #expect(try await follower.next("the sign-out's status") == .signedOut)
+        #expect(model.state == .disconnected)
+        follower.letGo()
     }
 }

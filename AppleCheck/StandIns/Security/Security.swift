@@ -54,3 +54,7 @@ public let kSecReturnData: CFString = "r_Data"
 public let kSecMatchLimit: CFString = "m_Limit"
 /// https://developer.apple.com/documentation/security/ksecmatchlimitone (iOS 2, macOS 10.6)
 public let kSecMatchLimitOne: CFString = "m_LimitOne"
+/// https://developer.apple.com/documentation/security/ksecreturnattributes (iOS 2, macOS 10.6)
+public let kSecReturnAttributes: CFString = "r_Attributes"
+/// https://developer.apple.com/documentation/security/ksecmatchlimitall (iOS 2, macOS 10.6)
+public let kSecMatchLimitAll: CFString = "m_LimitAll"

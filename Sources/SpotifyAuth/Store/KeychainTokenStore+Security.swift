@@ -26,6 +26,16 @@
                     Self.query(item) as CFDictionary, Self.attributes(item, data, label) as CFDictionary))
         }
 
+        func accessGroups(_ item: KeychainItemQuery) -> (KeychainStatus, [String]) {
+            var query = Self.query(item)
+            query[kSecReturnAttributes as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitAll
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            let items = result as? [[String: Any]] ?? []
+            return (KeychainStatus(osStatus: status), items.compactMap { $0[kSecAttrAccessGroup as String] as? String })
+        }
+
         func delete(_ item: KeychainItemQuery) -> KeychainStatus {
             KeychainStatus(osStatus: SecItemDelete(Self.query(item) as CFDictionary))
         }

@@ -46,7 +46,9 @@ public struct KeychainTokenStore: TokenStore {
         /// - Parameters:
         ///   - service: the items' service name; one per app is enough.
         ///   - accessGroup: a Keychain Sharing group (`TEAMID.group.name`) shared with the app's
-        ///     extensions; it must be in the app's `keychain-access-groups` entitlement.
+        ///     extensions; it must be in the app's `keychain-access-groups` entitlement. An item an
+        ///     earlier version (or a target without the group) saved in another of the app's groups
+        ///     moves into this one, so the app keeps one item whatever its targets say.
         ///   - lockDirectory: a folder every process of the app can reach (the App Group
         ///     container), where refreshes take turns; `nil` for an app without extensions.
         ///   - useDataProtectionKeychain: `true` for apps; `false` only for an unsigned macOS
@@ -102,7 +104,7 @@ public struct KeychainTokenStore: TokenStore {
 
     private func loadNow(_ key: SpotifyAppKey) throws -> StoredTokens? {
         switch keychain.copyData(item(key)) {
-        case (.itemNotFound, _): return nil
+        case (.itemNotFound, _): return try adoptItemOfAnotherGroup(key)
         case (.success, let data?):
             return try StoredTokens.decodeSecretItem(data, in: "the Keychain") { try removeNow(key) }
         case (let status, _): throw failure(status, "read")
@@ -111,13 +113,57 @@ public struct KeychainTokenStore: TokenStore {
 
     private func saveNow(_ tokens: StoredTokens, for key: SpotifyAppKey) throws {
         let data = try JSONEncoder.tokenStore.encode(tokens)
-        let label = "SpotifyLink sign-in (\(key.clientID))"
-        var status = keychain.add(item(key), data: data, label: label)
-        if status == .duplicateItem {
-            // Update in place: deleting first would leave a moment with no tokens at all.
-            status = keychain.update(item(key), data: data, label: label)
+        // Never a delete first, which would leave a moment with no tokens at all.
+        var status: KeychainStatus
+        if accessGroup == nil {
+            // Update in place wherever the item is (a query without a group matches every group of
+            // the app), so a target without a group never adds a second item beside the one an
+            // extension moved into a shared group.
+            status = keychain.update(item(key), data: data, label: label(key))
+            if status == .itemNotFound { status = keychain.add(item(key), data: data, label: label(key)) }
+        } else {
+            status = keychain.add(item(key), data: data, label: label(key))
+            if status == .duplicateItem { status = keychain.update(item(key), data: data, label: label(key)) }
         }
         guard status == .success else { throw failure(status, "store") }
+        if accessGroup != nil { removeItemsOfOtherGroups(key) }
+    }
+
+    private func label(_ key: SpotifyAppKey) -> String { "SpotifyLink sign-in (\(key.clientID))" }
+
+    /// The item of `key` as a query of every access group the app has, or of `group` alone.
+    private func item(_ key: SpotifyAppKey, group: String?) -> KeychainItemQuery {
+        var query = item(key)
+        query.accessGroup = group
+        return query
+    }
+
+    /// With an access group set, an item of this service and account in another of the app's
+    /// groups (saved before the app set the group, or by a target without it) moves into the
+    /// group, so that the app has one item whatever its targets say: added to the group first,
+    /// then removed from the old one.
+    private func adoptItemOfAnotherGroup(_ key: SpotifyAppKey) throws -> StoredTokens? {
+        guard let accessGroup else { return nil }
+        let (status, groups) = keychain.accessGroups(item(key, group: nil))
+        switch status {
+        case .success: break
+        case .itemNotFound: return nil
+        default: throw failure(status, "read")
+        }
+        guard let old = groups.first(where: { $0 != accessGroup }) else { return nil }
+        guard case (.success, let data?) = keychain.copyData(item(key, group: old)) else { return nil }
+        var added = keychain.add(item(key), data: data, label: label(key))
+        if added == .duplicateItem { added = keychain.update(item(key), data: data, label: label(key)) }
+        guard added == .success else { throw failure(added, "move") }
+        removeItemsOfOtherGroups(key)
+        return try StoredTokens.decodeSecretItem(data, in: "the Keychain") { try removeNow(key) }
+    }
+
+    /// Removes this key's items in the app's other access groups, once the group's own item is in
+    /// place; a failure leaves them for the next save.
+    private func removeItemsOfOtherGroups(_ key: SpotifyAppKey) {
+        guard case (.success, let groups) = keychain.accessGroups(item(key, group: nil)) else { return }
+        for group in Set(groups) where group != accessGroup { _ = keychain.delete(item(key, group: group)) }
     }
 
     private func removeNow(_ key: SpotifyAppKey) throws {
@@ -249,6 +295,9 @@ package protocol KeychainItems: Sendable {
     func update(_ item: KeychainItemQuery, data: Data, label: String) -> KeychainStatus
     /// `SecItemDelete`.
     func delete(_ item: KeychainItemQuery) -> KeychainStatus
+    /// `SecItemCopyMatching` with `kSecReturnAttributes` and `kSecMatchLimitAll`: the access group of
+    /// every matching item.
+    func accessGroups(_ item: KeychainItemQuery) -> (KeychainStatus, [String])
     /// A sentence for a status (`SecCopyErrorMessageString`).
     func describe(_ status: KeychainStatus) -> String
 }

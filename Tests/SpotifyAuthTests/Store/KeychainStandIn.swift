@@ -47,7 +47,7 @@ final class KeychainStandIn: KeychainItems {
     func setUnsigned() { state.withLock { $0.signedForDataProtection = false } }
     /// What the keychain holds.
     var items: [Item] { state.withLock { $0.items } }
-    /// The calls made, as `add`, `copy`, `update`, `delete`.
+    /// The calls made, as `add`, `copy`, `update`, `delete`, `groups`.
     var calls: [String] { state.withLock { $0.calls } }
     /// Puts raw bytes in place of an item's data (what an older or newer app version may have left).
     func overwriteData(_ data: Data) {
@@ -104,6 +104,15 @@ final class KeychainStandIn: KeychainItems {
                 found = true
             }
             return found ? .success : .itemNotFound
+        }
+    }
+
+    func accessGroups(_ item: KeychainItemQuery) -> (KeychainStatus, [String]) {
+        state.withLock { state in
+            state.calls.append("groups")
+            if let refused = refusal(item, state) { return (refused, []) }
+            let groups = state.items.filter { matches($0, item, state) }.map(\.group)
+            return (groups.isEmpty ? .itemNotFound : .success, groups)
         }
     }
 

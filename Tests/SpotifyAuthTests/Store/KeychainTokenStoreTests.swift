@@ -16,8 +16,9 @@ struct KeychainTokenStoreTests {
         let store = KeychainTokenStore(keychain: keychain)
         try await store.save(storedTokens(clock: clock), for: testKey)
         try await store.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
-        // Add, then update on "duplicate": never a delete, so there is no moment without tokens.
-        #expect(keychain.calls == ["add", "add", "update"])
+        // Without a group: update in place wherever the item is, add when there is none; never a
+        // delete, so there is no moment without tokens.
+        #expect(keychain.calls == ["update", "add", "update"])
         #expect(keychain.items.count == 1)
         #expect(keychain.items.first?.label == "SpotifyLink sign-in (spotlink-demo)")
     }
@@ -85,6 +86,36 @@ struct KeychainTokenStoreTests {
         await #expect(try KeychainTokenStore(keychain: keychain).load(testKey) != nil)
         try await widget.remove(testKey)
         await #expect(try app.load(testKey) == nil)
+    }
+
+    /// An app that sets `accessGroup` in a later version (to share with a new widget) finds the
+    /// item its earlier version saved in its default group, and keeps one item: moved into the group.
+    @Test func anAccessGroupAddedLaterMovesTheItemIntoTheGroup() async throws {
+        let keychain = KeychainStandIn()
+        try await KeychainTokenStore(keychain: keychain).save(storedTokens(clock: clock), for: testKey)
+        #expect(keychain.items.map(\.group) == ["TEAMID.dev.spotifylink.app"])
+        let shared = KeychainTokenStore(accessGroup: "TEAMID.group.dev.spotifylink", keychain: keychain)
+        await #expect(try shared.load(testKey)?.refreshToken?.unredactedValue == "SENTINEL_RT_1")
+        #expect(keychain.items.map(\.group) == ["TEAMID.group.dev.spotifylink"], "one item, in the group")
+        try await shared.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        #expect(keychain.items.count == 1)
+    }
+
+    /// An access group set in the widget's target only: the widget moves the app's item into the
+    /// group, and the app (no group) then updates that item instead of adding a second one.
+    @Test func anAccessGroupSetInTheWidgetOnlyStillLeavesOneItem() async throws {
+        let keychain = KeychainStandIn()
+        let app = KeychainTokenStore(keychain: keychain)
+        let widget = KeychainTokenStore(accessGroup: "TEAMID.group.dev.spotifylink", keychain: keychain)
+        try await app.save(storedTokens(clock: clock), for: testKey)
+        await #expect(try widget.load(testKey) != nil)
+        try await app.save(storedTokens(access: "SENTINEL_AT_new", clock: clock), for: testKey)
+        #expect(keychain.items.count == 1, "the app added a second item: \(keychain.items.map(\.group))")
+        await #expect(try widget.load(testKey)?.accessToken.unredactedValue == "SENTINEL_AT_new")
+        // And a widget that saves after an app's item appeared elsewhere removes that copy.
+        try await widget.save(storedTokens(access: "SENTINEL_AT_newer", clock: clock), for: testKey)
+        #expect(keychain.items.map(\.group) == ["TEAMID.group.dev.spotifylink"])
+        await #expect(try app.load(testKey)?.accessToken.unredactedValue == "SENTINEL_AT_newer")
     }
 
     /// Keychain items outlive the app on iOS: an app deleted and installed again finds the sign-in
