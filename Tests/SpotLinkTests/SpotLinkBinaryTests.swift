@@ -795,6 +795,28 @@ struct MoreCommandTests {
 
 @Suite("spotlink routine, picker and emulator", .serialized)
 struct InteractiveCommandTests {
+    /// A routine shorter than Spotify's first answer waits for that answer instead of reporting
+    /// "no music" it never asked about (under ThreadSanitizer on a loaded machine, a 3 s routine
+    /// ended before its first poll came back).
+    @Test func aRoutineShorterThanTheFirstAnswerWaitsForIt() async throws {
+        let cli = try SpotLinkBinary()
+        var configuration = EmulatorConfiguration()
+        configuration.latency = .milliseconds(1500)
+        try await withEmulator(configuration) { emulator in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            _ = try await cli.login(common)
+            let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+            #expect(try await cli.run(["session", "new", "Run", "--minutes", "20"] + common).status == 0)
+            #expect(try await cli.run(["session", "attach", "1", "spotify:playlist:\(deep)"] + common).status == 0)
+            await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
+            // 0.6 s of routine; every answer takes 1.5 s.
+            let routine = try await cli.run(["routine", "1", "--minutes", "0.01", "--polling", "economical"] + common)
+            #expect(routine.status == 0, "\(routine.stderr)")
+            #expect(routine.stdout.contains("▶"), "\(routine.stdout)")
+            #expect(!routine.stdout.contains("No music was playing"))
+        }
+    }
+
     @Test func pickerRoutineAndSummary() async throws {
         let cli = try SpotLinkBinary()
         try await withEmulator { emulator in

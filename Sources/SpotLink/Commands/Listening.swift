@@ -79,15 +79,20 @@ struct Routine: AsyncParsableCommand {
         let end = client.clock.now.addingTimeInterval(length * 60)
         let json = global.json
         // Follow until the routine's time is up; cancelling the consumer stops the monitor.
+        let (observed, seen) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task { () -> RoutineListening in
             var routine = start
             for await state in NowPlayingMonitor(client: client, policy: polling.policy).states() {
                 routine.observe(state, at: client.clock.now)
                 NowPlayingPrinter.print(state, json: json)
+                seen.yield()
             }
             return routine
         }
         try? await client.clock.sleep(for: .clampedSeconds(length * 60))
+        // A routine shorter than Spotify's first answer (a slow network) knows nothing yet: wait for
+        // that answer, up to a minute, rather than report "no music" it never asked about.
+        await Self.firstAnswer(observed, within: .seconds(60), on: client.clock)
         consumer.cancel()
         let routine = await consumer.value
         let summary = routine.summary(at: min(end, client.clock.now))
@@ -98,6 +103,21 @@ struct Routine: AsyncParsableCommand {
             ])
         } else {
             Output.line(Output.sentence(summary))
+        }
+    }
+}
+
+extension Routine {
+    /// Returns once `observed` has an element (the monitor's first state), or after `limit`.
+    static func firstAnswer(_ observed: AsyncStream<Void>, within limit: Duration, on clock: any SpotifyClock) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var iterator = observed.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            group.addTask { try? await clock.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }
