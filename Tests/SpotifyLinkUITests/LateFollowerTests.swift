@@ -86,4 +86,29 @@ struct LateFollowerTests {
         #expect(model.state == .disconnected)
         follower.letGo()
     }
+
+    /// An app launched with a stored sign-in: whichever of the follower and `load()` hears the
+    /// session's "signed in" first, the model ends connected.
+    @Test func launchingWithAStoredSignInConnectsWhicheverHearsItFirst() async throws {
+        let emulator = try await Self.emulator()
+        defer { Task { await emulator.stop() } }
+        let (connected, _) = try await Self.connectedWhileTheFollowerIsHeld(emulator)
+        let store = MemoryTokenStore()
+        let stored = try #require(try await connected.session.tokens())
+        try await store.save(stored, for: connected.session.key)
+        // The relaunched app: a new session over the same store. Its follower hears the first
+        // status, then the "signed in" of the store's first read, before the model's load() runs.
+        let session = SpotifySession(endpoint: connected.session.endpoint, store: store)
+        let follower = HeldFollower()
+        let model = SpotifyConnectionModel(
+            session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
+            redirectURI: "myapp://spotify-callback", beforeFollowing: follower.gate)
+        #expect(try await follower.next("the first status") == .signedOut)
+        follower.letGo()
+        _ = try await session.tokens()
+        #expect(try await follower.next("the store's first read") == .signedIn)
+        follower.letGo()
+        await model.load()
+        #expect(model.isConnected, "after load: \(model.state)")
+    }
 }

@@ -107,7 +107,10 @@ public final class SpotifyConnectionModel {
     public func load() async {
         do {
             let (stored, change) = try await session.tokensAndStatus()
-            guard isNewer(change) else { return }
+            // The follower may have heard this same change first and, for "signed in", done nothing:
+            // only a later change it acted on wins over what this read found.
+            guard change.generation >= knownGeneration else { return }
+            knownGeneration = change.generation
             guard let tokens = stored else {
                 if case .needsSignIn(let end) = change.status { state = .needsSignInAgain(end) }
                 return
