@@ -29,13 +29,14 @@ struct Journal {
     }
 
     let links: SQLitePlaylistLinkStore
-    private var database: any DatabaseWriter { links.writer }
+    private let database: any DatabaseWriter
 
     /// Opens the journal in the file `links` keeps its tables in, through the same writer.
     init(links: SQLitePlaylistLinkStore) throws {
         self.links = links
+        database = try links.writer
         do {
-            try Self.migrator.migrateAlongsideOtherProcesses(links.writer)
+            try Self.migrator.migrateAlongsideOtherProcesses(database)
         } catch {
             throw CLIFailure("The session journal could not be opened: \(error)", exitCode: 1)
         }

@@ -61,7 +61,7 @@ struct SharedWriterTests {
         let pool = try DatabasePool(path: url.path)
         let store = try SQLitePlaylistLinkStore(writer: pool, clock: VirtualClock())
         let ledgerStore = try SQLiteRequestLedgerStore(writer: pool)
-        #expect(store.writer === pool)
+        #expect(try store.writer === pool)
         #expect(try store.appliedMigrations().count == 5)
         let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
         try await ledgerStore.extendCooldown(

@@ -10,23 +10,44 @@ public import SpotifyWebAPI
 /// write). The file holds no secret and no personal data: endpoints with IDs folded, statuses and
 /// times. Apps open it through `RequestLedger(key:file:dailyBudget:)`.
 package final class SQLiteRequestLedgerStore: RequestLedgerStore {
-    private let pool: any DatabaseWriter
+    private let database: DeferredDatabase
+    private var pool: any DatabaseWriter {
+        get throws { try database.writer() }
+    }
 
     /// Opens (and creates or migrates) the ledger at `url`.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
-    package convenience init(url: URL) throws {
-        let pool: DatabasePool
-        do {
-            try PrivateFile.prepare(url)
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            pool = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
-        } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
-                underlying: error)
+    package convenience init(url: URL, configuration: Configuration = Configuration()) throws {
+        self.init(deferring: url, configuration: configuration, protection: .platform)
+        _ = try database.writer()
+    }
+
+    /// A ledger whose file is opened (created and migrated) at its first use: making it touches no
+    /// disk. The file is left out of backups: its counts and cooldowns are this device's, and a
+    /// restore onto another device would count the wrong device's requests. `beforeOpening` runs
+    /// before each attempt to open it.
+    package init(
+        deferring url: URL, configuration: Configuration?, protection: FileProtection,
+        beforeOpening: @escaping @Sendable () -> Void = {}
+    ) {
+        var configuration = configuration ?? Configuration()
+        if case .immediateError = configuration.busyMode { configuration.busyMode = .timeout(5) }
+        database = DeferredDatabase { [configuration] in
+            beforeOpening()
+            let pool: DatabasePool
+            do {
+                try PrivateFile.prepare(url, protection: protection, excludedFromBackup: true)
+                pool = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
+            } catch {
+                throw PlaylistLinksError(
+                    code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
+                    underlying: error)
+            }
+            try Self.migrate(pool)
+            // SQLite made the WAL and shared-memory files just now: out of backups as well.
+            for suffix in ["-wal", "-shm"] { protection.excludeFromBackup(URL(fileURLWithPath: url.path + suffix)) }
+            return pool
         }
-        try self.init(writer: pool)
     }
 
     /// Keeps the ledger's tables (`cooldown`, `request`) in a database the app already owns,
@@ -34,9 +55,13 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// timeout: every process of the app writes the ledger.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
     package init(writer: any DatabaseWriter) throws {
-        pool = writer
+        try Self.migrate(writer)
+        database = DeferredDatabase(opened: writer)
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter) throws {
         do {
-            try Self.migrator.migrateAlongsideOtherProcesses(writer)
+            try migrator.migrateAlongsideOtherProcesses(writer)
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The request ledger could not be migrated: \(error)", underlying: error)
@@ -178,9 +203,16 @@ extension RequestLedger {
     /// ```swift
     /// let ledger = try RequestLedger(key: key, file: appSupport.appendingPathComponent("spotify-requests.sqlite"))
     /// ```
+    /// - Parameter configuration: the app's GRDB configuration, for example with
+    ///   `observesSuspensionNotifications` for a file in an App Group container; unless it has its
+    ///   own, each process waits up to five seconds for another's write.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
-    public init(key: SpotifyAppKey, file: URL, dailyBudget: Int? = nil) throws {
-        self.init(key: key, store: try SQLiteRequestLedgerStore(url: file), dailyBudget: dailyBudget)
+    public init(
+        key: SpotifyAppKey, file: URL, configuration: Configuration = Configuration(), dailyBudget: Int? = nil
+    ) throws {
+        self.init(
+            key: key, store: try SQLiteRequestLedgerStore(url: file, configuration: configuration),
+            dailyBudget: dailyBudget)
     }
 
     /// A ledger whose tables (`cooldown`, `request`) live in a database the app already owns,

@@ -33,34 +33,66 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     /// The file's one writer (a `DatabasePool` for a file): the app's own tables and transactions
-    /// go through it too, so the file has one owner and one busy timeout.
-    public let writer: any DatabaseWriter
+    /// go through it too, so the file has one owner and one busy timeout. A store made by
+    /// `SpotifyLink` opens its file at the first use, off the main actor: reading this opens it.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    public var writer: any DatabaseWriter {
+        get throws { try database.writer() }
+    }
+    let database: DeferredDatabase
     let clock: any SpotifyClock
     /// The most bytes of cover art kept; the covers stored longest ago go first.
     package let coverCacheLimit: Int
 
     /// Opens (and migrates) the database.
+    ///
+    /// - Parameter configuration: the app's GRDB configuration, for example with
+    ///   `observesSuspensionNotifications` for a file in an App Group container. The store turns
+    ///   foreign keys on and, unless the configuration has its own, waits up to five seconds for
+    ///   another process's write.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
     public convenience init(
-        location: Location, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024
+        location: Location, configuration: Configuration = Configuration(), clock: any SpotifyClock = SystemClock(),
+        coverCacheLimit: Int = 20 * 1024 * 1024
     ) throws {
-        let writer: any DatabaseWriter
-        do {
-            var configuration = Configuration()
-            configuration.foreignKeysEnabled = true
-            configuration.busyMode = .timeout(5)
-            switch location {
-            case .inMemory:
-                writer = try DatabaseQueue(configuration: configuration)
-            case .file(let url):
-                try PrivateFile.prepare(url)
-                writer = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
+        self.init(
+            deferring: location, configuration: configuration, protection: .platform, clock: clock,
+            coverCacheLimit: coverCacheLimit)
+        _ = try database.writer()
+    }
+
+    /// A store whose file is opened (created and migrated) at its first use: making it touches no
+    /// disk, so `SpotifyLink` can make it on the main actor at launch. `beforeOpening` runs before
+    /// each attempt to open it, on the thread of that first use.
+    package init(
+        deferring location: Location, configuration: Configuration?, protection: FileProtection,
+        beforeOpening: @escaping @Sendable () -> Void = {}, clock: any SpotifyClock = SystemClock(),
+        coverCacheLimit: Int = 20 * 1024 * 1024
+    ) {
+        var configuration = configuration ?? Configuration()
+        configuration.foreignKeysEnabled = true
+        if case .immediateError = configuration.busyMode { configuration.busyMode = .timeout(5) }
+        database = DeferredDatabase { [configuration] in
+            beforeOpening()
+            let writer: any DatabaseWriter
+            do {
+                switch location {
+                case .inMemory:
+                    writer = try DatabaseQueue(configuration: configuration)
+                case .file(let url):
+                    try PrivateFile.prepare(url, protection: protection)
+                    writer = try DatabasePool.openedAlongsideOtherProcesses(
+                        path: url.path, configuration: configuration)
+                }
+            } catch {
+                throw PlaylistLinksError(
+                    code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
             }
-        } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
+            try Self.migrate(writer)
+            return writer
         }
-        try self.init(writer: writer, clock: clock, coverCacheLimit: coverCacheLimit)
+        self.clock = clock
+        self.coverCacheLimit = coverCacheLimit
     }
 
     /// Keeps the store's tables in a database the app already owns, migrating them on `writer`:
@@ -75,9 +107,13 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     )
         throws
     {
-        self.writer = writer
+        try Self.migrate(writer)
+        database = DeferredDatabase(opened: writer)
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter) throws {
         do {
             guard try writer.read({ db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }) == true else {
                 throw PlaylistLinksError(
@@ -268,6 +304,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     // MARK: - Plumbing
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let writer = try database.writer()
         do { return try writer.read(body) } catch let error as PlaylistLinksError { throw error } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
@@ -275,6 +312,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        let writer = try database.writer()
         do { return try writer.write(body) } catch let error as PlaylistLinksError { throw error } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The playlist database could not be written: \(error)", underlying: error)

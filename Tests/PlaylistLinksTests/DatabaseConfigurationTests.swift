@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import SpotifyTesting
+import SpotifyWebAPI
+import Testing
+
+@testable import PlaylistLinks
+
+/// The stores open their files with the app's GRDB configuration: an app whose data folder is in an
+/// App Group container switches GRDB's suspension handling on, so a suspended process never holds
+/// a lock on the shared file.
+@Suite("The stores take the app's GRDB configuration", .serialized)
+struct DatabaseConfigurationTests {
+    static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("grdb-configuration-\(UUID().uuidString)")
+    }
+
+    @Test func aSuspendedDatabaseRefusesWritesUntilItIsResumed() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = DatabaseConfiguration()
+        configuration.observesSuspensionNotifications = true
+        let links = try SQLitePlaylistLinkStore(
+            location: .file(folder.appendingPathComponent("links.sqlite")), configuration: configuration,
+            clock: VirtualClock())
+        let ledger = try RequestLedger(
+            key: SpotifyAppKey(issuer: "emulator", clientID: "suspension"),
+            file: folder.appendingPathComponent("spotify-requests.sqlite"), configuration: configuration)
+        let record = RecordID(namespace: "session", id: "1")
+        let playlist = try SpotifyID("37i9dQZF1DX8NTLI2TtZa6")
+
+        // The app goes to the background: GRDB stops both files' writes.
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+        #expect(throws: PlaylistLinksError.self) { try links.saveMetadata(PlaylistMetadata(id: playlist)) }
+        // A ledger that cannot write lets the request go uncounted (it must not stop the app).
+        #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) == nil)
+
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+        try await links.link(record, to: playlist)
+        #expect(try links.card(for: record)?.metadata.id == playlist)
+        #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) != nil)
+        #expect(try await ledger.usage(at: Date()).last24Hours == 1)
+    }
+
+    @Test func theStoreKeepsForeignKeysOnAndTheAppsOwnBusyTimeout() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = DatabaseConfiguration()
+        configuration.foreignKeysEnabled = false
+        configuration.busyMode = .timeout(1.5)
+        configuration.label = "the app's"
+        let links = try SQLitePlaylistLinkStore(
+            location: .file(folder.appendingPathComponent("links.sqlite")), configuration: configuration)
+        let writer = try links.writer
+        #expect(writer.configuration.label == "the app's")
+        #expect(writer.configuration.foreignKeysEnabled)
+        guard case .timeout(let seconds) = writer.configuration.busyMode else {
+            Issue.record("busy mode: \(writer.configuration.busyMode)")
+            return
+        }
+        #expect(seconds == 1.5)
+
+        let plain = try SQLitePlaylistLinkStore(
+            location: .file(folder.appendingPathComponent("plain.sqlite")), configuration: DatabaseConfiguration())
+        guard case .timeout(let standard) = try plain.writer.configuration.busyMode else {
+            Issue.record("no busy timeout by default")
+            return
+        }
+        #expect(standard == 5)
+    }
+}
