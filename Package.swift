@@ -181,7 +181,7 @@ let package = Package(
             dependencies: [
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksPostgres",
-                "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -221,6 +221,12 @@ let package = Package(
             name: "LockStressChild",
             dependencies: ["SpotifyLinkSupport"],
             path: "Tests/Helpers/LockStressChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "AppGroupChild",
+            dependencies: ["SpotifyLinkUI", "SpotifyAuth", "SpotifyWebAPI"],
+            path: "Tests/Helpers/AppGroupChild",
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -21,13 +21,13 @@ struct ReinstallTests {
             issuer: server.issuer, clientID: "spotlink-demo")
     }
 
-    func launch(folder: URL, store: any TokenStore) throws -> SpotifyLink {
+    func launch(folder: URL, store: any TokenStore) -> SpotifyLink {
         var configuration = SpotifyLink.Configuration(
             clientID: "spotlink-demo", redirectURI: "myapp://spotify-callback", server: server)
         configuration.folder = folder
         configuration.tokenStore = store
         configuration.clock = VirtualClock()
-        return try SpotifyLink(configuration)
+        return SpotifyLink(configuration)
     }
 
     static func temporaryFolder() -> URL {
@@ -41,14 +41,14 @@ struct ReinstallTests {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let first = try launch(folder: folder, store: store)
+        let first = launch(folder: folder, store: store)
         #expect(try await first.session.tokens() == nil, "the reinstalled app found the previous account's sign-in")
         #expect(try await store.load(key) == nil, "the previous install's sign-in is still in the store")
         #expect(await first.session.status == .signedOut)
 
         // The user connects; the next launch (same folder) keeps that sign-in.
         try await store.save(tokens(), for: key)
-        let second = try launch(folder: folder, store: store)
+        let second = launch(folder: folder, store: store)
         #expect(try await second.session.tokens() != nil)
     }
 
@@ -63,7 +63,7 @@ struct ReinstallTests {
         _ = try SQLitePlaylistLinkStore(location: .file(folder.appendingPathComponent("links.sqlite")))
         try await store.save(tokens(), for: key)
 
-        let upgraded = try launch(folder: folder, store: store)
+        let upgraded = launch(folder: folder, store: store)
         #expect(try await upgraded.session.tokens() != nil)
         #expect(try await store.load(key) != nil)
     }

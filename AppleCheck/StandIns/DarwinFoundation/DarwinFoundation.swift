@@ -53,3 +53,14 @@ extension ProcessInfo {
         fatalError("stand-in")
     }
 }
+
+// MARK: FileManager
+
+extension FileManager {
+    /// https://developer.apple.com/documentation/foundation/filemanager/containerurl(forsecurityapplicationgroupidentifier:)
+    /// iOS 7.0, iPadOS 7.0, Mac Catalyst 13.1, macOS 10.8, tvOS 9.0, visionOS 1.0, watchOS 2.0. In iOS
+    /// `nil` when the group identifier is invalid; in macOS a URL of the expected form always.
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        fatalError("stand-in")
+    }
+}

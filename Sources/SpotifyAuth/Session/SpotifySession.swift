@@ -73,7 +73,14 @@ public actor SpotifySession: AccessTokenProvider {
     package nonisolated let activity: any ExpiringActivity
     private var storeBusy = false
     /// A previous install's sign-in is still to be removed from the store.
-    private var forgetsPreviousSignIn: Bool
+    /// Whether the store's sign-in is an earlier install's: asked at the store's first use, removed
+    /// once when it is.
+    private var previousSignIn: PreviousSignIn
+    private enum PreviousSignIn {
+        case ask(@Sendable () -> Bool)
+        case forget
+        case kept
+    }
     private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Calls waiting for their turn at the store (tests check that one has parked).
     package var storeWaiterCount: Int { storeWaiters.count }
@@ -113,15 +120,16 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// A session whose refreshes run inside `activity` (tests pass one that records).
     ///
-    /// With `forgettingPreviousSignIn`, the sign-in the store holds belongs to an earlier install
-    /// of the app (Keychain items outlive an app's deletion): it is removed before the store's
-    /// first use, and the session starts signed out. A removal that fails is tried again at the
-    /// next use; until then every use fails with the store's error.
+    /// `isEarlierInstall` is asked once, at the store's first use (off the main actor, as it may
+    /// read the disk): when it answers yes, the sign-in the store holds belongs to an earlier
+    /// install of the app (Keychain items outlive an app's deletion), and it is removed before
+    /// that use: the session starts signed out. A removal that fails is tried again at the next
+    /// use; until then every use fails with the store's error.
     package init(
         endpoint: TokenEndpoint, store: any TokenStore, clock: any SpotifyClock, logger: Logger?,
-        activity: any ExpiringActivity, forgettingPreviousSignIn: Bool = false
+        activity: any ExpiringActivity, isEarlierInstall: (@Sendable () -> Bool)? = nil
     ) {
-        self.forgetsPreviousSignIn = forgettingPreviousSignIn
+        self.previousSignIn = isEarlierInstall.map(PreviousSignIn.ask) ?? .kept
         self.endpoint = endpoint
         self.store = store
         self.key = SpotifyAppKey(issuer: endpoint.server.issuer, clientID: endpoint.clientID)
@@ -162,9 +170,10 @@ public actor SpotifySession: AccessTokenProvider {
             storeBusy = false
             if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
         }
-        if forgetsPreviousSignIn {
+        if case .ask(let isEarlierInstall) = previousSignIn { previousSignIn = isEarlierInstall() ? .forget : .kept }
+        if case .forget = previousSignIn {
             try await store.remove(key)
-            forgetsPreviousSignIn = false
+            previousSignIn = .kept
             logger?.debug("spotify sign-in of an earlier install removed", metadata: ["issuer": "\(key.issuer)"])
         }
         await saveUnsaved()

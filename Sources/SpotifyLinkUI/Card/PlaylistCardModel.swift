@@ -42,7 +42,7 @@ public final class PlaylistCardModel {
         coverTransport: any Transport = platformDefaultTransport(), refreshAfter: Duration = .seconds(6 * 3600)
     ) {
         self.record = record
-        self.store = store
+        self.store = ConcurrentLinkStore(store)
         self.connection = connection
         self.coverTransport = coverTransport
         self.refreshAfter = refreshAfter
@@ -110,6 +110,8 @@ public final class PlaylistCardModel {
             card = try await store.card(for: record)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
             status = card.flatMap { SpotifyMessage($0.metadata.availability) }
+        } catch let error as PlaylistLinksError where error.code == .database {
+            status = .storageUnavailable
         } catch {
             status = .savedPlaylistUnreadable
         }

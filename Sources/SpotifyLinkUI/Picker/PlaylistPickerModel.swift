@@ -66,7 +66,7 @@ public final class PlaylistPickerModel {
         store: any PlaylistLinkStore, connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
         debounce: Duration = .milliseconds(350), pageSize: Int = 10
     ) {
-        self.store = store
+        self.store = ConcurrentLinkStore(store)
         self.connection = connection
         self.clock = clock
         self.debounce = debounce

@@ -104,6 +104,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     case noSavedTracks
     /// Spotify has no top songs for the learner yet.
     case noTopTracks
+    /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened
+    /// right now: the disk is full, say. Nothing saved is lost; the next use tries again.
+    case storageUnavailable
     /// Something else went wrong.
     case somethingWentWrong
 }
@@ -127,6 +130,8 @@ extension SpotifyMessage {
             case .configuration, .invalidClient, .listenerUnavailable: self = .appMisconfigured
             default: self = .signInFailed
             }
+        case let error as PlaylistLinksError where error.code == .database:
+            self = .storageUnavailable
         case let error as TokenStoreError:
             switch error.code {
             case .unavailable: self = .deviceLocked

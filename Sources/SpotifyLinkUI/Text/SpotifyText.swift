@@ -141,6 +141,9 @@ public struct SpotifyText: Sendable {
         case .routineSummary: return "No music was playing during this routine."
         case .noSavedTracks: return "No saved songs yet."
         case .noTopTracks: return "Spotify has no top songs for you yet."
+        case .storageUnavailable:
+            return
+                "Spotify details can't be read or saved on this device right now. Free up some space, then try again."
         case .somethingWentWrong: return "Something went wrong with Spotify. Try again."
         }
     }
@@ -221,6 +224,7 @@ public struct SpotifyText: Sendable {
         case .routineSummary: return "このルーティン中に再生された音楽はありませんでした。"
         case .noSavedTracks: return "保存した曲はまだありません。"
         case .noTopTracks: return "よく聴く曲はまだありません。"
+        case .storageUnavailable: return "この端末でSpotifyの情報を読み込み・保存できません。空き容量を確保してから、もう一度お試しください。"
         case .somethingWentWrong: return "Spotifyで問題が発生しました。もう一度お試しください。"
         }
     }
@@ -263,7 +267,7 @@ extension SpotifyMessage {
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
-            .somethingWentWrong,
+            .storageUnavailable, .somethingWentWrong,
         ]
     }
 
@@ -312,9 +316,10 @@ extension SpotifyMessage {
         case .noSavedTracks: 38
         case .noTopTracks: 39
         case .somethingWentWrong: 40
+        case .storageUnavailable: 41
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 41
+    package static let coverageCount = 42
 }
