@@ -40,7 +40,7 @@ FORBIDDEN = {
     "SpotifyEmulator": {"SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyTesting"},
     "SpotLink": {"SpotifyTesting", "SpotifyLinkUI"},
 }
-IMPORT = re.compile(r"^\s*(?:@testable |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
+IMPORT = re.compile(r"^\s*(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
 
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], capture_output=True, text=True, cwd=ROOT,
                                     check=True).stdout)

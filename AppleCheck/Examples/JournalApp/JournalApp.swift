@@ -1,14 +1,13 @@
 // swift-format-ignore-file
 // README example 3, as an app's file: the journal app. The README shows the lines between the markers.
 // README example 3 begins
-import PlaylistLinks
 import SpotifyLinkUI
 import SwiftUI
 
 @main struct JournalApp: App {
-    // Once, at launch (register the redirect URI in Spotify's developer dashboard). It throws only if
-    // the data folder cannot be opened (a full disk), as a SwiftData ModelContainer does.
-    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    // Once, at launch (register the redirect URI in Spotify's developer dashboard). It touches no
+    // disk here; a data folder that cannot be opened (a full disk) shows on the cards as a message.
+    @State private var spotify = SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
     var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }   // beside the app's own screens
 }
 

@@ -3,11 +3,10 @@
 // between the markers.
 // README example 5 begins
 import SpotifyLinkUI
-import SpotifyWebAPI
 import SwiftUI
 
 @main struct LearningApp: App {              // ConnectRow: as in every app
-    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    @State private var spotify = SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
     var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }
 }
 

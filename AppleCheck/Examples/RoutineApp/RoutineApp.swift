@@ -1,13 +1,11 @@
 // swift-format-ignore-file
 // README example 4, as an app's file: the routine app. The README shows the lines between the markers.
 // README example 4 begins
-import PlaylistLinks
 import SpotifyLinkUI
-import SpotifyWebAPI
 import SwiftUI
 
 @main struct RoutineApp: App {               // ConnectRow: as in every app
-    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    @State private var spotify = SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
     var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }
 }
 

@@ -6,7 +6,7 @@ import SpotifyLinkUI
 import SwiftUI
 
 @main struct JournalApp: App {
-    @State private var spotify = try! SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    @State private var spotify = SpotifyLink(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
     var body: some Scene { WindowGroup { ConnectRow(spotify: spotify) } }
 }
 // SwiftUIBindings example 1 ends
