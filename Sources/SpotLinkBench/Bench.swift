@@ -26,7 +26,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, quota, anchors, postgres (repeatable)."
+            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, postgres (repeatable)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
@@ -58,6 +58,7 @@ struct SpotLinkBench: AsyncParsableCommand {
         }
         if wanted("cards") { try await Metrics.offlineCards(report, links: 100_000, reads: quick ? 5_000 : 50_000) }
         if wanted("cold-start") { try Metrics.coldStart(report, runs: quick ? 5 : 20) }
+        if wanted("launch") { try await Metrics.launch(report, runs: quick ? 20 : 100) }
         if wanted("anchors") {
             try Metrics.decodeVersusPython(report, iterations: quick ? 200 : 2000)
             try await Metrics.fetchVersusSpotipy(report)
