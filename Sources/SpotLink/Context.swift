@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// Options every command takes.
@@ -51,24 +52,18 @@ struct Context {
     init(_ options: GlobalOptions, requireClientID: Bool = true) throws {
         self.options = options
         let environment = ProcessInfo.processInfo.environment
-        let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
         if let dataDir = options.dataDir {
             dataDirectory = URL(fileURLWithPath: dataDir)
             configDirectory = dataDirectory.appendingPathComponent("config")
         } else {
             #if os(macOS)
-                let support = home.appendingPathComponent("Library/Application Support/spotlink")
+                let support = BaseDirectories.home(environment).appendingPathComponent(
+                    "Library/Application Support/spotlink")
                 dataDirectory = support
                 configDirectory = support.appendingPathComponent("config")
             #else
-                dataDirectory = URL(
-                    fileURLWithPath: environment["XDG_DATA_HOME"] ?? home.appendingPathComponent(".local/share").path
-                )
-                .appendingPathComponent("spotlink")
-                configDirectory = URL(
-                    fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? home.appendingPathComponent(".config").path
-                )
-                .appendingPathComponent("spotlink")
+                dataDirectory = BaseDirectories.data(environment).appendingPathComponent("spotlink")
+                configDirectory = BaseDirectories.config(environment).appendingPathComponent("spotlink")
             #endif
         }
         if let emulator = options.emulator {

@@ -153,9 +153,7 @@ public final class SpotifyLink {
             #if canImport(UIKit) || canImport(AppKit)
                 let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
             #else
-                let base =
-                    environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-                    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+                let base = BaseDirectories.data(environment)
             #endif
             return base.appendingPathComponent(name, isDirectory: true)
         }

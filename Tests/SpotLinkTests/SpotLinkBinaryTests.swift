@@ -14,6 +14,8 @@ struct SpotLinkBinary {
     var extraEnvironment: [String: String] = [:]
     /// The child's umask, as octal text (`"000"`), when the test sets one.
     var umask: String?
+    /// The child's working directory, when the test sets one.
+    var workingDirectory: URL?
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
@@ -61,6 +63,7 @@ struct SpotLinkBinary {
             process.arguments = arguments
         }
         process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -567,6 +570,33 @@ struct SpotLinkBinaryTests {
         let result = try await cli.run(["session", "attach", "1", "https://example.com/playlist/x"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("not a Spotify link"))
+    }
+
+    /// As the XDG Base Directory rules say: an empty variable means the default, and a relative
+    /// path is invalid and ignored. Tokens and databases never land in the working directory (which
+    /// may be a git checkout).
+    @Test(arguments: [("", ""), ("relative/data", "relative/config"), ("", "config"), (".", ".")])
+    func emptyOrRelativeXDGFoldersMeanTheDefaultsNeverTheWorkingDirectory(data: String, config: String) async throws {
+        var cli = try SpotLinkBinary()
+        let workingDirectory = cli.home.appendingPathComponent("checkout")
+        try FileManager.default.createDirectory(at: workingDirectory, withIntermediateDirectories: true)
+        cli.workingDirectory = workingDirectory
+        cli.extraEnvironment = ["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config]
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            let login = try await cli.login(common)
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(try await cli.run(["session", "new", "Focus"] + common).status == 0)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty)
+        let home = cli.home.standardizedFileURL.path
+        let made = try FileManager.default.subpathsOfDirectory(atPath: cli.home.path).filter {
+            $0.hasSuffix("tokens") || $0.hasSuffix(".sqlite")
+        }
+        #expect(
+            Set(made).isSuperset(of: [".config/spotlink/tokens", ".local/share/spotlink/spotlink.sqlite"]),
+            "under \(home): \(made)")
+        #expect(made.allSatisfy { $0.hasPrefix(".config/") || $0.hasPrefix(".local/") }, "\(made)")
     }
 
     @Test func versionAndPrivacy() async throws {
