@@ -30,7 +30,9 @@ extension Metrics {
             let start = ContinuousClock.now
             await card.load()
             firstRead.append(elapsedMs(start))
-            guard await card.status == nil else { throw BenchFailure("the first card read failed: \(await card.status!)") }
+            guard await card.status == nil else {
+                throw BenchFailure("the first card read failed: \(await card.status!)")
+            }
             let relaunch = await MainActor.run {
                 let start = ContinuousClock.now
                 _ = SpotifyLink(made)
@@ -40,10 +42,12 @@ extension Metrics {
         }
         report.metric(
             "launch_main_actor_first", percentile(first, 0.5), "ms", floor: nil,
-            target: .machine(.atMost(5), "ms on the main actor"), extra: ["p99_ms": percentile(first, 0.99), "runs": runs])
+            target: .machine(.atMost(5), "ms on the main actor"),
+            extra: ["p99_ms": percentile(first, 0.99), "runs": runs])
         report.metric(
             "launch_main_actor_later", percentile(later, 0.5), "ms", floor: nil,
-            target: .machine(.atMost(5), "ms on the main actor"), extra: ["p99_ms": percentile(later, 0.99), "runs": runs])
+            target: .machine(.atMost(5), "ms on the main actor"),
+            extra: ["p99_ms": percentile(later, 0.99), "runs": runs])
         report.metric(
             "launch_first_card_read", percentile(firstRead, 0.5), "ms", floor: nil,
             target: .contrast("off the main actor: opens and migrates the links database"),
