@@ -5,10 +5,12 @@ public import SpotifyWebAPI
 /// - Parameters:
 ///   - what: what is waited for, named in the error.
 ///   - maxTurns: how many turns to try (every 64th sleeps 0.1 ms: about 20 s of real time at the default).
+///   - isolation: the caller's actor, where `condition` runs (a main-actor test reads its models).
 ///   - condition: checked before each turn.
 /// - Throws: `VirtualClock.WaitGaveUp` naming `what` when the condition never held, so the test fails loudly.
 public func waitUntil(
-    _ what: String = "the condition", maxTurns: Int = 200_000, _ condition: () async -> Bool
+    _ what: String = "the condition", maxTurns: Int = 200_000, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async -> Bool
 ) async throws(VirtualClock.WaitGaveUp) {
     for turn in 0..<maxTurns {
         if await condition() { return }

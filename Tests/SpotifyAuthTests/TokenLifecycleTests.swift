@@ -217,6 +217,8 @@ struct RefreshTests {
         let gate = AsyncStream.makeStream(of: Void.self)
         let transport = ScriptedTransport { _, _ in
             for await _ in gate.stream { break }
+            // As a real transport does: a cancelled request ends without an answer.
+            try Task.checkCancellation()
             return .json(#"{"access_token":"SENTINEL_AT_new","expires_in":3600}"#)
         }
         let subject = session(transport, store: store, clock: clock)
@@ -230,7 +232,8 @@ struct RefreshTests {
             }
             // A cancelled waiter must not cancel the refresh.
             let cancelled = Task { try await subject.accessToken() }
-            for _ in 0..<100 { await Task.yield() }
+            // Every caller, the one to be cancelled too, waits on the one refresh: seen, not assumed.
+            try await waitUntil("51 callers wait for the refresh") { await subject.refreshWaiterCount == 51 }
             cancelled.cancel()
             gate.continuation.yield()
             gate.continuation.finish()

@@ -46,8 +46,8 @@ struct DisconnectRaceTests {
         var saves = store.saving.stream.makeAsyncIterator()
         await saves.next()
         let disconnecting = Task { await model.disconnect() }
-        // Let disconnect reach its wait, then let the sign-in save its tokens.
-        for _ in 0..<50 { await Task.yield() }
+        // Disconnect reaches its wait (seen, not assumed), then the sign-in saves its tokens.
+        try await waitUntil("disconnect waits for the sign-in") { model.disconnectsWaitingForSignIn == 1 }
         store.release.continuation.yield()
         store.release.continuation.finish()
         await disconnecting.value

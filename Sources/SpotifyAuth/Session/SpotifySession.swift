@@ -332,11 +332,11 @@ public actor SpotifySession: AccessTokenProvider {
     /// in flight, and a caller who asked (at `asked`) before a refresh failed gets that failure,
     /// even if it was still waiting for the store when the refresh ended.
     private func refresh(replacing failed: AccessToken, askedAt asked: Int) async throws -> StoredTokens {
-        if let inFlight { return try await inFlight.value }
+        if let inFlight { return try await join(inFlight) }
         if let failure = lastFailure, failure.ended > asked { throw failure.error }
         let stored = try await tokens()
         // The store may have kept this caller waiting: look again.
-        if let inFlight { return try await inFlight.value }
+        if let inFlight { return try await join(inFlight) }
         if let failure = lastFailure, failure.ended > asked { throw failure.error }
         switch RefreshRules.afterRefusal(of: failed, stored: stored, now: clock.now, margin: Self.proactiveMargin) {
         case .notSignedIn: throw notSignedIn()
@@ -359,7 +359,17 @@ public actor SpotifySession: AccessTokenProvider {
             }
         }
         inFlight = task
-        return try await task.value
+        return try await join(task)
+    }
+
+    /// Callers waiting for the refresh in flight, its starter included (tests wait for them all).
+    package private(set) var refreshWaiterCount = 0
+
+    /// Waits for `refresh`; a waiter's cancellation does not reach the refresh others wait for.
+    private func join(_ refresh: Task<StoredTokens, any Error>) async throws -> StoredTokens {
+        refreshWaiterCount += 1
+        defer { refreshWaiterCount -= 1 }
+        return try await refresh.value
     }
 
     private func performRefresh(replacing failed: AccessToken) async throws -> StoredTokens {

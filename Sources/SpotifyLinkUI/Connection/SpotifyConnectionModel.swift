@@ -182,10 +182,17 @@ public final class SpotifyConnectionModel {
     }
 
     /// Removes this app's Spotify tokens and nothing else.
+    /// Disconnects waiting for a sign-in to end (tests wait for one to arrive there).
+    package private(set) var disconnectsWaitingForSignIn = 0
+
     public func disconnect() async {
         // A sign-in that is finishing must not save its tokens after the sign-out: stop it and wait.
         connectTask?.cancel()
-        await connectTask?.value
+        if let connectTask {
+            disconnectsWaitingForSignIn += 1
+            await connectTask.value
+            disconnectsWaitingForSignIn -= 1
+        }
         do {
             _ = isNewer(try await session.signedOut())
             lastDisconnectMessage = .disconnected(session.store.kind)

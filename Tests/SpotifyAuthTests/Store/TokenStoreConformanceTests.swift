@@ -27,6 +27,13 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
             StoreUnderTest(name: "Keychain, shared through an access group", readsBytes: true) {
                 (KeychainTokenStore(accessGroup: "TEAMID.group.dev.spotifylink", keychain: KeychainStandIn()), {})
             },
+            StoreUnderTest(name: "Keychain, with an App Group's lock folder", readsBytes: true) {
+                let folder = temporaryDirectory()
+                let store = KeychainTokenStore(
+                    accessGroup: "group.dev.spotifylink", lockDirectory: folder.appendingPathComponent("locks"),
+                    keychain: KeychainStandIn())
+                return (store, { try? FileManager.default.removeItem(at: folder) })
+            },
         ]
         #if os(Linux)
             if SecretServiceDaemon.shouldRun {
@@ -106,12 +113,37 @@ struct TokenStoreConformanceTests {
         await #expect(try store.load(key) == nil)
     }
 
+    /// A store with a lock folder shuts every other holder out until it releases: another
+    /// process's attempt (here another open of the lock file, which `flock` treats the same) is
+    /// refused while it holds the lock and succeeds after. A store without one says so: its lock is
+    /// the process's own, and the session's single flight is what keeps one refresh at a time.
     @Test(arguments: StoreUnderTest.all)
-    func theLockIsTakenAndReleased(_ subject: StoreUnderTest) async throws {
+    func theLockShutsOutOtherHoldersUntilReleased(_ subject: StoreUnderTest) async throws {
         let (store, cleanUp) = subject.make()
         defer { cleanUp() }
         let (key, _, _) = Self.keys()
+        let lock = try await store.acquireLock(key)
+        guard let folder = Self.lockFolder(of: store) else {
+            #expect(lock is ProcessLocalLock, "\(subject.name) locks across processes without a lock folder")
+            lock.release()
+            return
+        }
+        await #expect {
+            try await FileLock.acquire(in: folder, for: key, timeout: .zero)
+        } throws: { error in
+            (error as? TokenStoreError)?.code == .unavailable
+        }
+        lock.release()
+        try await FileLock.acquire(in: folder, for: key, timeout: .zero).release()
         try await store.acquireLock(key).release()
-        try await store.acquireLock(key).release()
+    }
+
+    /// Where `store` keeps its lock file, when it has one.
+    static func lockFolder(of store: any TokenStore) -> URL? {
+        switch store {
+        case let store as FileTokenStore: store.directory
+        case let store as KeychainTokenStore: store.lockDirectory
+        default: nil
+        }
     }
 }

@@ -23,9 +23,22 @@ struct QuotaShareTests {
         #expect(share.dailyBudget == budget)
     }
 
-    @Test func aLedgerWithAShareStopsBackgroundWorkThere() {
+    /// Two apps share the quota: this device's background work stops after its 40th request of
+    /// the day, while a request a person asked for still goes.
+    @Test func aLedgerWithAShareStopsBackgroundWorkThere() async throws {
         let ledger = RequestLedger(
             key: SpotifyAppKey(issuer: "i", clientID: "c"), dailyBudget: QuotaShare(apps: 2).dailyBudget)
-        #expect(ledger.dailyBudget == 40)
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        for request in 0..<40 {
+            let sent = start.addingTimeInterval(Double(request) * 60)
+            #expect(try await ledger.reserve(route: "GET /me", background: true, at: sent) != nil)
+        }
+        await #expect {
+            try await ledger.reserve(route: "GET /me", background: true, at: start.addingTimeInterval(3_600))
+        } throws: { error in
+            (error as? SpotifyAPIError)?.code == .budgetExhausted
+        }
+        #expect(
+            try await ledger.reserve(route: "GET /me", background: false, at: start.addingTimeInterval(3_600)) != nil)
     }
 }
