@@ -153,15 +153,36 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
-    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws {
+    @discardableResult
+    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
+        -> RestoreReport
+    {
         try await transaction("restore links") { connection in
+            var report = RestoreReport()
             for playlist in metadata { try await self.upsert(playlist, replacing: true, connection) }
             for link in links {
                 try Self.check(link.record)
+                var existing: PlaylistLink?
+                let rows = try await connection.query(
+                    """
+                    SELECT playlist_id, linked_at FROM spotlink_link
+                    WHERE user_key = \(self.user) AND namespace = \(link.record.namespace) AND record_id = \(link.record.id)
+                    FOR UPDATE
+                    """, logger: self.logger)
+                for try await (playlist, linkedAt) in rows.decode((String, Double).self) {
+                    existing = PlaylistLink(
+                        record: link.record, playlist: SpotifyID(unchecked: playlist),
+                        linkedAt: Date(timeIntervalSince1970: linkedAt))
+                }
+                let decision = RestoreReport.decision(
+                    existing: existing, restored: link, replacingNewer: replacingNewer)
+                report.note(decision, link)
+                guard decision == .add || decision == .replace else { continue }
                 try await self.upsert(PlaylistMetadata(id: link.playlist), replacing: false, connection)
                 try await self.saveLink(
                     link.record, to: link.playlist, at: link.linkedAt.timeIntervalSince1970, connection)
             }
+            return report
         }
     }
 

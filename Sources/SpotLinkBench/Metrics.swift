@@ -331,7 +331,7 @@ enum Metrics {
                     record: RecordID(namespace: "session", id: "\(index)"), playlist: id,
                     linkedAt: Date(timeIntervalSince1970: 0)))
         }
-        try links.restore(links: saved, metadata: metadata)
+        try links.restore(links: saved, metadata: metadata, replacingNewer: false)
         return try await cardSamples(links: count, reads: reads) { try links.card(for: $0) }
     }
 

@@ -222,9 +222,32 @@ struct PlaylistLinksTests {
         let data = try await source.exportJSON()
         #expect(!String(decoding: data, as: UTF8.self).contains("token"))
         let target = try SQLitePlaylistLinkStore(location: .inMemory)
-        #expect(try await target.importJSON(data) == 1)
+        #expect(try await target.importJSON(data).added.map(\.record) == [session42])
         #expect(try target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
         await #expect(throws: PlaylistLinksError.self) { try await target.importJSON(Data("{}".utf8)) }
+    }
+
+    /// A file that is not an export says so in words: what is missing or wrong, and where; never
+    /// the decoder's debug description.
+    @Test(arguments: [
+        ("not json at all", "it is not JSON."),
+        (#"{"format":"spotifylink-links","version":1,"playlists":[]}"#, "“links” is missing at its top."),
+        (
+            #"{"format":"spotifylink-links","version":1,"playlists":[],"links":[{"playlist":"x","linkedAt":"2026-01-01T00:00:00Z"}]}"#,
+            "“record” is missing at links › item 1."
+        ),
+        (#"{"format":"spotifylink-links","version":"one","links":[],"playlists":[]}"#, "the value at version"),
+        (#"[1, 2]"#, "at its top"),
+    ])
+    func aFileThatIsNotAnExportSaysWhatIsWrongInWords(_ text: String, _ expected: String) async throws {
+        let store = try SQLitePlaylistLinkStore(location: .inMemory)
+        await #expect {
+            try await store.importJSON(Data(text.utf8))
+        } throws: { error in
+            guard let error = error as? PlaylistLinksError, error.code == .invalidImport else { return false }
+            return error.message.contains(expected) && !error.message.contains("Debug")
+                && !error.message.contains("CodingKeys")
+        }
     }
 
     @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {

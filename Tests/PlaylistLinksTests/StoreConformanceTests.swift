@@ -44,12 +44,18 @@ actor DictionaryLinkStore: PlaylistLinkStore {
     func replaceLibrary(_ playlists: [LibraryPlaylist]) { savedLibrary = playlists }
     func library() -> [LibraryPlaylist] { savedLibrary }
 
-    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) -> RestoreReport {
+        var report = RestoreReport()
         for playlist in metadata { metadataByID[playlist.id] = playlist }
         for link in links {
+            let decision = RestoreReport.decision(
+                existing: linksByRecord[link.record], restored: link, replacingNewer: replacingNewer)
+            report.note(decision, link)
+            guard decision == .add || decision == .replace else { continue }
             if metadataByID[link.playlist] == nil { metadataByID[link.playlist] = PlaylistMetadata(id: link.playlist) }
             linksByRecord[link.record] = link
         }
+        return report
     }
 }
 
@@ -203,11 +209,39 @@ struct StoreConformanceTests {
         try await target.link(RecordID(namespace: "session", id: "1"), to: deepWork)
         try await target.link(RecordID(namespace: "session", id: "9"), to: deepWork)
 
-        #expect(try await target.importJSON(try await source.exportJSON()) == 2)
+        let report = try await target.importJSON(try await source.exportJSON())
+        #expect(report.replaced.map(\.record) == [RecordID(namespace: "session", id: "1")])
+        #expect(report.added.map(\.record) == [RecordID(namespace: "routine", id: "evening")])
+        #expect(report.kept.isEmpty && report.unchanged.isEmpty)
         #expect(try await target.links().filter { $0.record.id != "9" } == source.links())
         #expect(try await target.link(for: RecordID(namespace: "session", id: "9"))?.playlist == deepWork)
         #expect(try await target.metadata(for: focus) == described(focus, "Focus"))
         #expect(try await target.metadata(for: deepWork) != nil)
+    }
+
+    /// An import never silently turns a record back to an older playlist: a link made here after the
+    /// export stays unless the restore is asked to replace it, and the report says which.
+    @Test(arguments: StoreKind.available)
+    func anImportKeepsANewerLinkUnlessAskedToReplaceIt(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        let session = RecordID(namespace: "session", id: "1")
+        try await store.link(session, to: focus)
+        let exported = try #require(try await store.link(for: session))
+        let export = try await store.exportJSON()
+        clock.advance(by: .seconds(60))
+        try await store.link(session, to: deepWork)
+
+        let kept = try await store.importJSON(export)
+        #expect(kept.kept == [exported] && kept.replaced.isEmpty && kept.added.isEmpty)
+        #expect(try await store.link(for: session)?.playlist == deepWork)
+
+        let replaced = try await store.importJSON(export, replacingNewer: true)
+        #expect(replaced.replaced == [exported] && replaced.kept.isEmpty)
+        #expect(try await store.link(for: session) == exported)
+
+        let again = try await store.importJSON(export)
+        #expect(again.unchanged == [exported] && again.kept.isEmpty && again.replaced.isEmpty)
     }
 
     @Test(arguments: StoreKind.available)

@@ -572,6 +572,41 @@ struct SpotLinkBinaryTests {
         #expect(result.stderr.contains("not a Spotify link"))
     }
 
+    /// Export, attach another playlist, import the export: the newer link stays and the summary says
+    /// so; `--replace` takes the file's and says that.
+    @Test func anImportNeverSilentlyReplacesANewerLink() async throws {
+        let cli = try SpotLinkBinary()
+        let data = ["--data-dir", cli.home.appendingPathComponent("data").path]
+        let export = cli.home.appendingPathComponent("links.json").path
+        #expect(try await cli.run(["session", "new", "Focus"] + data).status == 0)
+        #expect(
+            try await cli.run(["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"] + data).status == 0)
+        #expect(try await cli.run(["export", export] + data).status == 0)
+        #expect(
+            try await cli.run(["session", "attach", "1", "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M"] + data).status == 0)
+
+        let kept = try await cli.run(["import", export] + data)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout.contains("0 replaced") && kept.stdout.contains("1 kept"), "\(kept.stdout)")
+        #expect(kept.stdout.contains("session/1: kept this device's newer link"), "\(kept.stdout)")
+        #expect(kept.stdout.contains("--replace"))
+        #expect(try await linkedPlaylist() == "37i9dQZF1DXcBWIGoYBM5M")
+
+        let replaced = try await cli.run(["import", export, "--replace", "--json"] + data)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(
+            replaced.stdout.contains("\"replaced\":1") && replaced.stdout.contains("\"kept\":[]"), "\(replaced.stdout)")
+        #expect(try await linkedPlaylist() == "3cEYpjA9oz9GiPac4AsH4n")
+
+        /// Session 1's playlist, as a fresh export says.
+        func linkedPlaylist() async throws -> String? {
+            let file = cli.home.appendingPathComponent("now-\(UUID().uuidString).json")
+            #expect(try await cli.run(["export", file.path] + data).status == 0)
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            return ((object?["links"] as? [[String: Any]])?.first)?["playlist"] as? String
+        }
+    }
+
     /// As the XDG Base Directory rules say: an empty variable means the default, and a relative
     /// path is invalid and ignored. Tokens and databases never land in the working directory (which
     /// may be a git checkout).

@@ -58,7 +58,9 @@ package struct ConcurrentLinkStore: PlaylistLinkStore {
 
     @concurrent package func library() async throws -> [LibraryPlaylist] { try await base.library() }
 
-    @concurrent package func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws {
-        try await base.restore(links: links, metadata: metadata)
+    @concurrent package func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool)
+        async throws -> RestoreReport
+    {
+        try await base.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
     }
 }

@@ -28,13 +28,14 @@ extension PlaylistLinkStore {
         return try encoder.encode(Backup(links: links, playlists: try await allMetadata()))
     }
 
-    /// Restores an export, all or nothing. Existing links of the same records are replaced; others
-    /// are kept.
-    /// - Returns: the number of links imported.
+    /// Restores an export, all or nothing. A record linked here more recently than in the export,
+    /// to another playlist, keeps its link unless `replacingNewer`; every other record of the export
+    /// gets the export's link. Records the export does not name are left alone.
+    /// - Returns: what became of each link of the export.
     /// - Throws: ``PlaylistLinksError`` with code `.invalidImport` when `data` is not an export
     ///   this version reads; nothing is changed then.
     @discardableResult
-    public func importJSON(_ data: Data) async throws -> Int {
+    public func importJSON(_ data: Data, replacingNewer: Bool = false) async throws -> RestoreReport {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let backup: Backup
@@ -42,7 +43,7 @@ extension PlaylistLinkStore {
             backup = try decoder.decode(Backup.self, from: data)
         } catch {
             throw PlaylistLinksError(
-                code: .invalidImport, message: "The file is not a SpotifyLink export: \(error)", underlying: error)
+                code: .invalidImport, message: Self.whyNotAnExport(error, data), underlying: error)
         }
         guard backup.format == "spotifylink-links", backup.version == 1 else {
             throw PlaylistLinksError(
@@ -57,7 +58,29 @@ extension PlaylistLinkStore {
             }
             return PlaylistLink(record: link.record, playlist: id, linkedAt: link.linkedAt)
         }
-        try await restore(links: links, metadata: backup.playlists)
-        return links.count
+        return try await restore(links: links, metadata: backup.playlists, replacingNewer: replacingNewer)
+    }
+
+    /// Why `data` is not an export, in words: what was expected and where it went wrong, never the
+    /// decoder's debug description.
+    static func whyNotAnExport(_ error: any Error, _ data: Data) -> String {
+        let start = "This file is not a SpotifyLink export (one is written by exportJSON or `spotlink export`)"
+        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+            return start + ": it is not JSON."
+        }
+        func place(_ path: [any CodingKey]) -> String {
+            let names = path.map { $0.intValue.map { "item \($0 + 1)" } ?? $0.stringValue }
+            return names.isEmpty ? "at its top" : "at " + names.joined(separator: " › ")
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return start + ": “\(key.stringValue)” is missing \(place(context.codingPath))."
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return start + ": the value \(place(context.codingPath)) is not of the kind an export has."
+        case .dataCorrupted(let context)?:
+            return start + ": the value \(place(context.codingPath)) cannot be read."
+        default:
+            return start + "."
+        }
     }
 }

@@ -65,9 +65,61 @@ public protocol PlaylistLinkStore: Sendable {
     /// The cached copy of the user's own playlists, in the order saved.
     func library() async throws -> [LibraryPlaylist]
 
-    /// Saves `metadata`, then `links` (each replacing its record's link), in one transaction: all
-    /// or nothing. A link whose playlist has no metadata in the store gets an empty entry.
-    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) async throws
+    /// Saves `metadata`, then `links`, in one transaction: all or nothing. A record whose link here
+    /// is newer (by `linkedAt`) than the restored one and names another playlist keeps its link,
+    /// unless `replacingNewer`; ``RestoreReport/decision(existing:restored:replacingNewer:)`` decides,
+    /// for every store alike. A link whose playlist has no metadata in the store gets an empty
+    /// entry.
+    /// - Returns: what became of each link: added, replaced, kept or already there.
+    @discardableResult
+    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
+        -> RestoreReport
+}
+
+/// What a restore did with each link it was given, so that it can say what it kept and what it
+/// replaced: an import never silently turns a record back to an older playlist.
+public struct RestoreReport: Sendable, Equatable {
+    /// What becomes of one restored link.
+    public enum Decision: Sendable, Equatable {
+        /// The record had no link: the restored one is saved.
+        case add
+        /// The record's link named another playlist and was not newer (or newer ones are
+        /// replaced): the restored one takes its place.
+        case replace
+        /// The record's link names another playlist and is newer than the restored one: it stays.
+        case keep
+        /// The record already links to that playlist: nothing changes.
+        case unchanged
+    }
+
+    /// Restored links saved for records that had none.
+    public var added: [PlaylistLink] = []
+    /// Restored links saved in place of a link to another playlist.
+    public var replaced: [PlaylistLink] = []
+    /// Restored links not saved: the record's link here is newer and names another playlist.
+    public var kept: [PlaylistLink] = []
+    /// Restored links the store already had.
+    public var unchanged: [PlaylistLink] = []
+
+    /// An empty report.
+    public init() {}
+
+    /// What to do with `restored` when the record's link here is `existing`.
+    public static func decision(existing: PlaylistLink?, restored: PlaylistLink, replacingNewer: Bool) -> Decision {
+        guard let existing else { return .add }
+        if existing.playlist == restored.playlist { return .unchanged }
+        return existing.linkedAt > restored.linkedAt && !replacingNewer ? .keep : .replace
+    }
+
+    /// Notes `decision` for `link`.
+    public mutating func note(_ decision: Decision, _ link: PlaylistLink) {
+        switch decision {
+        case .add: added.append(link)
+        case .replace: replaced.append(link)
+        case .keep: kept.append(link)
+        case .unchanged: unchanged.append(link)
+        }
+    }
 }
 
 /// A record's link to a playlist.

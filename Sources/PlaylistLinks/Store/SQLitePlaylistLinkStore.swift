@@ -241,10 +241,26 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         try write { db in try Self.upsert(metadata, db) }
     }
 
-    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata]) throws {
+    @discardableResult
+    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) throws
+        -> RestoreReport
+    {
         try write { db in
+            var report = RestoreReport()
             for playlist in metadata { try Self.upsert(playlist, db) }
             for link in links {
+                let existing = try Row.fetchOne(
+                    db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
+                    arguments: [link.record.namespace, link.record.id]
+                ).map { row in
+                    PlaylistLink(
+                        record: link.record, playlist: SpotifyID(unchecked: row["playlistID"]),
+                        linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
+                }
+                let decision = RestoreReport.decision(
+                    existing: existing, restored: link, replacingNewer: replacingNewer)
+                report.note(decision, link)
+                guard decision == .add || decision == .replace else { continue }
                 try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db)
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
@@ -253,6 +269,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                         link.linkedAt.timeIntervalSince1970,
                     ])
             }
+            return report
         }
     }
 

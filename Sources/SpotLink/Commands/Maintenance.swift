@@ -112,9 +112,16 @@ struct Export: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let maxBytes = 64 << 20
-    static let configuration = CommandConfiguration(abstract: "Restore links from a file written by 'spotlink export'.")
+    static let configuration = CommandConfiguration(
+        abstract: "Restore links from a file written by 'spotlink export'.",
+        discussion: """
+            A session linked here more recently than in the file, to another playlist, keeps its link \
+            unless --replace is given; the summary says which links were kept and which were replaced.
+            """)
     @OptionGroup var global: GlobalOptions
     @Argument var file: String
+    @Flag(help: "Take the file's link even where this device's link is newer.")
+    var replace = false
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
@@ -129,8 +136,23 @@ struct Import: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIFailure("Cannot read \(file).", exitCode: 1)
         }
-        let count = try await context.links().importJSON(data)
-        if global.json { Output.json(["imported": count]) } else { Output.line("Imported \(count) links.") }
+        let report = try await context.links().importJSON(data, replacingNewer: replace)
+        let total = report.added.count + report.replaced.count + report.kept.count + report.unchanged.count
+        if global.json {
+            Output.json([
+                "imported": total, "added": report.added.count, "replaced": report.replaced.count,
+                "kept": report.kept.map(\.record.description), "unchanged": report.unchanged.count,
+            ])
+            return
+        }
+        Output.line(
+            "Read \(total) \(total == 1 ? "link" : "links"): \(report.added.count) added, \(report.replaced.count) replaced, "
+                + "\(report.unchanged.count) already here, \(report.kept.count) kept.")
+        for link in report.replaced { Output.line("  \(link.record): now \(link.playlist.rawValue) (from the file)") }
+        for link in report.kept {
+            Output.line("  \(link.record): kept this device's newer link (the file has \(link.playlist.rawValue))")
+        }
+        if !report.kept.isEmpty { Output.line("Run with --replace to take the file's links for those too.") }
     }
 }
 
