@@ -203,9 +203,13 @@ extension RequestLedger {
     /// ```swift
     /// let ledger = try RequestLedger(key: key, file: appSupport.appendingPathComponent("spotify-requests.sqlite"))
     /// ```
-    /// - Parameter configuration: the app's GRDB configuration, for example with
-    ///   `observesSuspensionNotifications` for a file in an App Group container; unless it has its
-    ///   own, each process waits up to five seconds for another's write.
+    /// - Parameters:
+    ///   - key: the app whose requests are counted.
+    ///   - file: the SQLite file, created when missing.
+    ///   - configuration: the app's GRDB configuration, for example with
+    ///     `observesSuspensionNotifications` for a file in an App Group container; unless it has its
+    ///     own, each process waits up to five seconds for another's write.
+    ///   - dailyBudget: the requests a day background work may send; `nil` for no budget.
     /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
     public init(
         key: SpotifyAppKey, file: URL, configuration: Configuration = Configuration(), dailyBudget: Int? = nil

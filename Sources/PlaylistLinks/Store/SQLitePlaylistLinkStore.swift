@@ -46,10 +46,14 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// Opens (and migrates) the database.
     ///
-    /// - Parameter configuration: the app's GRDB configuration, for example with
-    ///   `observesSuspensionNotifications` for a file in an App Group container. The store turns
-    ///   foreign keys on and, unless the configuration has its own, waits up to five seconds for
-    ///   another process's write.
+    /// - Parameters:
+    ///   - location: the file, or memory alone.
+    ///   - configuration: the app's GRDB configuration, for example with
+    ///     `observesSuspensionNotifications` for a file in an App Group container. The store turns
+    ///     foreign keys on and, unless the configuration has its own, waits up to five seconds for
+    ///     another process's write.
+    ///   - clock: the clock links are stamped with.
+    ///   - coverCacheLimit: the most bytes of cover art kept.
     /// - Throws: ``PlaylistLinksError`` with code `.database`.
     public convenience init(
         location: Location, configuration: Configuration = Configuration(), clock: any SpotifyClock = SystemClock(),
