@@ -181,10 +181,10 @@ public final class SpotifyConnectionModel {
         await connectTask?.value
     }
 
-    /// Removes this app's Spotify tokens and nothing else.
     /// Disconnects waiting for a sign-in to end (tests wait for one to arrive there).
     package private(set) var disconnectsWaitingForSignIn = 0
 
+    /// Removes this app's Spotify tokens and nothing else.
     public func disconnect() async {
         // A sign-in that is finishing must not save its tokens after the sign-out: stop it and wait.
         connectTask?.cancel()
