@@ -24,7 +24,7 @@ struct SpotLink: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -33,6 +33,36 @@ struct SpotLink: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `spotlink --emulator URL playlists`: the global options (``GlobalOptions``) given before the
+    /// subcommand move after it, where every subcommand's option group parses them, so they work on
+    /// either side. Only the options before the first other word move; a `--` stays last.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        let valued: Set = ["--data-dir", "--emulator", "--client-id"]
+        let flags: Set = ["--json", "--verbose"]
+        var moved: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            let name = String(argument.prefix { $0 != "=" })
+            if valued.contains(name) {
+                moved.append(argument)
+                if name == argument, index + 1 < arguments.endIndex {
+                    index += 1
+                    moved.append(arguments[index])
+                }
+            } else if flags.contains(argument) {
+                moved.append(argument)
+            } else {
+                break
+            }
+            index += 1
+        }
+        var rest = Array(arguments[index...])
+        guard !moved.isEmpty, !rest.isEmpty else { return arguments }
+        rest.insert(contentsOf: moved, at: rest.firstIndex(of: "--") ?? rest.endIndex)
+        return rest
     }
 
     static func exit(withError error: any Error) -> Never {

@@ -572,6 +572,23 @@ struct SpotLinkBinaryTests {
         #expect(result.stderr.contains("not a Spotify link"))
     }
 
+    /// Global options work before the subcommand as well as after it.
+    @Test func globalOptionsWorkBeforeTheSubcommandToo() async throws {
+        let cli = try SpotLinkBinary()
+        let folder = cli.home.appendingPathComponent("elsewhere").path
+        let before = try await cli.run(["--data-dir", folder, "--json", "privacy"])
+        let after = try await cli.run(["privacy", "--data-dir", folder, "--json"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == after.stdout && before.stdout.contains(folder))
+        let equals = try await cli.run(["--data-dir=\(folder)", "--json", "privacy"])
+        #expect(equals.stdout == after.stdout, "\(equals.stderr)")
+        // Not signed in (exit 3), not a usage error (exit 2, "Unknown option '--emulator'").
+        let playlists = try await cli.run(["--emulator", "http://127.0.0.1:9", "playlists"])
+        #expect(playlists.status == 3, "\(playlists.stderr)")
+        #expect(!playlists.stderr.contains("Unknown option"))
+        #expect(try await cli.run(["--emulator", "http://127.0.0.1:9"]).status == 2)
+    }
+
     /// Export, attach another playlist, import the export: the newer link stays and the summary says
     /// so; `--replace` takes the file's and says that.
     @Test func anImportNeverSilentlyReplacesANewerLink() async throws {
