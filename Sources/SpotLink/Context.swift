@@ -18,6 +18,19 @@ struct GlobalOptions: ParsableArguments {
     var json = false
     @Flag(help: "Log requests to stderr (tokens are never logged).")
     var verbose = false
+
+    /// The emulator's address, checked before any command runs.
+    var emulatorURL: URL? {
+        emulator.flatMap(URL.init(string:)).flatMap { url in
+            (url.scheme == "http" || url.scheme == "https") && url.host != nil ? url : nil
+        }
+    }
+
+    func validate() throws {
+        if emulator != nil, emulatorURL == nil {
+            throw ValidationError("--emulator needs a URL such as http://127.0.0.1:8080.")
+        }
+    }
 }
 
 /// The token stores a user can choose.
@@ -66,14 +79,8 @@ struct Context {
                 configDirectory = BaseDirectories.config(environment).appendingPathComponent("spotlink")
             #endif
         }
-        if let emulator = options.emulator {
-            guard let url = URL(string: emulator), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw CLIFailure("--emulator needs a URL such as http://127.0.0.1:8080.", exitCode: 2)
-            }
-            server = .emulator(url: url)
-        } else {
-            server = .live
-        }
+        try options.validate()
+        server = options.emulatorURL.map { .emulator(url: $0) } ?? .live
         let id =
             options.clientID ?? environment["SPOTIFY_CLIENT_ID"] ?? (options.emulator != nil ? "spotlink-demo" : nil)
         guard let id = id ?? (requireClientID ? nil : ""), !id.isEmpty || !requireClientID else {

@@ -548,7 +548,8 @@ struct SpotLinkBinaryTests {
 
     @Test(arguments: [
         (["session", "show", "99"], Int32(1), "no session"),
-        (["session", "attach", "1", "not-a-link"], 1, "no session"),
+        (["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"], 1, "no session"),
+        (["session", "attach", "1", "not-a-link"], 2, "not a spotify link"),
         (["frobnicate"], 2, "Unexpected argument"),
         (["session", "new", "X", "--minutes=-3"], 2, "positive"),
         (["playlists"], 2, "client ID"),
@@ -570,6 +571,27 @@ struct SpotLinkBinaryTests {
         let result = try await cli.run(["session", "attach", "1", "https://example.com/playlist/x"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("not a Spotify link"))
+    }
+
+    /// A usage mistake is found by the parser's validation, before any work: exit 2, the reason and
+    /// the usage, and no data folder made.
+    @Test(arguments: [
+        (["session", "attach", "1", "https://example.com/playlist/x"], "not a Spotify link"),
+        (["session", "attach", "1"], "or use --pick"),
+        (["session", "new", "  "], "needs a title"),
+        (["session", "new", "Focus", "--minutes", "0"], "must be positive"),
+        (["open", "track"], "Give the track to open"),
+        (["open", "1", "spotify:track:4uLU6hMCjMI75M1A2tKUQC"], "followed by a link"),
+        (["routine", "1", "--minutes=-5"], "must be positive"),
+        (["--emulator", "ftp://127.0.0.1", "status"], "needs a URL"),
+    ])
+    func usageErrorsStopBeforeAnyWork(_ arguments: [String], _ reason: String) async throws {
+        let cli = try SpotLinkBinary()
+        let folder = cli.home.appendingPathComponent("untouched")
+        let result = try await cli.run(arguments + ["--data-dir", folder.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(reason) && result.stderr.contains("Usage:"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
     /// Global options work before the subcommand as well as after it.

@@ -28,13 +28,16 @@ struct Login: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the sign-in to finish.")
     var timeout = 300
 
-    func run() async throws {
-        let context = try Context(global)
+    func validate() throws {
         do {
             _ = try RedirectURIPolicy.validate(redirectURI)
         } catch let error as OAuthError {
-            throw CLIFailure(error.message, exitCode: 2)
+            throw ValidationError(error.message)
         }
+    }
+
+    func run() async throws {
+        let context = try Context(global)
         let tokenStore = try context.tokenStore(store)
         try await Self.checkUsable(tokenStore, context)
         let session = try context.session(store: tokenStore)

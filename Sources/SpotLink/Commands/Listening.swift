@@ -63,6 +63,10 @@ struct Routine: AsyncParsableCommand {
     )
     var polling: Polling = .budgeted
 
+    func validate() throws {
+        if let minutes, minutes <= 0 { throw ValidationError("--minutes must be positive.") }
+    }
+
     func run() async throws {
         let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)
         guard let card = try links.card(for: entry.record) else {

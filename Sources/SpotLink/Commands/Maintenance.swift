@@ -21,18 +21,28 @@ struct Open: AsyncParsableCommand {
     @Flag(help: "Use the spotify: URI (opens the app directly) instead of the universal link.")
     var uri = false
 
+    /// The track or playlist named, when `target` is 'track' or 'playlist'.
+    private var kind: SpotifyReference.Kind? {
+        SpotifyReference.Kind(rawValue: target).flatMap { $0 == .track || $0 == .playlist ? $0 : nil }
+    }
+
+    func validate() throws {
+        if let kind {
+            guard let reference else { throw ValidationError("Give the \(kind.rawValue) to open: an ID, URI or link.") }
+            do { _ = try SpotifyReference(parsing: reference, expecting: kind) } catch {
+                throw ValidationError(CLIFailure(error).message)
+            }
+        } else if reference != nil {
+            throw ValidationError("Open takes a session ID, or 'track' or 'playlist' followed by a link.")
+        }
+    }
+
     func run() async throws {
         let link: (uri: String, web: URL)
-        if let kind = SpotifyReference.Kind(rawValue: target), kind == .track || kind == .playlist {
-            guard let reference else {
-                throw CLIFailure("Give the \(kind.rawValue) to open: an ID, URI or link.", exitCode: 2)
-            }
+        if let kind, let reference {
             let parsed = try SpotifyReference(parsing: reference, expecting: kind)
             link = (parsed.uri, parsed.webURL)
         } else {
-            guard reference == nil else {
-                throw CLIFailure("Open takes a session ID, or 'track' or 'playlist' followed by a link.", exitCode: 2)
-            }
             let (_, links, entry) = try Journal.open(global, session: target)
             guard let card = try links.card(for: entry.record) else {
                 throw CLIFailure("Session \(entry.id) has no playlist attached.")

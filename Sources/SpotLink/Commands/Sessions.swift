@@ -17,12 +17,15 @@ struct SessionCommand: AsyncParsableCommand {
         @Option(help: "Planned length in minutes.")
         var minutes: Int?
 
+        func validate() throws {
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("A session needs a title.")
+            }
+            if let minutes, minutes <= 0 { throw ValidationError("--minutes must be positive.") }
+        }
+
         func run() async throws {
             let context = try Context(global, requireClientID: false)
-            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw CLIFailure("A session needs a title.", exitCode: 2)
-            }
-            if let minutes, minutes <= 0 { throw CLIFailure("--minutes must be positive.", exitCode: 2) }
             let entry = try context.journal().create(title: title, minutes: minutes, at: Date())
             if global.json {
                 Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any])
@@ -84,17 +87,26 @@ struct SessionCommand: AsyncParsableCommand {
         @Flag(help: "Choose from your playlists interactively, filtering by name.")
         var pick = false
 
+        func validate() throws {
+            switch (playlist, pick) {
+            case (nil, false): throw ValidationError("Name a playlist (link, URI or ID), or use --pick.")
+            case (_?, true): throw ValidationError("Name a playlist or use --pick, not both.")
+            case (let playlist?, false): _ = try Self.parse(playlist)
+            case (nil, true): break
+            }
+        }
+
+        /// `text` as a playlist reference; a usage error that says why when it is not one.
+        static func parse(_ text: String) throws -> SpotifyReference {
+            do { return try SpotifyReference(parsing: text, expecting: .playlist) } catch {
+                throw ValidationError(CLIFailure(error).message)
+            }
+        }
+
         func run() async throws {
             let (context, links, entry) = try Journal.open(global, session: id)
-            let playlistID: SpotifyID
-            if pick {
-                playlistID = try Picker.choose(from: links)
-            } else {
-                guard let playlist else {
-                    throw CLIFailure("Name a playlist (link, URI or ID), or use --pick.", exitCode: 2)
-                }
-                playlistID = try SpotifyReference(parsing: playlist, expecting: .playlist).id
-            }
+            let playlistID =
+                if let playlist { try Self.parse(playlist).id } else { try Picker.choose(from: links) }
             try await links.link(entry.record, to: playlistID)
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
