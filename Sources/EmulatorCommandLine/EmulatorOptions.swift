@@ -22,7 +22,7 @@ public struct EmulatorOptions: ParsableArguments {
     @Option(help: "Access-token lifetime in seconds.")
     var accessTokenTTL = 3600
     @Option(help: "Refresh-token rotation: none (live since mid 2026) or rotate.")
-    var refreshRotation = "none"
+    var refreshRotation: EmulatorConfiguration.RefreshRotation = .none
     @Option(help: "Latency added to every Web API response, in milliseconds.")
     var latencyMs = 0
     @Option(help: "Web API requests per rolling 30 s per client before 429s.")
@@ -42,7 +42,7 @@ public struct EmulatorOptions: ParsableArguments {
     @Option(help: "A JSON catalog file instead of the generated catalog.")
     var catalog: String?
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
-    var shape = "2026"
+    var shape: EmulatorConfiguration.Shape = .current
     @Option(
         help:
             "The bearer token the control API (/emulator/...) asks for. Default: a random one, printed on the second line."
@@ -95,3 +95,8 @@ public struct EmulatorOptions: ParsableArguments {
         sources.forEach { $0.cancel() }
     }
 }
+
+// The emulator's choices parse as themselves: ArgumentParser lists them in the help and refuses
+// anything else with the usage, before the emulator is built.
+extension EmulatorConfiguration.RefreshRotation: ExpressibleByArgument {}
+extension EmulatorConfiguration.Shape: ExpressibleByArgument {}

@@ -551,6 +551,8 @@ struct SpotLinkBinaryTests {
         (["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"], 1, "no session"),
         (["session", "attach", "1", "not-a-link"], 2, "not a spotify link"),
         (["frobnicate"], 2, "Unexpected argument"),
+        (["emulator", "--shape", "sometimes"], 2, "one of '2026' and 'transition'"),
+        (["emulator", "--refresh-rotation", "sometimes"], 2, "one of 'none' and 'rotate'"),
         (["session", "new", "X", "--minutes=-3"], 2, "positive"),
         (["playlists"], 2, "client ID"),
         (

@@ -96,9 +96,9 @@ struct EmulatorQuotaTests {
         let value = arguments[1]
         #expect {
             try configuration.apply(
-                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: "none",
+                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: .none,
                 latencyMs: 0,
-                rateLimit: nil, catalog: nil, shape: "2026",
+                rateLimit: nil, catalog: nil, shape: .current,
                 quota: arguments[0] == "--quota" ? Int(value) : nil,
                 quotaWindow: arguments[0] == "--quota-window" ? Int(value)! : 86_400,
                 developers: arguments[0] == "--developer" ? [value] : [])

@@ -46,15 +46,15 @@ struct ErrorMatchingTests {
         var caught = "nothing"
         do {
             try configuration.apply(
-                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: "sometimes",
-                latencyMs: 0, rateLimit: nil, catalog: nil, shape: "2026", quota: nil, quotaWindow: 86_400,
+                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 0, refreshRotation: .none,
+                latencyMs: 0, rateLimit: nil, catalog: nil, shape: .current, quota: nil, quotaWindow: 86_400,
                 developers: [], extraPlaylists: 0)
         } catch EmulatorError.Code.couldNotBind {
             caught = "couldNotBind"
         } catch let error as EmulatorError where error.code == .invalidFlag {
             caught = error.description
         }
-        #expect(caught.hasPrefix("--refresh-rotation "))
+        #expect(caught.hasPrefix("--access-token-ttl "))
     }
 
     @Test func aTransportFailureIsTheWebAPILayersError() async throws {

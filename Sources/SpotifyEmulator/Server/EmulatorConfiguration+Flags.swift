@@ -6,15 +6,9 @@ extension EmulatorConfiguration {
     /// - Throws: ``EmulatorError`` with code ``EmulatorError/Code/invalidFlag`` naming the flag at fault.
     package mutating func apply(
         clientIDs: [String], redirectURIs: [String], clientSecret: String?, accessTokenTTL: Int,
-        refreshRotation: String, latencyMs: Int, rateLimit: Int?, catalog: String?, shape: String,
+        refreshRotation: RefreshRotation, latencyMs: Int, rateLimit: Int?, catalog: String?, shape: Shape,
         quota: Int? = nil, quotaWindow: Int = 86_400, developers: [String] = [], extraPlaylists: Int = 0
     ) throws {
-        guard let rotation = RefreshRotation(rawValue: refreshRotation) else {
-            throw EmulatorError(flag: "--refresh-rotation", message: "must be none or rotate")
-        }
-        guard let shapeValue = Shape(rawValue: shape) else {
-            throw EmulatorError(flag: "--shape", message: "must be 2026 or transition")
-        }
         guard accessTokenTTL > 0 else {
             throw EmulatorError(flag: "--access-token-ttl", message: "must be positive")
         }
@@ -51,10 +45,10 @@ extension EmulatorConfiguration {
         self.quotaWindow = .seconds(quotaWindow)
         self.extraLibraryPlaylists = extraPlaylists
         self.accessTokenTTL = .seconds(accessTokenTTL)
-        self.refreshRotation = rotation
+        self.refreshRotation = refreshRotation
         self.latency = .milliseconds(latencyMs)
         self.rateLimit = rateLimit
         self.catalogFile = catalog.map { URL(fileURLWithPath: $0) }
-        self.shape = shapeValue
+        self.shape = shape
     }
 }
