@@ -268,6 +268,7 @@ let package = Package(
                 "SpotifyLinkSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 "SpotifyEmulator", "SpotifyTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["Snapshots"],  // read from the source tree by HelpSnapshotTests
             swiftSettings: strictSettings
         ),
         .testTarget(
