@@ -75,7 +75,7 @@ struct WebAPITests {
                 }
             }
             let deep = try SpotifyID(try await emulator.playlistID(named: "Deep Work"))
-            let entries = try await client.playlistItems(deep, limit: 50)
+            let entries = try await client.playlistEntries(deep, limit: 50)
             for case .track(let track) in entries.items.map(\.item) { complete(track, "entries") }
             let found = try await client.searchTracks("river", limit: 10)
             for track in found.items { complete(track, "search") }

@@ -107,7 +107,7 @@ struct ConnectionModelTests {
         try await harness.links.link(card.record, to: deep)
         await card.load()
         await card.waitForRefresh()
-        await harness.eventually("the connection model follows the session") {
+        try await waitUntil("the connection model follows the session") {
             harness.connection.state == .needsSignInAgain(.expired)
         }
         await harness.connection.load()
@@ -146,7 +146,7 @@ struct PickerModelTests {
         harness.clock.advance(by: .milliseconds(299))
         #expect(await harness.emulator.requestCount("GET /v1/search") == before)
         harness.clock.advance(by: .milliseconds(1))
-        await harness.eventually("search results") { picker.results.map(\.name).contains("Focus Flow") }
+        try await waitUntil("search results") { picker.results.map(\.name).contains("Focus Flow") }
         // Three keystrokes inside the debounce: one search.
         #expect(await harness.emulator.requestCount("GET /v1/search") == before + 1)
         #expect(picker.phase == .ready)
@@ -162,7 +162,7 @@ struct PickerModelTests {
         picker.query = "focus"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(350))
-        await harness.eventually("the first page") { picker.searchesInFlight == 0 && picker.canLoadMore }
+        try await waitUntil("the first page") { picker.searchesInFlight == 0 && picker.canLoadMore }
         let firstPage = picker.results.map(\.id)
         let searches = await harness.emulator.requestCount("GET /v1/search")
         await picker.loadMore()
@@ -181,14 +181,14 @@ struct PickerModelTests {
         picker.query = "focus"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
-        await harness.eventually("the first search reaches the emulator") { slow.hasArrived }
+        try await waitUntil("the first search reaches the emulator") { slow.hasArrived }
         picker.query = "focus piano"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
-        await harness.eventually("the second answer") { picker.results.map(\.name) == ["Focus Piano"] }
+        try await waitUntil("the second answer") { picker.results.map(\.name) == ["Focus Piano"] }
         // Now the answer for "focus" arrives, late.
         slow.open()
-        await harness.eventually("every search answered") { picker.searchesInFlight == 0 }
+        try await waitUntil("every search answered") { picker.searchesInFlight == 0 }
         #expect(picker.results.map(\.name) == ["Focus Piano"])
         #expect(picker.phase == .ready)
         await harness.stop()
@@ -204,14 +204,14 @@ struct PickerModelTests {
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
         // The client retries a failed GET with backoff on the test clock: let those waits pass.
-        await harness.eventually("the search starts") { picker.searchesInFlight == 1 }
+        try await waitUntil("the search starts") { picker.searchesInFlight == 1 }
         for _ in 0..<10 where picker.searchesInFlight > 0 {
-            await harness.eventually("a retry waits or the search ends") {
+            try await waitUntil("a retry waits or the search ends") {
                 harness.clock.sleeperCount > 0 || picker.searchesInFlight == 0
             }
             harness.clock.advanceToNextDeadline()
         }
-        await harness.eventually("offline") { if case .offline = picker.phase { true } else { false } }
+        try await waitUntil("offline") { if case .offline = picker.phase { true } else { false } }
         #expect(picker.results.map(\.name) == ["Deep Work"])
         picker.query = "no such playlist anywhere"
         #expect(picker.phase == .empty(.noPlaylistsMatch("no such playlist anywhere")))
@@ -234,7 +234,7 @@ struct PickerModelTests {
         await card.load()
         // The refresh's retries back off on the test clock: move it along until they give up.
         while card.isRefreshing {
-            await harness.eventually("a retry waits or the refresh ends") {
+            try await waitUntil("a retry waits or the refresh ends") {
                 harness.clock.sleeperCount > 0 || !card.isRefreshing
             }
             harness.clock.advanceToNextDeadline()
@@ -408,7 +408,7 @@ struct CardModelTests {
         }
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
         await card.load()
-        await harness.eventually("the refresh reaches Spotify") { held.hasArrived }
+        try await waitUntil("the refresh reaches Spotify") { held.hasArrived }
         await harness.connection.disconnect()
         held.open()
         await card.waitForRefresh()
@@ -499,8 +499,8 @@ struct IndicatorModelTests {
         await harness.connection.disconnect()
         // The next poll finds no sign-in, and the monitor stops for good.
         harness.clock.advance(by: .seconds(600))
-        await harness.eventually("the monitor sees the disconnect") { indicator.state == .unavailable(.signedOut) }
-        await harness.eventually("the monitor stops") { harness.clock.sleeperCount == 0 }
+        try await waitUntil("the monitor sees the disconnect") { indicator.state == .unavailable(.signedOut) }
+        try await waitUntil("the monitor stops") { harness.clock.sleeperCount == 0 }
         let calls = harness.transport.requestCount
         harness.clock.advance(by: .seconds(3600))
         for _ in 0..<100 { await Task.yield() }

@@ -20,7 +20,7 @@ struct TrackSearchModelTests {
         harness.clock.advance(by: .milliseconds(299))
         #expect(await harness.emulator.requestCount("GET /v1/search") == before)
         harness.clock.advance(by: .milliseconds(1))
-        await harness.eventually("results") { search.results.map(\.name) == ["夜明けのうた"] }
+        try await waitUntil("results") { search.results.map(\.name) == ["夜明けのうた"] }
         #expect(await harness.emulator.requestCount("GET /v1/search") == before + 1)
         #expect(search.phase == .ready)
         #expect(!search.canLoadMore)
@@ -39,7 +39,7 @@ struct TrackSearchModelTests {
         search.query = "a"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
-        await harness.eventually("first page") { search.phase == .ready && !search.results.isEmpty }
+        try await waitUntil("first page") { search.phase == .ready && !search.results.isEmpty }
         #expect(search.canLoadMore)
         let firstPage = search.results.count
         await search.loadMore()
@@ -47,7 +47,7 @@ struct TrackSearchModelTests {
         search.query = "zzzz no such song"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
-        await harness.eventually("empty") { search.phase == .empty(.noSongsMatch("zzzz no such song")) }
+        try await waitUntil("empty") { search.phase == .empty(.noSongsMatch("zzzz no such song")) }
         await harness.stop()
     }
 

@@ -116,16 +116,6 @@ final class UIHarness {
     func playlistID(_ name: String) async throws -> SpotifyID {
         try SpotifyID(try #require(await emulator.playlists().first { $0.name == name }).id)
     }
-
-    /// Waits on the real scheduler until `condition` holds: for answers travelling over HTTP, not
-    /// for timing logic (time itself only moves when the test advances the clock).
-    func eventually(_ what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<2000 {
-            if condition() { return }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
-    }
 }
 
 final class Counter: Sendable {

@@ -53,7 +53,7 @@ extension SpotifyClient {
     }
 
     /// One page of a playlist's entries (`GET /playlists/{id}/items`).
-    public func playlistItems(_ id: SpotifyID, limit: Int = 50, offset: Int = 0) async throws -> Page<PlaylistEntry> {
+    public func playlistEntries(_ id: SpotifyID, limit: Int = 50, offset: Int = 0) async throws -> Page<PlaylistEntry> {
         try Validate.range(limit, 1...50, "limit")
         try Validate.range(offset, 0...Int(Int32.max), "offset")
         return try await send(
@@ -80,7 +80,7 @@ extension SpotifyClient {
             pageSize: 50, concurrency: concurrency ?? configuration.pageConcurrency,
             maximumConcurrency: concurrency ?? configuration.maxPageConcurrency, progress: progress
         ) { offset, limit in
-            try await self.playlistItems(id, limit: limit, offset: offset)
+            try await self.playlistEntries(id, limit: limit, offset: offset)
         }
     }
 

@@ -42,7 +42,7 @@ struct RefusalTests {
     func aPlaylistTheUserDoesNotOwnSaysSoAndKeepsTheDetails(reply: ScriptedTransport.Reply) async throws {
         let transport = ScriptedTransport([reply])
         let error = try await #require(throws: SpotifyAPIError.self) {
-            try await makeClient(transport).playlistItems(try SpotifyID("4rOoJ6Egrf8K2IrywzwOMk"))
+            try await makeClient(transport).playlistEntries(try SpotifyID("4rOoJ6Egrf8K2IrywzwOMk"))
         }
         #expect(error.code == .playlistNotOwned)
         #expect(!error.refusesAccount)

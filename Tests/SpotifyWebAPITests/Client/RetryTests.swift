@@ -168,7 +168,7 @@ struct RetryTests {
     @Test func forbiddenPlaylistItemsExplainOwnership() async throws {
         let transport = ScriptedTransport([.apiError(403, "Forbidden")])
         await #expect {
-            try await makeClient(transport).playlistItems(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+            try await makeClient(transport).playlistEntries(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         } throws: { error in
             (error as? SpotifyAPIError)?.message.contains("playlists you own or collaborate on") == true
         }
