@@ -9,8 +9,9 @@ public enum SongTime {
         return target / (total / count)
     }
 
-    /// A label rounded to halves: "less than 1 song", "1 song", "4.5 songs".
-    public static func label(_ songs: Double) -> String {
+    /// A label rounded to halves, in English: "less than 1 song", "1 song", "4.5 songs".
+    /// `SpotifyText` words it for people (`.songs`), in the user's language.
+    package static func label(_ songs: Double) -> String {
         guard songs.isFinite, songs > 0 else { return "no songs" }
         let halves = (songs * 2).rounded() / 2
         if halves < 1 { return "less than 1 song" }

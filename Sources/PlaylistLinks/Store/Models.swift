@@ -68,17 +68,19 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     /// The playlist as a Spotify reference (URI and universal link).
     public var reference: SpotifyReference { .playlist(id) }
 
-    /// The facts a card shows: "12 tracks · 48 min", "1 track", "2 h 50 min"; `nil` when neither
-    /// the count nor the duration is known.
-    public var summaryLine: String? {
+    /// The facts a card shows, in English for the `spotlink` tool: "12 tracks · 48 min", "1 track",
+    /// "2 h 50 min"; `nil` when neither the count nor the duration is known. Apps word them with
+    /// `SpotifyText` (`.playlistSummary`), in the user's language.
+    package var summaryLine: String? {
         var parts: [String] = []
         if let trackCount { parts.append("\(trackCount) track\(trackCount == 1 ? "" : "s")") }
         if let totalDuration { parts.append(Self.durationText(totalDuration)) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    /// A playlist or listening length to the nearest minute: "48 min", "2 h 50 min", "0 min".
-    public static func durationText(_ duration: Duration) -> String {
+    /// A playlist or listening length to the nearest minute, in English: "48 min", "2 h 50 min",
+    /// "0 min". `SpotifyText` words it for people.
+    package static func durationText(_ duration: Duration) -> String {
         let minutes = Int((max(duration.seconds, 0) / 60).rounded())
         return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
     }
