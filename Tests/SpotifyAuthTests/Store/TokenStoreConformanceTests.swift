@@ -31,7 +31,7 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
                 let folder = temporaryDirectory()
                 let store = KeychainTokenStore(
                     accessGroup: "group.dev.spotifylink", lockDirectory: folder.appendingPathComponent("locks"),
-                    keychain: KeychainStandIn())
+                    keychain: KeychainStandIn(entitledGroups: ["TEAMID.dev.spotifylink.app", "group.dev.spotifylink"]))
                 return (store, { try? FileManager.default.removeItem(at: folder) })
             },
         ]
