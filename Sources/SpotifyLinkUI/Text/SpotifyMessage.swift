@@ -13,6 +13,23 @@ import SpotifyWebAPI
 /// ```swift
 /// Text(text(.quotaExceeded(until: date)))   // "… They come back around 4:20 AM; …"
 /// ```
+///
+/// Spotify changes, and a minor version may add a message. An app that words messages itself
+/// switches with `@unknown default`, as over Apple's enums: then a new case makes the compiler warn
+/// ("switch must be exhaustive") instead of failing the build, and the default can hand the case to
+/// ``SpotifyText``, which words every one:
+///
+/// ```swift
+/// switch message {
+/// case .offline: "No connection. Your saved playlists still show."
+/// case .quotaExceeded: "Spotify needs a rest. Try again tomorrow."
+/// default: text(message)                  // every other case, worded by SpotifyText
+/// }
+/// ```
+///
+/// A switch that lists every case ends with `@unknown default: text(message)`. An enum rather than
+/// a struct of static members keeps `switch` and pattern matching on the values (`.songs(let n)`),
+/// which apps use to choose an icon or a layout.
 public enum SpotifyMessage: Sendable, Hashable {
     // MARK: Reaching Spotify
 
