@@ -30,13 +30,22 @@ struct CallbackPageTests {
             let session = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
             let failure = Lock<(any Error)?>(nil)
-            _ = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
-                let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
-                let state = url.queryValue("state") ?? ""
-                do { try await attack("http://127.0.0.1:\(redirect?.port ?? 0)", state) } catch {
-                    failure.withLock { $0 = error }
+            // A browser that fails leaves the sign-in waiting: a minute, not five, and the
+            // browser's error is the one reported.
+            let signIn = LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(60))
+            do {
+                _ = try await signIn.run(session: session) { url in
+                    let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
+                    let state = url.queryValue("state") ?? ""
+                    do { try await attack("http://127.0.0.1:\(redirect?.port ?? 0)", state) } catch {
+                        failure.withLock { $0 = $0 ?? error }
+                    }
+                    do { _ = try await ConsentBrowser().visit(url) } catch {
+                        failure.withLock { $0 = $0 ?? error }
+                    }
                 }
-                _ = try? await ConsentBrowser().visit(url)
+            } catch {
+                throw failure.withLock({ $0 }) ?? error
             }
             if let error = failure.withLock({ $0 }) { throw error }
             #expect(try await session.tokens() != nil, "the real callback after the attack must still sign in")

@@ -15,7 +15,7 @@ struct Endpoint: Sendable {
     var scopes: [String] = []
 
     /// Whether the request may be sent twice (GET and HEAD).
-    var isIdempotent: Bool { method == .get || method == .head }
+    var isIdempotent: Bool { method.maySendTwice }
 
     /// Method and path with IDs folded, as the ledger counts it: `GET /playlists/{id}/items`.
     var route: String {

@@ -55,7 +55,7 @@
             // The real-time deadline backs up the one on the transport's clock.
             let deadline = NIODeadline.now() + max(.nanoseconds(1), TimeAmount(timeout))
             do {
-                let response = try await client.execute(outgoing, deadline: deadline)
+                let response = try await execute(outgoing, deadline: deadline, idempotent: request.method.maySendTwice)
                 if let announced = response.headers.first(name: "content-length").flatMap(Int.init),
                     announced > maxBodyBytes
                 {
@@ -82,6 +82,36 @@
             } catch {
                 throw transportError(error)
             }
+        }
+
+        /// Sends `request`; an idempotent one that a kept-alive connection lost before any answer
+        /// is sent once more, on a new connection.
+        ///
+        /// A server may close an idle connection at the moment the pool hands it to the next
+        /// request; async-http-client reports that as a lost connection and does not retry
+        /// (swift-server/async-http-client#715). RFC 9112 §9.3.1 asks a client to retry an
+        /// idempotent request then, once. The request never reached the server's handler, so it
+        /// is not a second request to Spotify; it stays one request in the ledger.
+        private static func execute(
+            _ request: HTTPClientRequest, deadline: NIODeadline, idempotent: Bool
+        ) async throws -> HTTPClientResponse {
+            do {
+                return try await client.execute(request, deadline: deadline)
+            } catch where idempotent && isLostBeforeAnswer(error) {
+                return try await client.execute(request, deadline: deadline)
+            }
+        }
+
+        /// The connection closed before any of the answer arrived.
+        static func isLostBeforeAnswer(_ error: any Error) -> Bool {
+            if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+            if let error = error as? ChannelError {
+                switch error {
+                case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed: return true
+                default: return false
+                }
+            }
+            return false
         }
 
         private static func transportError(_ error: any Error) -> any Error {

@@ -32,3 +32,10 @@ public func platformDefaultTransport() -> any Transport {
         URLSessionTransport.shared
     #endif
 }
+
+extension HTTPRequest.Method {
+    /// Whether a request with this method may be sent a second time when the first was lost:
+    /// GET and HEAD, which read only. (PUT and DELETE are idempotent by RFC 9110, but some of
+    /// Spotify's, such as starting playback, are not worth repeating unasked.)
+    var maySendTwice: Bool { self == .get || self == .head }
+}

@@ -22,11 +22,16 @@ final class SocketServer: Sendable {
         case redirect(to: String)
         /// Reads the request and never answers.
         case silence
+        /// Answers the first request and keeps the connection; reads the second request on it and
+        /// closes without answering, as a server does when it closes an idle connection just as
+        /// the client reuses it; then answers each request on a new connection.
+        case losesKeptConnection
     }
 
     let port: Int
     private struct Progress {
         var requests = 0
+        var connections = 0
         var written = 0
         var closed = false
     }
@@ -49,8 +54,13 @@ final class SocketServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        if case .losesKeptConnection = behaviour {
+            Thread { [self] in serveLosingKeptConnection(listener) }.start()
+            return
+        }
         Thread { [self] in
             let connection = accept(listener, nil, nil)
+            progress.withLock { $0.connections += 1 }
             close(listener)
             Self.ignoreSIGPIPE(connection)
             var request = [UInt8](repeating: 0, count: 4096)
@@ -62,8 +72,42 @@ final class SocketServer: Sendable {
         }.start()
     }
 
+    private func serveLosingKeptConnection(_ listener: Int32) {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let kept = accept(listener, nil, nil)
+        Self.ignoreSIGPIPE(kept)
+        progress.withLock { $0.connections += 1 }
+        guard recv(kept, &buffer, buffer.count, 0) > 0 else {
+            close(kept)
+            close(listener)
+            return
+        }
+        progress.withLock { $0.requests += 1 }
+        _ = write(ok, kept)
+        if recv(kept, &buffer, buffer.count, 0) > 0 { progress.withLock { $0.requests += 1 } }
+        close(kept)
+        // One more connection, for a retry; none comes within 10 s for a request not retried.
+        var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        defer {
+            close(listener)
+            progress.withLock { $0.closed = true }
+        }
+        guard poll(&waiting, 1, 10_000) == 1 else { return }
+        let connection = accept(listener, nil, nil)
+        guard connection >= 0 else { return }
+        Self.ignoreSIGPIPE(connection)
+        progress.withLock { $0.connections += 1 }
+        if recv(connection, &buffer, buffer.count, 0) > 0 {
+            progress.withLock { $0.requests += 1 }
+            _ = write(ok, connection)
+        }
+        close(connection)
+    }
+
     private func serve(_ behaviour: Behaviour, on connection: Int32) {
         switch behaviour {
+        case .losesKeptConnection: return
         case .body(let total, let announced):
             let length = announced ? "Content-Length: \(total)" : "Connection: close"
             guard write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)\r\n\r\n", connection) else {
@@ -95,6 +139,7 @@ final class SocketServer: Sendable {
     }
 
     var requests: Int { progress.withLock { $0.requests } }
+    var connections: Int { progress.withLock { $0.connections } }
     var written: Int { progress.withLock { $0.written } }
 
     /// Waits (real time: a peer's I/O, never a timing rule) until `condition` holds; throws after
