@@ -97,7 +97,7 @@
         ) async throws -> HTTPClientResponse {
             do {
                 return try await client.execute(request, deadline: deadline)
-            } catch where idempotent && isLostBeforeAnswer(error) {
+            } catch  where idempotent && isLostBeforeAnswer(error) {
                 return try await client.execute(request, deadline: deadline)
             }
         }

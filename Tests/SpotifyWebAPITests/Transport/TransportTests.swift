@@ -145,7 +145,8 @@ struct TransportTests {
                 #expect(server.connections == 2 && server.requests == 3)
             } else {
                 await #expect {
-                    try await transport.send(second, body: Data("a=1".utf8), timeout: .seconds(30), maxBodyBytes: 1 << 20)
+                    try await transport.send(
+                        second, body: Data("a=1".utf8), timeout: .seconds(30), maxBodyBytes: 1 << 20)
                 } throws: { error in
                     (error as? SpotifyAPIError)?.code == .transport
                 }
