@@ -271,6 +271,28 @@ struct SpotLinkBinaryTests {
         }
     }
 
+    /// A user not on the app's user list finishes the sign-in and is then refused every call:
+    /// `spotlink login` says so and exits 1, with the one `/me` it asks anyway. Once the account is
+    /// added, the kept sign-in works.
+    @Test func loginSaysWhenTheAccountIsNotOnTheUserList() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            await emulator.control("faults", ["kind": "403-not-registered", "path": "/v1/me"])
+            let refused = try await cli.login(common)
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("Signed in, but Spotify refuses") && refused.stderr.contains("User Management"))
+            #expect(!refused.stdout.contains("Signed in"))
+            #expect(await emulator.requestCount("GET /v1/me") == 1)
+            let playlists = try await cli.run(["playlists"] + common)
+            #expect(playlists.status == 0, "\(playlists.stderr)")
+            let login = try await cli.login(["--json"] + common)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(login.stdout.utf8)) as? [String: Any])
+            #expect(object["account_id"] as? String == "acct-emu-user")
+        }
+    }
+
     @Test func eachRefusalPrintsItsOwnActionableSentence() async throws {
         let cli = try SpotLinkBinary()
         try await withEmulator { (emulator: EmulatorServer) async throws in

@@ -37,6 +37,26 @@ struct ConnectionModelTests {
         await harness.stop()
     }
 
+    /// A user not on a Development Mode app's user list finishes the sign-in, then is refused every
+    /// call: the model says so right after connecting, with the `/me` it asks anyway, never
+    /// "connected". The sign-in is kept for when the developer adds the account.
+    @Test func anAccountNotOnTheUserListIsNotShownAsConnected() async throws {
+        let harness = try await UIHarness()
+        await harness.emulator.control("faults", ["kind": "403-not-registered", "path": "/v1/me", "count": "3"])
+        await harness.connection.load()
+        harness.connection.connect(using: harness.browser)
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.state == .failed(.userNotRegistered))
+        #expect(!harness.connection.isConnected)
+        #expect(await harness.emulator.requestCount("GET /v1/me") == 1)
+        #expect(try await harness.session.tokens() != nil)
+        // Added to the list: the next launch shows the account.
+        await harness.emulator.control("faults/clear")
+        await harness.connection.load()
+        #expect(harness.connection.isConnected)
+        await harness.stop()
+    }
+
     /// The app cancels the sign-in while the sheet is up: the sheet's task is cancelled, the model
     /// goes back to disconnected, and nothing is exchanged.
     @Test func cancelledSignInGoesBackToDisconnectedAndExchangesNothing() async throws {

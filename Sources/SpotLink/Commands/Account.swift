@@ -53,13 +53,36 @@ struct Login: AsyncParsableCommand {
                 if !noBrowser { Browser.open(url) }
             }
             try context.remember(store: store)
+            let user = try await Self.checkAccount(context.client(session), session)
             if global.json {
-                Output.json(["signed_in": true, "store": "\(tokenStore.kind)", "scopes": tokens.scopes])
+                var object: [String: Any] = ["signed_in": true, "store": "\(tokenStore.kind)", "scopes": tokens.scopes]
+                object["account_id"] = user?.accountID
+                object["display_name"] = user?.displayName
+                Output.json(object)
             } else {
-                Output.line("Signed in. Tokens are kept in the \(tokenStore.kind).")
+                let name = user.map { " as \(Output.safe($0.displayName ?? $0.id))" } ?? ""
+                Output.line("Signed in\(name). Tokens are kept in the \(tokenStore.kind).")
             }
         } catch let error as OAuthError where error.code == .configuration {
             throw CLIFailure(error.message, exitCode: 2)
+        }
+    }
+
+    /// Asks Spotify who signed in (one request). A user not on a Development Mode app's user list
+    /// finishes the sign-in and is then refused every call: that is a failure to report now, not
+    /// at the next command. The tokens stay, so they work once the developer adds the account.
+    /// Offline or rate limited, the sign-in stands and the name is unknown.
+    static func checkAccount(_ client: SpotifyClient, _ session: SpotifySession) async throws -> CurrentUser? {
+        do {
+            let user = try await client.currentUser()
+            _ = try? await session.remember(user)
+            return user
+        } catch let error as SpotifyAPIError
+            where error.code == .userNotRegistered || error.code == .ownerPremiumRequired
+        {
+            throw CLIFailure("Signed in, but Spotify refuses every request for this account. " + error.message)
+        } catch {
+            return nil
         }
     }
 

@@ -227,9 +227,22 @@ public final class SpotifyConnectionModel {
     }
 
     private func fetchAccount(scopes: [String]) async {
-        // Offline or rate limited: still connected, the name comes later; an ended sign-in shows
-        // through the session's status.
-        guard let user = try? await client.currentUser() else { return }
+        let user: CurrentUser
+        do {
+            user = try await client.currentUser()
+        } catch let error as SpotifyAPIError
+            where error.code == .userNotRegistered || error.code == .ownerPremiumRequired
+        {
+            // Spotify lets a user who is not on a Development Mode app's user list finish the
+            // sign-in, then refuses every call: that is not "connected". The sign-in is kept, so it
+            // works as soon as the developer adds the account.
+            if isConnected, let message = SpotifyMessage(error, now: client.clock.now) { state = .failed(message) }
+            return
+        } catch {
+            // Offline or rate limited: still connected, the name comes later; an ended sign-in
+            // shows through the session's status.
+            return
+        }
         _ = try? await session.remember(user)
         guard isConnected else { return }
         var account = Account(SpotifyAccount(user), scopes: scopes)
