@@ -895,7 +895,13 @@ struct MoreCommandTests {
 
             let open = try await cli.run(["open", "1", "--uri", "--json"] + common)
             #expect(open.status == 0)
-            #expect(open.stdout.contains("spotify:playlist:\(deep)"))
+            let opened = try #require(try JSONSerialization.jsonObject(with: Data(open.stdout.utf8)) as? [String: Any])
+            #expect(opened["url"] as? String == "spotify:playlist:\(deep)")
+            #expect(
+                opened["urls"] as? [String] == [
+                    "spotify:playlist:\(deep)", "https://open.spotify.com/playlist/\(deep)",
+                ])
+            #expect(opened["label"] as? String == "openSpotify")
 
             await emulator.control("playlists/\(deep)/rename", ["name": "Deep Work II"])
             let refresh = try await cli.run(["refresh", "--json"] + common)

@@ -44,9 +44,11 @@ struct LearnerModelTests {
         #expect(learner.topRange == .longTerm && learner.topTracks.map(\.id) != shortTerm)
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") - before == 4)
         let track = try #require(learner.savedTracks.first?.track)
-        let links = try #require(learner.openInSpotify(track))
-        #expect(links.universalLink.absoluteString == "https://open.spotify.com/track/\(track.id?.rawValue ?? "")")
-        #expect(links.uri == "spotify:track:\(track.id?.rawValue ?? "")")
+        let link = try #require(learner.openInSpotify(track, fallback: .appStore))
+        #expect(
+            link.urls.map(\.absoluteString) == [
+                "spotify:track:\(track.id?.rawValue ?? "")", OpenInSpotify.appStorePage.absoluteString,
+            ])
         await harness.stop()
     }
 

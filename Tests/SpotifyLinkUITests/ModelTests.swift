@@ -370,9 +370,11 @@ struct CardModelTests {
         #expect(card.summary == .playlistSummary(tracks: 50, duration: card.card?.metadata.totalDuration))
         #expect(SpotifyText(locale: Locale(identifier: "en_US"))(try #require(card.summary)).hasPrefix("50 tracks · "))
         #expect(card.status == nil)
-        #expect(card.openInSpotify?.uri == "spotify:playlist:\(deep.rawValue)")
+        #expect(card.openInSpotify()?.appURL.absoluteString == "spotify:playlist:\(deep.rawValue)")
         #expect(
-            card.openInSpotify?.universalLink.absoluteString == "https://open.spotify.com/playlist/\(deep.rawValue)")
+            card.openInSpotify()?.url(spotifyInstalled: false).absoluteString
+                == "https://open.spotify.com/playlist/\(deep.rawValue)")
+        #expect(card.openInSpotify(fallback: .appStore)?.url(spotifyInstalled: false) == OpenInSpotify.appStorePage)
         await harness.stop()
     }
 

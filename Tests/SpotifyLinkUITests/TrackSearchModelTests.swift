@@ -26,8 +26,10 @@ struct TrackSearchModelTests {
         #expect(!search.canLoadMore)
         let track = try #require(search.results.first)
         let link = try #require(search.openInSpotify(track))
-        #expect(link.universalLink.absoluteString.hasPrefix("https://open.spotify.com/track/"))
-        #expect(link.uri == "spotify:track:\(track.id!.rawValue)")
+        #expect(
+            link.urls.map(\.absoluteString) == [
+                "spotify:track:\(track.id!.rawValue)", "https://open.spotify.com/track/\(track.id!.rawValue)",
+            ])
         #expect(track.previewURL == nil)
         await harness.stop()
     }

@@ -33,7 +33,9 @@ struct SessionPlaylist: View {               // the session's screen: the saved 
             Text(card.card?.metadata.name ?? "")
             if let summary = card.summary { Text(spotify.text(summary)) }   // "50 tracks · 3 h 12 min"
             if let status = card.status { Text(spotify.text(status)) }      // deleted, not fetched yet…
-            if let links = card.openInSpotify { Button("Open in Spotify") { openURL(links.universalLink) } }
+            if let link = card.openInSpotify(fallback: .appStore) {        // the app, else the App Store
+                Button(spotify.text(.spotifyButton(link.label()))) { Task { await link.open(with: openURL) } }
+            }
         }
         .task { await card.load() }                                         // no request while fresh
     }

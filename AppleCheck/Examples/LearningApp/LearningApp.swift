@@ -15,7 +15,7 @@ struct SongSearch: View {                    // search in the language learned; 
     @Environment(\.openURL) private var openURL
     var body: some View {
         List(search.results, id: \.uri) { track in
-            Button("\(track.name) · \(track.artistLine)") { if let links = search.openInSpotify(track) { openURL(links.universalLink) } }
+            Button("\(track.name) · \(track.artistLine)") { Task { await search.openInSpotify(track)?.open(with: openURL) } }
         }
         .searchable(text: $search.query)     // "さくら": kana, kanji and widths match
     }

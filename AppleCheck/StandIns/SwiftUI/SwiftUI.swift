@@ -176,6 +176,8 @@ public enum ScenePhase: Sendable, Hashable { case active, inactive, background }
 public struct OpenURLAction {
     /// https://developer.apple.com/documentation/swiftui/openurlaction/callasfunction(_:)
     @MainActor public func callAsFunction(_ url: URL) {}
+    /// https://developer.apple.com/documentation/swiftui/openurlaction/callasfunction(_:completion:) (iOS 14, macOS 11)
+    @MainActor @preconcurrency public func callAsFunction(_ url: URL, completion: @escaping (Bool) -> Void) {}
 }
 
 /// https://developer.apple.com/documentation/swiftui/environmentvalues (iOS 13, macOS 10.15)

@@ -38,21 +38,24 @@ struct Open: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let link: (uri: String, web: URL)
+        let link: OpenInSpotify
         if let kind, let reference {
-            let parsed = try SpotifyReference(parsing: reference, expecting: kind)
-            link = (parsed.uri, parsed.webURL)
+            link = OpenInSpotify(try SpotifyReference(parsing: reference, expecting: kind))
         } else {
             let (_, links, entry) = try Journal.open(global, session: target)
             guard let card = try links.card(for: entry.record) else {
                 throw CLIFailure("Session \(entry.id) has no playlist attached.")
             }
-            link = (card.uri, card.webURL)
+            link = OpenInSpotify(card.metadata.reference)
         }
-        let destination = uri ? URL(string: link.uri)! : link.web
+        // A desktop has no App Store fallback: the universal link opens the app or the web player.
+        let destination = uri ? link.appURL : link.url(spotifyInstalled: false)
         let opened = Browser.open(destination)
         if global.json {
-            Output.json(["url": destination.absoluteString, "opened": opened])
+            Output.json([
+                "url": destination.absoluteString, "opened": opened, "urls": link.urls.map(\.absoluteString),
+                "label": link.label().rawValue,
+            ])
         } else {
             Output.line(opened ? "Opened \(destination.absoluteString)" : destination.absoluteString)
         }

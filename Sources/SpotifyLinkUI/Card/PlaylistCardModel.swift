@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Observation
 public import PlaylistLinks
 import SpotifyLinkSupport
@@ -56,10 +56,11 @@ public final class PlaylistCardModel {
         return .playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration)
     }
 
-    /// "Open in Spotify": the universal link (opens the app, or the web player without it) and the
-    /// `spotify:` URI for apps that check `canOpenURL` first.
-    public var openInSpotify: (universalLink: URL, uri: String)? {
-        card.map { ($0.webURL, $0.uri) }
+    /// "Open in Spotify" for the card's playlist: the Spotify app, else `fallback` (the web player,
+    /// or with `.appStore` Spotify's App Store page and no web player). `nil` before the card is
+    /// read.
+    public func openInSpotify(fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
+        card.map { OpenInSpotify($0.metadata.reference, fallback: fallback) }
     }
 
     /// Shows the saved card, then refreshes it in the background when connected and its details

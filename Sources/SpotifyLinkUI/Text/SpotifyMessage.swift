@@ -124,6 +124,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened
     /// right now: the disk is full, say. Nothing saved is lost; the next use tries again.
     case storageUnavailable
+    /// The words on a button that leads to Spotify, as Spotify's Design Guidelines give them:
+    /// "OPEN SPOTIFY", "PLAY ON SPOTIFY", "LISTEN ON SPOTIFY", "GET SPOTIFY FREE".
+    case spotifyButton(OpenInSpotify.Label)
     /// Something else went wrong.
     case somethingWentWrong
 }

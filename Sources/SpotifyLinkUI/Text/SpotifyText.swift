@@ -144,6 +144,13 @@ public struct SpotifyText: Sendable {
         case .storageUnavailable:
             return
                 "Spotify details can't be read or saved on this device right now. Free up some space, then try again."
+        case .spotifyButton(let label):
+            switch label {
+            case .openSpotify: return "OPEN SPOTIFY"
+            case .playOnSpotify: return "PLAY ON SPOTIFY"
+            case .listenOnSpotify: return "LISTEN ON SPOTIFY"
+            case .getSpotifyFree: return "GET SPOTIFY FREE"
+            }
         case .somethingWentWrong: return "Something went wrong with Spotify. Try again."
         }
     }
@@ -225,6 +232,13 @@ public struct SpotifyText: Sendable {
         case .noSavedTracks: return "保存した曲はまだありません。"
         case .noTopTracks: return "よく聴く曲はまだありません。"
         case .storageUnavailable: return "この端末でSpotifyの情報を読み込み・保存できません。空き容量を確保してから、もう一度お試しください。"
+        case .spotifyButton(let label):
+            switch label {
+            case .openSpotify: return "Spotifyを開く"
+            case .playOnSpotify: return "Spotifyで再生"
+            case .listenOnSpotify: return "Spotifyで聴く"
+            case .getSpotifyFree: return "Spotifyを無料で入手"
+            }
         case .somethingWentWrong: return "Spotifyで問題が発生しました。もう一度お試しください。"
         }
     }
@@ -268,7 +282,7 @@ extension SpotifyMessage {
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
             .storageUnavailable, .somethingWentWrong,
-        ]
+        ] + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButton)
     }
 
     /// A number per case (and per reason of an ended sign-in), from an exhaustive switch: adding a
@@ -317,9 +331,13 @@ extension SpotifyMessage {
         case .noTopTracks: 39
         case .somethingWentWrong: 40
         case .storageUnavailable: 41
+        case .spotifyButton(.openSpotify): 42
+        case .spotifyButton(.playOnSpotify): 43
+        case .spotifyButton(.listenOnSpotify): 44
+        case .spotifyButton(.getSpotifyFree): 45
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 42
+    package static let coverageCount = 46
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Observation
 public import SpotifyWebAPI
 
@@ -16,7 +16,7 @@ public import SpotifyWebAPI
 ///     var body: some View {
 ///         List(search.results, id: \.uri) { track in
 ///             Button("\(track.name) · \(track.artistLine)") {
-///                 if let link = search.openInSpotify(track) { openURL(link.universalLink) }
+///                 if let link = search.openInSpotify(track) { Task { await link.open(with: openURL) } }
 ///             }
 ///         }
 ///         .searchable(text: $search.query)
@@ -78,10 +78,10 @@ public final class TrackSearchModel {
         await search(query.trimmingCharacters(in: .whitespacesAndNewlines), offset: offset, generation: generation)
     }
 
-    /// Where to open `track`: the universal link (the app, or the web player without it) and the
-    /// `spotify:` URI; `nil` for a track without an ID (a local file).
-    public func openInSpotify(_ track: Track) -> (universalLink: URL, uri: String)? {
-        track.reference.map { ($0.webURL, $0.uri) }
+    /// "Open in Spotify" for `track`: the Spotify app, else `fallback` (the web player, or
+    /// Spotify's App Store page); `nil` for a track without an ID (a local file).
+    public func openInSpotify(_ track: Track, fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
+        track.reference.map { OpenInSpotify($0, fallback: fallback) }
     }
 
     private func queryChanged() {
