@@ -34,7 +34,7 @@ public struct OpenInSpotify: Hashable, Sendable {
         case appStore
     }
 
-    /// The words Spotify's Design Guidelines give a button that leads to Spotify. ``SpotifyText``
+    /// The words Spotify's Design Guidelines give a button that leads to Spotify. `SpotifyText`
     /// in the UI module words them in English and Japanese.
     public enum Label: String, Hashable, Sendable, CaseIterable {
         /// "OPEN SPOTIFY".
