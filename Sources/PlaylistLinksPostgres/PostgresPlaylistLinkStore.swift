@@ -186,6 +186,28 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    /// Forgets what Spotify said of this user's playlists, in one transaction; other users' rows
+    /// are not touched. PostgreSQL reclaims the dead rows' space at its next (auto)vacuum.
+    public func forgetSpotifyDetails() async throws {
+        try await transaction("forget the Spotify details") { connection in
+            try await connection.query("DELETE FROM spotlink_cover WHERE user_key = \(self.user)", logger: self.logger)
+            try await connection.query(
+                "DELETE FROM spotlink_library WHERE user_key = \(self.user)", logger: self.logger)
+            try await connection.query(
+                """
+                DELETE FROM spotlink_playlist p WHERE p.user_key = \(self.user) AND NOT EXISTS (
+                    SELECT 1 FROM spotlink_link l WHERE l.user_key = p.user_key AND l.playlist_id = p.id)
+                """, logger: self.logger)
+            try await connection.query(
+                """
+                UPDATE spotlink_playlist SET name = NULL, description = NULL, owner_name = NULL, track_count = NULL,
+                    duration_ms = NULL, unavailable_count = NULL, snapshot_id = NULL, fetched_at = NULL,
+                    availability = 'unknown', cover_url = NULL
+                WHERE user_key = \(self.user)
+                """, logger: self.logger)
+        }
+    }
+
     // MARK: - Covers
 
     public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {

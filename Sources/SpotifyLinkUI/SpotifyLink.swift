@@ -240,7 +240,8 @@ public final class SpotifyLink {
             deferring: .file(folder.appendingPathComponent("links.sqlite")), configuration: configuration.database,
             protection: configuration.protection, beforeOpening: { _ = install.isNewInstall() },
             clock: configuration.clock)
-        connection = SpotifyConnectionModel(session: session, client: client, redirectURI: configuration.redirectURI)
+        connection = SpotifyConnectionModel(
+            session: session, client: client, redirectURI: configuration.redirectURI, links: links)
         text = configuration.text
     }
 

@@ -44,6 +44,13 @@ actor DictionaryLinkStore: PlaylistLinkStore {
     func replaceLibrary(_ playlists: [LibraryPlaylist]) { savedLibrary = playlists }
     func library() -> [LibraryPlaylist] { savedLibrary }
 
+    func forgetSpotifyDetails() {
+        covers = [:]
+        savedLibrary = []
+        let linked = Set(linksByRecord.values.map(\.playlist))
+        metadataByID = Dictionary(uniqueKeysWithValues: linked.map { ($0, PlaylistMetadata(id: $0)) })
+    }
+
     func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) -> RestoreReport {
         var report = RestoreReport()
         for playlist in metadata { metadataByID[playlist.id] = playlist }
@@ -97,6 +104,31 @@ private func described(_ id: SpotifyID, _ name: String) -> PlaylistMetadata {
 
 @Suite("The PlaylistLinkStore contract, on every store")
 struct StoreConformanceTests {
+    /// A disconnect forgets what Spotify said (names, owners, counts, durations, covers, the
+    /// picker's library) and keeps the app's links, each naming its playlist by ID.
+    @Test(arguments: StoreKind.available)
+    func forgettingKeepsTheLinksAndNothingSpotifySaid(_ kind: StoreKind) async throws {
+        let store = try await kind.make(clock: VirtualClock())
+        let session = RecordID(namespace: "session", id: "1")
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.saveMetadata(described(deepWork, "Deep Work"))
+        try await store.link(session, to: focus)
+        try await store.saveCover(Data("cover".utf8), for: focus)
+        try await store.replaceLibrary([LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada")])
+        try await store.forgetSpotifyDetails()
+        #expect(try await store.link(for: session)?.playlist == focus)
+        let card = try #require(try await store.card(for: session))
+        #expect(card.metadata == PlaylistMetadata(id: focus))
+        #expect(card.cover == nil)
+        #expect(try await store.cover(for: focus) == nil)
+        #expect(try await store.library().isEmpty)
+        // A playlist no link names goes altogether.
+        #expect(try await store.allMetadata() == [PlaylistMetadata(id: focus)])
+        // Relinking from the picker saves what it says again.
+        try await store.link(session, to: LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada"))
+        #expect(try await store.card(for: session)?.metadata.name == "Deep Work")
+    }
+
     @Test(arguments: StoreKind.available)
     func aRecordHasOneLinkAndRelinkingReplacesIt(_ kind: StoreKind) async throws {
         let clock = VirtualClock()

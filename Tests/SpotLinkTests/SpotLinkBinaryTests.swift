@@ -216,8 +216,13 @@ struct SpotLinkBinaryTests {
             let signedOut = try await cli.run(["playlists"] + common)
             #expect(signedOut.status == 3)
             #expect(signedOut.stderr.contains("spotlink login"))
-            #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
+            // The logout forgot what Spotify said: the session keeps its link, the file holds no name.
+            let forgotten = try await cli.run(["session", "show", "1"] + common)
+            #expect(!forgotten.stdout.contains("Deep Work") && forgotten.stdout.contains("open.spotify.com/playlist/"))
+            let database = try Data(contentsOf: cli.home.appendingPathComponent("data/spotlink/spotlink.sqlite"))
+            #expect(database.range(of: Data("Deep Work".utf8)) == nil)
             #expect(try await cli.run(["import", export] + common).status == 0)
+            #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
             await emulator.stop()
         } catch {
             await emulator.stop()
@@ -484,7 +489,9 @@ struct SpotLinkBinaryTests {
             #expect(tokens.isEmpty, "\(tokens)")
             #expect(try await cli.run(["status"] + common).status == 3)
             let again = try await cli.run(["logout", "--json"] + common)
-            #expect(again.stdout.contains("\"removed_from\":[]"))
+            #expect(again.stdout.contains("\"removed_from\":[]") && again.stdout.contains("\"forgot_details\":true"))
+            let keeping = try await cli.run(["logout", "--keep-details"] + common)
+            #expect(keeping.stdout.contains("The saved playlist details stay on this device."), "\(keeping.stdout)")
         }
     }
 

@@ -97,21 +97,64 @@ struct ConnectionModelTests {
         await harness.stop()
     }
 
-    @Test func disconnectExplainsWhatIsKeptAndRemovesOnlyTokens() async throws {
+    /// By default a disconnect forgets: the sign-in and every detail saved from Spotify go, the
+    /// record keeps its link (the app's data) and opens it in Spotify; connecting again refetches.
+    @Test func disconnectForgetsTheDetailsAndKeepsTheLinks() async throws {
         let harness = try await UIHarness.connected()
         let record = RecordID(namespace: "session", id: "1")
         let deep = try await harness.playlistID("Deep Work")
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
         try await harness.links.link(record, to: deep)
+        await card.load()
+        await card.waitForRefresh()
+        #expect(card.card?.metadata.name == "Deep Work" && card.card?.cover != nil)
         let english = SpotifyText(locale: Locale(identifier: "en_US"))
-        #expect(harness.connection.disconnectExplanation == .disconnectExplanation(.memory))
-        #expect(english(harness.connection.disconnectExplanation).contains("linked playlists"))
-        #expect(english(harness.connection.disconnectExplanation).contains("memory"))
+        let japanese = SpotifyText(locale: Locale(identifier: "ja_JP"))
+        #expect(harness.connection.disconnectExplanation() == .disconnectExplanation(.memory, keepingDetails: false))
+        let explanation = english(harness.connection.disconnectExplanation())
+        for said in [
+            "memory", "playlist names, owners, covers, track counts and durations", "keep their linked playlists",
+        ] {
+            #expect(explanation.contains(said), "\(explanation)")
+        }
+        #expect(japanese(harness.connection.disconnectExplanation()).contains("削除されます"))
         await harness.connection.disconnect()
         #expect(harness.connection.state == .disconnected)
-        #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory))
-        #expect(english(.disconnected(.memory)).contains("spotify.com"))
+        #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory, keptDetails: false))
         #expect(try await harness.session.tokens() == nil)
         #expect(try harness.links.link(for: record)?.playlist == deep)
+        await card.load()
+        #expect(card.card?.metadata == PlaylistMetadata(id: deep))
+        #expect(card.card?.cover == nil)
+        #expect(card.openInSpotify()?.reference == .playlist(deep))
+        #expect(try harness.links.library().isEmpty)
+        // Connecting again fetches the details anew.
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/playlists/")
+        try await harness.connect()
+        await card.load()
+        await card.waitForRefresh()
+        #expect(card.card?.metadata.name == "Deep Work" && card.card?.cover != nil)
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/playlists/") > before)
+        await harness.stop()
+    }
+
+    /// Keeping the saved details is a choice the app asks for; the words say what it keeps.
+    @Test func disconnectKeepsTheDetailsOnlyWhenAsked() async throws {
+        let harness = try await UIHarness.connected()
+        let record = RecordID(namespace: "session", id: "1")
+        let deep = try await harness.playlistID("Deep Work")
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        try await harness.links.link(record, to: deep)
+        await card.load()
+        await card.waitForRefresh()
+        let english = SpotifyText(locale: Locale(identifier: "en_US"))
+        let explanation = english(harness.connection.disconnectExplanation(keepingDetails: true))
+        #expect(explanation.contains("stay on this device") && !explanation.contains("every detail"))
+        await harness.connection.disconnect(keepingDetails: true)
+        #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory, keptDetails: true))
+        #expect(try await harness.session.tokens() == nil)
+        #expect(try harness.links.card(for: record)?.metadata.name == "Deep Work")
+        #expect(try harness.links.card(for: record)?.cover != nil)
         await harness.stop()
     }
 
@@ -343,7 +386,7 @@ struct ScopeAndAccountTests {
     @Test func disconnectSaysThereIsNoRevocationAndHowLongTokensLast() async throws {
         let harness = try await UIHarness.connected()
         let english = SpotifyText(locale: Locale(identifier: "en_US"))
-        #expect(english(harness.connection.disconnectExplanation).contains("up to an hour"))
+        #expect(english(harness.connection.disconnectExplanation()).contains("up to an hour"))
         #expect(SpotifyPrivacyModel(storeKind: .memory).revokeSteps.joined().contains("up to an hour"))
         await harness.connection.disconnect()
         #expect(english(try #require(harness.connection.lastDisconnectMessage)).contains("spotify.com/account/apps"))

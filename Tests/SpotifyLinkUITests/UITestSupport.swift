@@ -81,7 +81,7 @@ final class UIHarness {
             signIns.increment()
             return try await user(url, scheme)
         }
-        connection = SpotifyConnectionModel(session: session, client: client, redirectURI: Self.redirect)
+        connection = SpotifyConnectionModel(session: session, client: client, redirectURI: Self.redirect, links: links)
     }
 
     /// A harness whose user has connected.

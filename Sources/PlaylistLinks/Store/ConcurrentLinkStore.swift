@@ -58,6 +58,8 @@ package struct ConcurrentLinkStore: PlaylistLinkStore {
 
     @concurrent package func library() async throws -> [LibraryPlaylist] { try await base.library() }
 
+    @concurrent package func forgetSpotifyDetails() async throws { try await base.forgetSpotifyDetails() }
+
     @concurrent package func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool)
         async throws -> RestoreReport
     {

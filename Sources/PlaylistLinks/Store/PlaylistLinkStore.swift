@@ -65,6 +65,16 @@ public protocol PlaylistLinkStore: Sendable {
     /// The cached copy of the user's own playlists, in the order saved.
     func library() async throws -> [LibraryPlaylist]
 
+    /// Forgets everything fetched from Spotify, in one transaction: every playlist's name,
+    /// description, owner, counts, duration, snapshot and cover URL, every cover's bytes, and the
+    /// picker's library. The links stay (they are the app's data), each naming its playlist by ID
+    /// alone, so a card still opens its playlist in Spotify; a playlist no link names goes.
+    ///
+    /// This is what disconnecting does by default: Spotify's Developer Policy asks an app to
+    /// "delete and no longer request or process any of that user's personal data" when the user
+    /// disconnects. The storage keeps none of the bytes afterwards (SQLite rewrites its file).
+    func forgetSpotifyDetails() async throws
+
     /// Saves `metadata`, then `links`, in one transaction: all or nothing. A record whose link here
     /// is newer (by `linkedAt`) than the restored one and names another playlist keeps its link,
     /// unless `replacingNewer`; ``RestoreReport/decision(existing:restored:replacingNewer:)`` decides,

@@ -277,6 +277,34 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    /// Forgets what Spotify said, then rewrites the file (`VACUUM`) and empties its write-ahead
+    /// log: a deleted row's bytes would otherwise stay in the file's free pages and the log. The
+    /// app's own tables in the same file are rewritten too, unchanged.
+    public func forgetSpotifyDetails() throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM cover")
+            try db.execute(sql: "DELETE FROM libraryPlaylist")
+            try db.execute(sql: "DELETE FROM playlist WHERE id NOT IN (SELECT playlistID FROM link)")
+            try db.execute(
+                sql: """
+                    UPDATE playlist SET name = NULL, description = NULL, ownerName = NULL, trackCount = NULL,
+                        durationMs = NULL, unavailableCount = NULL, snapshotID = NULL, fetchedAt = NULL,
+                        availability = 'unknown', coverURL = NULL
+                    """)
+        }
+        let writer = try database.writer()
+        do {
+            try writer.vacuum()
+            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch {
+            throw PlaylistLinksError(
+                code: .database,
+                message: "The Spotify details were removed, but the database file could not be rewritten to erase "
+                    + "them from its free space: \(error). Disconnect again to retry.",
+                underlying: error)
+        }
+    }
+
     static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database) throws {
         try upsert(metadata, db, replacing: false)
     }

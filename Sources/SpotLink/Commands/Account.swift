@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlaylistLinks
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyWebAPI
@@ -106,8 +107,12 @@ struct Login: AsyncParsableCommand {
 
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Remove this app's Spotify tokens from every store that holds them; links and cached playlists stay.")
+        abstract:
+            "Remove this app's Spotify tokens from every store that holds them, and the details saved from Spotify; links stay."
+    )
     @OptionGroup var global: GlobalOptions
+    @Flag(help: "Keep the saved playlist names, covers, counts and durations on this device.")
+    var keepDetails = false
 
     func run() async throws {
         let context = try Context(global)
@@ -129,16 +134,27 @@ struct Logout: AsyncParsableCommand {
             try await store.remove(key)
             removed.append("\(store.kind)")
         }
+        // Spotify's Developer Policy: on a disconnect, delete the user's data. The links are the
+        // user's own records and stay, naming their playlists by ID.
+        if !keepDetails, FileManager.default.fileExists(atPath: context.databaseURL.path) {
+            try await context.links().forgetSpotifyDetails()
+        }
+        let details =
+            keepDetails
+            ? " The saved playlist details stay on this device."
+            : " The details saved from Spotify (playlist names, owners, covers, counts, durations) were removed; "
+                + "the links stay."
         let revoke =
             "To revoke this app's access to your Spotify account as well, open "
             + "\(AuthorizationServer.revokeAccessPage.absoluteString) (a token already issued works until it expires, up to an hour)."
         if global.json {
-            Output.json(["signed_out": true, "removed_from": removed])
+            Output.json(["signed_out": true, "removed_from": removed, "forgot_details": !keepDetails])
         } else if removed.isEmpty {
-            Output.line("No Spotify tokens were stored for \(context.server.issuer); nothing to remove. " + revoke)
+            Output.line("No Spotify tokens were stored for \(context.server.issuer)." + details + " " + revoke)
         } else {
             Output.line(
-                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")). " + revoke)
+                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the "))."
+                    + details + " " + revoke)
         }
     }
 }

@@ -58,7 +58,11 @@ package struct SpotifyPrivacyModel: Sendable {
                     "when you disconnect Spotify, and on the first launch after the app is deleted and installed "
                     + "again (the \(storeKind) keeps it past the app's deletion)"),
             StoredItem(
-                what: "Links from your records to playlists, and each playlist's name, cover, track count and duration",
+                what: "Each linked playlist's name, owner, cover, track count and duration, as Spotify gave them",
+                location: "this app's database on this device",
+                removedWhen: "when you disconnect Spotify, unless you choose to keep them"),
+            StoredItem(
+                what: "Links from your records to playlists (the playlist's Spotify ID)",
                 location: "this app's database on this device",
                 removedWhen: "when you remove the link or the record; kept when you disconnect"),
         ]

@@ -1,5 +1,6 @@
 public import Foundation
 public import Observation
+public import PlaylistLinks
 public import SpotifyAuth
 public import SpotifyWebAPI
 
@@ -49,6 +50,8 @@ public final class SpotifyConnectionModel {
 
     /// The session that holds the tokens.
     package let session: SpotifySession
+    /// Where the details saved from Spotify are kept, which a disconnect forgets.
+    private let links: (any PlaylistLinkStore)?
     /// The client every other model calls Spotify through.
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
@@ -60,18 +63,22 @@ public final class SpotifyConnectionModel {
     package private(set) var signInCount = 0
 
     /// A connection for `session` and `client` whose sign-in comes back to `redirectURI`, as
-    /// registered in Spotify's dashboard (`myapp://spotify-callback`).
-    public convenience init(session: SpotifySession, client: SpotifyClient, redirectURI: String) {
-        self.init(session: session, client: client, redirectURI: redirectURI, beforeFollowing: nil)
+    /// registered in Spotify's dashboard (`myapp://spotify-callback`); a disconnect forgets the
+    /// details `links` saved from Spotify.
+    public convenience init(
+        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: (any PlaylistLinkStore)? = nil
+    ) {
+        self.init(session: session, client: client, redirectURI: redirectURI, links: links, beforeFollowing: nil)
     }
 
     /// A connection whose status follower awaits `beforeFollowing` before it acts on each change
     /// (tests make it late with it).
     package init(
-        session: SpotifySession, client: SpotifyClient, redirectURI: String,
+        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: (any PlaylistLinkStore)? = nil,
         beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
     ) {
         self.session = session
+        self.links = links.map { ConcurrentLinkStore($0) }
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
         Task { [weak self, session] in
@@ -100,8 +107,12 @@ public final class SpotifyConnectionModel {
         return false
     }
 
-    /// What disconnecting keeps and removes, for the confirmation dialog.
-    public var disconnectExplanation: SpotifyMessage { .disconnectExplanation(session.store.kind) }
+    /// What disconnecting keeps and removes, for the confirmation dialog: by default the sign-in
+    /// and every detail saved from Spotify go, the app's links stay; with `keepingDetails`, the
+    /// saved details stay too.
+    public func disconnectExplanation(keepingDetails: Bool = false) -> SpotifyMessage {
+        .disconnectExplanation(session.store.kind, keepingDetails: keepingDetails && links != nil)
+    }
 
     /// Reads the stored sign-in (no network), then asks Spotify who the user is.
     public func load() async {
@@ -184,8 +195,12 @@ public final class SpotifyConnectionModel {
     /// Disconnects waiting for a sign-in to end (tests wait for one to arrive there).
     package private(set) var disconnectsWaitingForSignIn = 0
 
-    /// Removes this app's Spotify tokens and nothing else.
-    public func disconnect() async {
+    /// Disconnects: removes this app's Spotify sign-in and, unless `keepingDetails`, every detail
+    /// saved from Spotify (playlist names, owners, counts, durations, covers, the picker's list),
+    /// as Spotify's Developer Policy asks of a disconnect. The app's records keep their links; a
+    /// card then shows its link and opens it in Spotify, and connecting again fetches the details
+    /// anew. Keeping them is a choice the app asks the user for.
+    public func disconnect(keepingDetails: Bool = false) async {
         // A sign-in that is finishing must not save its tokens after the sign-out: stop it and wait.
         connectTask?.cancel()
         if let connectTask {
@@ -195,9 +210,11 @@ public final class SpotifyConnectionModel {
         }
         do {
             _ = isNewer(try await session.signedOut())
-            lastDisconnectMessage = .disconnected(session.store.kind)
             state = .disconnected
             signInWarning = nil
+            let forgetting = !keepingDetails && links != nil
+            if forgetting { try await links?.forgetSpotifyDetails() }
+            lastDisconnectMessage = .disconnected(session.store.kind, keptDetails: !forgetting)
         } catch {
             state = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
         }

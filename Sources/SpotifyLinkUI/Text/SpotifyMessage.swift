@@ -78,11 +78,13 @@ public enum SpotifyMessage: Sendable, Hashable {
 
     // MARK: Disconnecting
 
-    /// What disconnecting does, for the confirmation dialog: the sign-in leaves `store`, the saved
-    /// playlists stay, and Spotify's own access is revoked on its account page.
-    case disconnectExplanation(TokenStoreKind)
-    /// Disconnected: the sign-in was removed from `store`.
-    case disconnected(TokenStoreKind)
+    /// What disconnecting does, for the confirmation dialog: the sign-in leaves `store`; every
+    /// detail saved from Spotify goes too unless `keepingDetails`; the app's links stay; Spotify's
+    /// own access is revoked on its account page.
+    case disconnectExplanation(TokenStoreKind, keepingDetails: Bool)
+    /// Disconnected: the sign-in was removed from `store`, and the details saved from Spotify
+    /// unless `keptDetails`.
+    case disconnected(TokenStoreKind, keptDetails: Bool)
 
     // MARK: Playlists
 

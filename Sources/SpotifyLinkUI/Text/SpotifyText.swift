@@ -108,13 +108,23 @@ public struct SpotifyText: Sendable {
         case .appMisconfigured: return "This app isn't set up for Spotify correctly. Please tell its developer."
         case .signInFailed: return "Connecting to Spotify didn't work. Try again."
         case .connectToSearch: return "Connect Spotify to search for songs."
-        case .disconnectExplanation(let store):
+        case .disconnectExplanation(let store, keepingDetails: false):
+            return "Disconnecting removes the Spotify sign-in from \(Self.englishPlace(store)), and every detail saved "
+                + "from Spotify from this device: playlist names, owners, covers, track counts and durations. Your "
+                + "records keep their linked playlists, which still open in Spotify; connect again to see their "
+                + "details. To end this app's access on Spotify too, remove it at \(revoke); a token already issued "
+                + "works for up to an hour."
+        case .disconnectExplanation(let store, keepingDetails: true):
             return "Disconnecting removes the Spotify sign-in from \(Self.englishPlace(store)). Your linked playlists "
                 + "and their saved names, covers, track counts and durations stay on this device. To end this app's "
                 + "access on Spotify too, remove it at \(revoke); a token already issued works for up to an hour."
-        case .disconnected(let store):
-            return "Disconnected: the Spotify sign-in was removed from \(Self.englishPlace(store)). To end this app's "
-                + "access on Spotify too, remove it at \(revoke)."
+        case .disconnected(let store, keptDetails: false):
+            return "Disconnected: the Spotify sign-in was removed from \(Self.englishPlace(store)), and the details "
+                + "saved from Spotify from this device; your linked playlists stay. To end this app's access on "
+                + "Spotify too, remove it at \(revoke)."
+        case .disconnected(let store, keptDetails: true):
+            return "Disconnected: the Spotify sign-in was removed from \(Self.englishPlace(store)); the saved playlist "
+                + "details stay on this device. To end this app's access on Spotify too, remove it at \(revoke)."
         case .playlistDeleted:
             return "This playlist was deleted on Spotify; the details below are what was saved."
         case .playlistNoLongerAccessible:
@@ -204,12 +214,22 @@ public struct SpotifyText: Sendable {
         case .appMisconfigured: return "このアプリのSpotify設定に問題があります。開発者にお知らせください。"
         case .signInFailed: return "Spotifyに接続できませんでした。もう一度お試しください。"
         case .connectToSearch: return "曲を検索するにはSpotifyに接続してください。"
-        case .disconnectExplanation(let store):
+        case .disconnectExplanation(let store, keepingDetails: false):
+            return "接続を解除すると、Spotifyのサインイン情報が\(Self.japanesePlace(store))から、"
+                + "Spotifyから保存したすべての情報（プレイリストの名前・作成者・カバー・曲数・再生時間）がこの端末から削除されます。"
+                + "記録にリンクしたプレイリストは残り、Spotifyで開けます。詳細は再接続すると表示されます。"
+                + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。発行済みのトークンは最長1時間有効です。"
+        case .disconnectExplanation(let store, keepingDetails: true):
             return "接続を解除すると、Spotifyのサインイン情報が\(Self.japanesePlace(store))から削除されます。"
                 + "リンクしたプレイリストと、保存済みの名前・カバー・曲数・再生時間はこの端末に残ります。"
                 + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。発行済みのトークンは最長1時間有効です。"
-        case .disconnected(let store):
+        case .disconnected(let store, keptDetails: false):
+            return "接続を解除しました。Spotifyのサインイン情報は\(Self.japanesePlace(store))から、"
+                + "Spotifyから保存した情報はこの端末から削除されました。リンクしたプレイリストは残ります。"
+                + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。"
+        case .disconnected(let store, keptDetails: true):
             return "接続を解除しました。Spotifyのサインイン情報は\(Self.japanesePlace(store))から削除されました。"
+                + "保存済みのプレイリスト情報はこの端末に残ります。"
                 + "Spotify側のアクセスも終了するには、\(revoke) でこのアプリを削除してください。"
         case .playlistDeleted: return "このプレイリストはSpotifyで削除されました。以下は保存済みの情報です。"
         case .playlistNoLongerAccessible: return "このプレイリストはSpotifyで表示できなくなりました。以下は保存済みの情報です。"
@@ -275,8 +295,11 @@ extension SpotifyMessage {
             .spotifyUnavailable, .userNotRegistered, .ownerPremiumRequired, .userPremiumRequired,
             .missingScope("user-top-read"), .notFound, .forbidden, .signInEnded(.expired), .signInEnded(.revoked),
             .signInEnded(.unreadable), .signInEnded(.removedElsewhere), .signInEndsSoon(days: 3), .signInNotSaved,
-            .deviceLocked, .appMisconfigured, .signInFailed, .connectToSearch, .disconnectExplanation(.keychain),
-            .disconnected(.keychain), .playlistDeleted, .playlistNoLongerAccessible, .playlistOwnedBySpotify,
+            .deviceLocked, .appMisconfigured, .signInFailed, .connectToSearch,
+            .disconnectExplanation(.keychain, keepingDetails: false),
+            .disconnectExplanation(.keychain, keepingDetails: true),
+            .disconnected(.keychain, keptDetails: false), .disconnected(.keychain, keptDetails: true), .playlistDeleted,
+            .playlistNoLongerAccessible, .playlistOwnedBySpotify,
             .playlistDetailsPending, .couldNotRefresh, .savedPlaylistUnreadable, .noSavedPlaylists,
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
@@ -310,8 +333,10 @@ extension SpotifyMessage {
         case .appMisconfigured: 18
         case .signInFailed: 19
         case .connectToSearch: 20
-        case .disconnectExplanation: 21
-        case .disconnected: 22
+        case .disconnectExplanation(_, keepingDetails: false): 21
+        case .disconnected(_, keptDetails: false): 22
+        case .disconnectExplanation(_, keepingDetails: true): 46
+        case .disconnected(_, keptDetails: true): 47
         case .playlistDeleted: 23
         case .playlistNoLongerAccessible: 24
         case .playlistOwnedBySpotify: 25
@@ -339,5 +364,5 @@ extension SpotifyMessage {
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 46
+    package static let coverageCount = 48
 }
