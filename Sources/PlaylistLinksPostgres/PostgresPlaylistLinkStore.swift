@@ -126,7 +126,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             let rows = try await connection.query(
                 """
                 SELECT p.id, p.availability, p.name, p.description, p.owner_name, p.track_count, p.duration_ms,
-                       p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, l.linked_at, c.bytes
+                       p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, p.saved_at, p.dropped_at,
+                       l.linked_at, c.bytes
                 FROM spotlink_link l
                 JOIN spotlink_playlist p ON p.user_key = l.user_key AND p.id = l.playlist_id
                 LEFT JOIN spotlink_cover c ON c.user_key = l.user_key AND c.playlist_id = l.playlist_id
@@ -136,18 +137,16 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 let columns = try row.decode(
                     (
                         String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?,
-                        Double,
-                        Data?
+                        Double?, Double?, Double, Data?
                     ).self)
                 let metadata = Self.metadata(
                     (
                         columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7,
-                        columns.8,
-                        columns.9, columns.10
+                        columns.8, columns.9, columns.10, columns.11, columns.12
                     ))
                 return PlaylistCard(
-                    record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.11),
-                    cover: columns.12)
+                    record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.13),
+                    cover: columns.14)
             }
             return nil
         }
@@ -200,10 +199,42 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 """, logger: self.logger)
             try await connection.query(
                 """
-                UPDATE spotlink_playlist SET name = NULL, description = NULL, owner_name = NULL, track_count = NULL,
-                    duration_ms = NULL, unavailable_count = NULL, snapshot_id = NULL, fetched_at = NULL,
-                    availability = 'unknown', cover_url = NULL
+                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = NULL
                 WHERE user_key = \(self.user)
+                """, logger: self.logger)
+        }
+    }
+
+    /// The assignments that clear every detail from Spotify.
+    private static let cleared = """
+        name = NULL, description = NULL, owner_name = NULL, track_count = NULL, duration_ms = NULL,
+        unavailable_count = NULL, snapshot_id = NULL, fetched_at = NULL, availability = 'unknown', cover_url = NULL,
+        saved_at = NULL
+        """
+
+    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
+        try await transaction("drop details past their retention") { connection in
+            try await connection.query(
+                """
+                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = \(now.timeIntervalSince1970)
+                WHERE user_key = \(self.user) AND COALESCE(saved_at, fetched_at) < \(detailsSavedBefore.timeIntervalSince1970)
+                """, logger: self.logger)
+            try await connection.query(
+                """
+                DELETE FROM spotlink_cover c WHERE c.user_key = \(self.user) AND (
+                    c.last_used_at < \(coversShownBefore.timeIntervalSince1970) OR EXISTS (
+                        SELECT 1 FROM spotlink_playlist p
+                        WHERE p.user_key = c.user_key AND p.id = c.playlist_id AND p.dropped_at IS NOT NULL))
+                """, logger: self.logger)
+        }
+    }
+
+    public func coverShown(for id: SpotifyID, at now: Date) async throws {
+        try await transaction("note a cover shown") { connection in
+            try await connection.query(
+                """
+                UPDATE spotlink_cover SET last_used_at = \(now.timeIntervalSince1970)
+                WHERE user_key = \(self.user) AND playlist_id = \(id.rawValue)
                 """, logger: self.logger)
         }
     }
@@ -291,12 +322,12 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     private static let playlistColumns = """
         SELECT id, availability, name, description, owner_name, track_count, duration_ms, unavailable_count,
-               snapshot_id, fetched_at, cover_url
+               snapshot_id, fetched_at, cover_url, saved_at, dropped_at
         """
 
     /// The columns of ``playlistColumns``, in order.
     private typealias PlaylistRow = (
-        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?
+        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?, Double?, Double?
     )
 
     private func metadata(_ query: PostgresQuery) async throws -> [PlaylistMetadata] {
@@ -309,7 +340,11 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     }
 
     private static func metadata(_ row: PlaylistRow) -> PlaylistMetadata {
-        let (id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover) = row
+        let (
+            id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover, saved,
+            dropped
+        ) =
+            row
         var metadata = PlaylistMetadata(
             id: SpotifyID(unchecked: id), availability: PlaylistAvailability(rawValue: availability) ?? .unknown)
         metadata.name = name
@@ -321,6 +356,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         metadata.snapshotID = snapshot
         metadata.fetchedAt = fetched.map(Date.init(timeIntervalSince1970:))
         metadata.coverURL = cover.flatMap(URL.init(string:))
+        metadata.savedAt = saved.map(Date.init(timeIntervalSince1970:))
+        metadata.droppedAt = dropped.map(Date.init(timeIntervalSince1970:))
         return metadata
     }
 
@@ -339,6 +376,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     /// Saves `metadata` over the cached row when `replacing`, otherwise only where there is none.
     private func upsert(_ metadata: PlaylistMetadata, replacing: Bool, _ connection: PostgresConnection) async throws {
+        let metadata = metadata.stamped(clock.now)
         let duration = metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }
         let conflict =
             replacing
@@ -346,15 +384,17 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             DO UPDATE SET name = excluded.name, description = excluded.description, owner_name = excluded.owner_name,
                 track_count = excluded.track_count, duration_ms = excluded.duration_ms,
                 unavailable_count = excluded.unavailable_count, snapshot_id = excluded.snapshot_id,
-                fetched_at = excluded.fetched_at, availability = excluded.availability, cover_url = excluded.cover_url
+                fetched_at = excluded.fetched_at, availability = excluded.availability, cover_url = excluded.cover_url,
+                saved_at = excluded.saved_at, dropped_at = excluded.dropped_at
             """ : "DO NOTHING"
         var query: PostgresQuery = """
             INSERT INTO spotlink_playlist (user_key, id, name, description, owner_name, track_count, duration_ms,
-                unavailable_count, snapshot_id, fetched_at, availability, cover_url)
+                unavailable_count, snapshot_id, fetched_at, availability, cover_url, saved_at, dropped_at)
             VALUES (\(user), \(metadata.id.rawValue), \(metadata.name), \(metadata.description), \(metadata.ownerName),
                 \(metadata.trackCount), \(duration), \(metadata.unavailableCount), \(metadata.snapshotID),
                 \(metadata.fetchedAt?.timeIntervalSince1970), \(metadata.availability.rawValue),
-                \(metadata.coverURL?.absoluteString))
+                \(metadata.coverURL?.absoluteString), \(metadata.savedAt?.timeIntervalSince1970),
+                \(metadata.droppedAt?.timeIntervalSince1970))
             ON CONFLICT (user_key, id)
             """
         query.sql += " " + conflict

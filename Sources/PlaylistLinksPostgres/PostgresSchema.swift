@@ -121,6 +121,17 @@ public enum PostgresSchema {
             "ALTER TABLE spotlink_request ADD COLUMN id uuid",
             "CREATE INDEX spotlink_request_by_id ON spotlink_request (id)",
         ],
+        // Temporary by design: when the details came from Spotify, and when they were dropped for
+        // their age. Rows saved before keep their last fetch as their age, or start now.
+        [
+            "ALTER TABLE spotlink_playlist ADD COLUMN saved_at double precision",
+            "ALTER TABLE spotlink_playlist ADD COLUMN dropped_at double precision",
+            """
+            UPDATE spotlink_playlist SET saved_at = COALESCE(fetched_at, extract(epoch FROM now()))
+            WHERE name IS NOT NULL OR owner_name IS NOT NULL OR track_count IS NOT NULL OR duration_ms IS NOT NULL
+                OR cover_url IS NOT NULL OR snapshot_id IS NOT NULL OR description IS NOT NULL
+            """,
+        ],
     ]
 }
 

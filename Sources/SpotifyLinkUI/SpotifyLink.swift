@@ -70,6 +70,9 @@ public final class SpotifyLink {
         public var transport: any Transport
         /// The clock of expiries, waits and polls.
         public var clock: any SpotifyClock
+        /// How long the details saved from Spotify stay: a day before a card refreshes them, 30
+        /// days for a cover not shown, 90 days for details not refreshed (`RetentionPolicy`).
+        public var retention = RetentionPolicy.default
         /// How the models' messages are worded.
         public var text: SpotifyText
         /// The data folder's protection class and backup exclusion (tests record them).
@@ -247,7 +250,9 @@ public final class SpotifyLink {
 
     /// The card of `record`'s playlist.
     public func card(for record: RecordID) -> PlaylistCardModel {
-        PlaylistCardModel(record: record, store: links, connection: connection, coverTransport: configuration.transport)
+        PlaylistCardModel(
+            record: record, store: links, connection: connection, coverTransport: configuration.transport,
+            retention: configuration.retention)
     }
 
     /// The playlist picker.

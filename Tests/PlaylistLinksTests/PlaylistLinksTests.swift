@@ -211,7 +211,7 @@ struct PlaylistLinksTests {
     }
 
     @Test func exportAndImportRoundTrip() async throws {
-        let source = try SQLitePlaylistLinkStore(location: .inMemory)
+        let source = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
         let id = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
         var metadata = PlaylistMetadata(id: id, availability: .available)
         metadata.name = "Focus"
@@ -221,7 +221,7 @@ struct PlaylistLinksTests {
         try await source.link(session42, to: id)
         let data = try await source.exportJSON()
         #expect(!String(decoding: data, as: UTF8.self).contains("token"))
-        let target = try SQLitePlaylistLinkStore(location: .inMemory)
+        let target = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
         #expect(try await target.importJSON(data).added.map(\.record) == [session42])
         #expect(try target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
         await #expect(throws: PlaylistLinksError.self) { try await target.importJSON(Data("{}".utf8)) }
@@ -252,7 +252,7 @@ struct PlaylistLinksTests {
 
     @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {
         let names = Schema.migrator.migrations
-        #expect(names.count == 5)
+        #expect(names.count == 6)
         for (index, name) in names.enumerated() {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue, upTo: name)

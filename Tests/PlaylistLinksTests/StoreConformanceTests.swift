@@ -13,6 +13,7 @@ actor DictionaryLinkStore: PlaylistLinkStore {
     private var linksByRecord: [RecordID: PlaylistLink] = [:]
     private var metadataByID: [SpotifyID: PlaylistMetadata] = [:]
     private var covers: [SpotifyID: Data] = [:]
+    private var coverShownAt: [SpotifyID: Date] = [:]
     private var savedLibrary: [LibraryPlaylist] = []
 
     init(clock: any SpotifyClock) { self.clock = clock }
@@ -21,7 +22,9 @@ actor DictionaryLinkStore: PlaylistLinkStore {
         guard !record.namespace.isEmpty, !record.id.isEmpty else {
             throw PlaylistLinksError(code: .invalidArgument, message: "A record needs a namespace and an ID.")
         }
-        if replacingMetadata || metadataByID[metadata.id] == nil { metadataByID[metadata.id] = metadata }
+        if replacingMetadata || metadataByID[metadata.id] == nil {
+            metadataByID[metadata.id] = metadata.stamped(clock.now)
+        }
         linksByRecord[record] = PlaylistLink(record: record, playlist: metadata.id, linkedAt: clock.now)
     }
 
@@ -32,20 +35,39 @@ actor DictionaryLinkStore: PlaylistLinkStore {
     }
     func metadata(for id: SpotifyID) -> PlaylistMetadata? { metadataByID[id] }
     func allMetadata() -> [PlaylistMetadata] { metadataByID.values.sorted { $0.id.rawValue < $1.id.rawValue } }
-    func saveMetadata(_ metadata: PlaylistMetadata) { metadataByID[metadata.id] = metadata }
+    func saveMetadata(_ metadata: PlaylistMetadata) { metadataByID[metadata.id] = metadata.stamped(clock.now) }
 
     func card(for record: RecordID) -> PlaylistCard? {
         guard let link = linksByRecord[record], let metadata = metadataByID[link.playlist] else { return nil }
         return PlaylistCard(record: record, metadata: metadata, linkedAt: link.linkedAt, cover: covers[link.playlist])
     }
 
-    func saveCover(_ bytes: Data, for id: SpotifyID) { covers[id] = bytes }
+    func saveCover(_ bytes: Data, for id: SpotifyID) {
+        covers[id] = bytes
+        coverShownAt[id] = clock.now
+    }
+
+    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) {
+        for (id, metadata) in metadataByID {
+            guard let saved = metadata.savedAt ?? metadata.fetchedAt, saved < detailsSavedBefore else { continue }
+            var dropped = PlaylistMetadata(id: id)
+            dropped.droppedAt = now
+            metadataByID[id] = dropped
+        }
+        for (id, shown) in coverShownAt where shown < coversShownBefore || metadataByID[id]?.droppedAt != nil {
+            covers[id] = nil
+            coverShownAt[id] = nil
+        }
+    }
+
+    func coverShown(for id: SpotifyID, at now: Date) { if covers[id] != nil { coverShownAt[id] = now } }
     func cover(for id: SpotifyID) -> Data? { covers[id] }
     func replaceLibrary(_ playlists: [LibraryPlaylist]) { savedLibrary = playlists }
     func library() -> [LibraryPlaylist] { savedLibrary }
 
     func forgetSpotifyDetails() {
         covers = [:]
+        coverShownAt = [:]
         savedLibrary = []
         let linked = Set(linksByRecord.values.map(\.playlist))
         metadataByID = Dictionary(uniqueKeysWithValues: linked.map { ($0, PlaylistMetadata(id: $0)) })
@@ -53,7 +75,7 @@ actor DictionaryLinkStore: PlaylistLinkStore {
 
     func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) -> RestoreReport {
         var report = RestoreReport()
-        for playlist in metadata { metadataByID[playlist.id] = playlist }
+        for playlist in metadata { metadataByID[playlist.id] = playlist.stamped(clock.now) }
         for link in links {
             let decision = RestoreReport.decision(
                 existing: linksByRecord[link.record], restored: link, replacingNewer: replacingNewer)
@@ -93,17 +115,81 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 private let focus = SpotifyID(unchecked: "37i9dQZF1DXcBWIGoYBM5M")
 private let deepWork = SpotifyID(unchecked: "4rOoJ6Egrf8K2IrywzwOMk")
 
+extension PlaylistMetadata {
+    func with(savedAt: Date?) -> PlaylistMetadata {
+        var copy = self
+        copy.savedAt = savedAt
+        return copy
+    }
+}
+
 private func described(_ id: SpotifyID, _ name: String) -> PlaylistMetadata {
     var metadata = PlaylistMetadata(id: id, availability: .available)
     metadata.name = name
     metadata.trackCount = 12
     metadata.totalDuration = .seconds(2400)
     metadata.snapshotID = "snap-\(name)"
+    metadata.savedAt = VirtualClock().now  // as a store on a fresh virtual clock stamps it
     return metadata
 }
 
 @Suite("The PlaylistLinkStore contract, on every store")
 struct StoreConformanceTests {
+    /// Details not refreshed for the policy's 90 days are dropped when a card is read, offline
+    /// and with no timer; the link stays, the card says when, and saving details again restores it.
+    @Test(arguments: StoreKind.available)
+    func detailsPastTheirLimitAreDroppedWhenTheCardIsRead(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        let session = RecordID(namespace: "session", id: "1")
+        // Covers kept a year: the cover goes here because its details do.
+        let policy = RetentionPolicy(coverUnusedFor: .seconds(365 * 86_400))
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.link(session, to: focus)
+        try await store.saveCover(Data("cover".utf8), for: focus)
+        clock.advance(by: .seconds(89 * 86_400))
+        var card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        #expect(card.metadata.name == "Focus" && card.metadata.droppedAt == nil && card.cover != nil)
+        // Reading does not renew the details: only Spotify does.
+        clock.advance(by: .seconds(2 * 86_400))
+        card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        #expect(card.metadata.name == nil && card.metadata.trackCount == nil && card.metadata.totalDuration == nil)
+        #expect(card.metadata.droppedAt == clock.now)
+        #expect(card.cover == nil)
+        #expect(try await store.cover(for: focus) == nil)
+        #expect(try await store.link(for: session)?.playlist == focus)
+        // Details from Spotify again: kept, stamped now, no longer dropped.
+        try await store.saveMetadata(described(focus, "Focus").with(savedAt: nil))
+        card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        #expect(card.metadata.name == "Focus" && card.metadata.droppedAt == nil && card.metadata.savedAt == clock.now)
+    }
+
+    /// A cover not shown for the policy's 30 days is deleted when any card is read; showing it
+    /// keeps it, and the details stay.
+    @Test(arguments: StoreKind.available)
+    func aCoverNotShownFor30DaysIsDeleted(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        let shown = RecordID(namespace: "session", id: "1")
+        let other = RecordID(namespace: "session", id: "2")
+        let policy = RetentionPolicy(detailsKeptFor: .seconds(365 * 86_400))
+        try await store.saveMetadata(described(focus, "Focus"))
+        try await store.saveMetadata(described(deepWork, "Deep Work"))
+        try await store.link(shown, to: focus)
+        try await store.link(other, to: deepWork)
+        try await store.saveCover(Data("focus".utf8), for: focus)
+        try await store.saveCover(Data("deep".utf8), for: deepWork)
+        for _ in 0..<3 {
+            clock.advance(by: .seconds(20 * 86_400))
+            #expect(try await store.card(for: shown, retention: policy, at: clock.now)?.cover == Data("focus".utf8))
+        }
+        // Sixty days on, the card never shown lost its cover (to the read of the other card), not
+        // its details.
+        #expect(try await store.cover(for: deepWork) == nil)
+        let card = try #require(try await store.card(for: other, retention: policy, at: clock.now))
+        #expect(card.cover == nil && card.metadata.name == "Deep Work")
+    }
+
     /// A disconnect forgets what Spotify said (names, owners, counts, durations, covers, the
     /// picker's library) and keeps the app's links, each naming its playlist by ID.
     @Test(arguments: StoreKind.available)

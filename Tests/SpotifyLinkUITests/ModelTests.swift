@@ -313,6 +313,54 @@ struct PickerModelTests {
         #expect(card.status == .couldNotRefresh)
     }
 
+    /// Details a day old are refreshed when the card opens; younger ones cost nothing.
+    @Test func aCardRefreshesDetailsADayOld() async throws {
+        let harness = try await UIHarness.connected()
+        let record = RecordID(namespace: "session", id: "daily")
+        try await harness.links.link(record, to: try await harness.playlistID("Deep Work"))
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
+        await card.waitForRefresh()
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/playlists/")
+        harness.clock.advance(by: .seconds(23 * 3600))
+        await card.load()
+        await card.waitForRefresh()
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/playlists/") == before)
+        harness.clock.advance(by: .seconds(2 * 3600))
+        await card.load()
+        await card.waitForRefresh()
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/playlists/") == before + 1)
+        await harness.stop()
+    }
+
+    /// Offline and never connected again: after 90 days the card's saved details go when it is
+    /// read, it says why, and it still opens the playlist in Spotify. No request is made.
+    @Test func detailsNinetyDaysOldGoOfflineAndTheCardSaysSo() async throws {
+        let harness = try await UIHarness.connected()
+        let record = RecordID(namespace: "session", id: "old")
+        let deep = try await harness.playlistID("Deep Work")
+        try await harness.links.link(record, to: deep)
+        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        await card.load()
+        await card.waitForRefresh()
+        #expect(card.card?.metadata.name == "Deep Work")
+        await harness.connection.disconnect(keepingDetails: true)
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        harness.clock.advance(by: .seconds(89 * 86_400))
+        await card.load()
+        #expect(card.card?.metadata.name == "Deep Work" && card.status == nil)
+        #expect(card.card?.cover == nil)  // not shown for 89 days: covers go after 30
+        harness.clock.advance(by: .seconds(2 * 86_400))
+        await card.load()
+        #expect(card.card?.metadata.name == nil)
+        #expect(card.status == .playlistDetailsExpired)
+        #expect(card.openInSpotify()?.reference == .playlist(deep))
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before)
+        let english = SpotifyText(locale: Locale(identifier: "en_US"))
+        #expect(english(.playlistDetailsExpired).contains("90 days"))
+        await harness.stop()
+    }
+
     /// Once Spotify answers, one request fills in the duration and the cover's bytes; the next
     /// opening of the card sends nothing.
     @Test func afterThePickOneRequestCompletesTheCard() async throws {
@@ -457,7 +505,8 @@ struct CardModelTests {
         }
         #expect(harness.transport.requestCount == calls)
         let impatient = PlaylistCardModel(
-            record: record, store: harness.links, connection: harness.connection, refreshAfter: .zero)
+            record: record, store: harness.links, connection: harness.connection,
+            retention: RetentionPolicy(refreshAfter: .zero))
         await impatient.load()
         #expect(impatient.isRefreshing)
         await impatient.waitForRefresh()

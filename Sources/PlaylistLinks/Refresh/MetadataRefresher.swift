@@ -136,6 +136,7 @@ public struct MetadataRefresher: Sendable {
         let cover = metadata.update(from: playlist)
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
+        metadata.savedAt = client.clock.now
         try await store.saveMetadata(metadata)
         if let cover, (try? await store.cover(for: playlist.id)) == nil {
             await fetchCover(cover.url, for: playlist.id)
@@ -182,6 +183,7 @@ public struct MetadataRefresher: Sendable {
         let cover = metadata.update(from: summary)
         metadata.availability = .available
         metadata.fetchedAt = client.clock.now
+        metadata.savedAt = client.clock.now
         var entriesFetched = false
         if !unchanged {
             if let firstPage = playlist.items {

@@ -60,6 +60,14 @@ package struct ConcurrentLinkStore: PlaylistLinkStore {
 
     @concurrent package func forgetSpotifyDetails() async throws { try await base.forgetSpotifyDetails() }
 
+    @concurrent package func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
+        try await base.expire(detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
+    }
+
+    @concurrent package func coverShown(for id: SpotifyID, at now: Date) async throws {
+        try await base.coverShown(for: id, at: now)
+    }
+
     @concurrent package func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool)
         async throws -> RestoreReport
     {

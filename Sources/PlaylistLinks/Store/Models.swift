@@ -58,11 +58,36 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     public var availability: PlaylistAvailability
     /// The cover URL last seen (they expire within a day; the bytes are cached separately).
     public var coverURL: URL?
+    /// When these details were last taken from Spotify; a store stamps it with its clock when
+    /// details are saved without one. A ``RetentionPolicy`` drops details by it.
+    public var savedAt: Date?
+    /// When the store dropped this playlist's details for their age; `nil` once details are saved
+    /// again.
+    public var droppedAt: Date?
+
+    /// Whether any detail from Spotify is known (name, owner, counts, duration, cover URL…).
+    public var hasDetails: Bool {
+        name != nil || description != nil || ownerName != nil || trackCount != nil || totalDuration != nil
+            || unavailableCount != nil || snapshotID != nil || coverURL != nil
+    }
 
     /// What is known of playlist `id` before anything is fetched.
     public init(id: SpotifyID, availability: PlaylistAvailability = .unknown) {
         self.id = id
         self.availability = availability
+    }
+
+    /// This metadata as a store saves it at `now`: details without a ``savedAt`` are stamped
+    /// `now`, and details clear ``droppedAt``. Every store saves through it, a store of your own too.
+    public func stamped(_ now: Date) -> PlaylistMetadata {
+        var stamped = self
+        if hasDetails {
+            stamped.savedAt = savedAt ?? now
+            stamped.droppedAt = nil
+        } else {
+            stamped.savedAt = nil
+        }
+        return stamped
     }
 
     /// The playlist as a Spotify reference (URI and universal link).

@@ -16,6 +16,8 @@ public import SpotifyWebAPI
 /// - keeps at most one link per ``RecordID``; saving a link for a record replaces its old one;
 /// - keeps a playlist's metadata while any link, or the library cache, names it, and keeps it when
 ///   the last link goes (the picker and other records may show it again);
+/// - stamps ``PlaylistMetadata/savedAt`` with its clock when metadata with details is saved
+///   without one, and clears ``PlaylistMetadata/droppedAt`` then;
 /// - throws ``PlaylistLinksError`` (code `.database` when the storage fails), never loses saved
 ///   data on a failed write, and holds no token or other secret.
 public protocol PlaylistLinkStore: Sendable {
@@ -74,6 +76,17 @@ public protocol PlaylistLinkStore: Sendable {
     /// "delete and no longer request or process any of that user's personal data" when the user
     /// disconnects. The storage keeps none of the bytes afterwards (SQLite rewrites its file).
     func forgetSpotifyDetails() async throws
+
+    /// Drops what is past its retention limit, in one transaction: the details of every playlist
+    /// whose details were saved (``PlaylistMetadata/savedAt``, else ``PlaylistMetadata/fetchedAt``)
+    /// before `detailsSavedBefore` are cleared as ``forgetSpotifyDetails()`` clears them, with
+    /// ``PlaylistMetadata/droppedAt`` set to `now` and their covers deleted; the bytes of every
+    /// cover not shown since `coversShownBefore` are deleted. Links stay. Apps call
+    /// ``card(for:retention:at:)``, which applies a ``RetentionPolicy`` this way.
+    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
+
+    /// Notes that the cover of playlist `id` was shown at `now` (a cover not shown for long goes).
+    func coverShown(for id: SpotifyID, at now: Date) async throws
 
     /// Saves `metadata`, then `links`, in one transaction: all or nothing. A record whose link here
     /// is newer (by `linkedAt`) than the restored one and names another playlist keeps its link,
@@ -158,6 +171,7 @@ extension PlaylistLinkStore {
         var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
         metadata.update(from: playlist)
         metadata.trackCount = playlist.itemCount ?? metadata.trackCount
+        metadata.savedAt = nil  // fresh from Spotify: the store stamps it
         try await saveLink(record, to: metadata, replacingMetadata: true)
     }
 
@@ -180,6 +194,7 @@ extension PlaylistLinkStore {
         }
         metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
         if metadata.availability == .unknown { metadata.availability = .available }
+        metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
         try await saveLink(record, to: metadata, replacingMetadata: true)
     }
 

@@ -148,12 +148,13 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) throws {
         try Self.check(record)
-        let now = clock.now.timeIntervalSince1970
+        let date = clock.now
+        let now = date.timeIntervalSince1970
         try write { db in
             if replacingMetadata {
-                try Self.upsert(metadata, db)
+                try Self.upsert(metadata, db, now: date)
             } else {
-                try Self.insertIfMissing(metadata, db)
+                try Self.insertIfMissing(metadata, db, now: date)
             }
             try db.execute(
                 sql: """
@@ -242,16 +243,18 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     public func saveMetadata(_ metadata: PlaylistMetadata) throws {
-        try write { db in try Self.upsert(metadata, db) }
+        let now = clock.now
+        try write { db in try Self.upsert(metadata, db, now: now) }
     }
 
     @discardableResult
     public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) throws
         -> RestoreReport
     {
-        try write { db in
+        let now = clock.now
+        return try write { db in
             var report = RestoreReport()
-            for playlist in metadata { try Self.upsert(playlist, db) }
+            for playlist in metadata { try Self.upsert(playlist, db, now: now) }
             for link in links {
                 let existing = try Row.fetchOne(
                     db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
@@ -265,7 +268,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                     existing: existing, restored: link, replacingNewer: replacingNewer)
                 report.note(decision, link)
                 guard decision == .add || decision == .replace else { continue }
-                try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db)
+                try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db, now: now)
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
                     arguments: [
@@ -287,9 +290,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             try db.execute(sql: "DELETE FROM playlist WHERE id NOT IN (SELECT playlistID FROM link)")
             try db.execute(
                 sql: """
-                    UPDATE playlist SET name = NULL, description = NULL, ownerName = NULL, trackCount = NULL,
-                        durationMs = NULL, unavailableCount = NULL, snapshotID = NULL, fetchedAt = NULL,
-                        availability = 'unknown', coverURL = NULL
+                    UPDATE playlist SET \(Self.cleared), droppedAt = NULL
                     """)
         }
         let writer = try database.writer()
@@ -305,32 +306,65 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
-    static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database) throws {
-        try upsert(metadata, db, replacing: false)
+    /// The assignments that clear every detail from Spotify.
+    static let cleared = """
+        name = NULL, description = NULL, ownerName = NULL, trackCount = NULL, durationMs = NULL,
+        unavailableCount = NULL, snapshotID = NULL, fetchedAt = NULL, availability = 'unknown', coverURL = NULL,
+        savedAt = NULL
+        """
+
+    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
+                arguments: [now.timeIntervalSince1970, detailsSavedBefore.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    DELETE FROM cover WHERE lastUsedAt < ?
+                        OR playlistID IN (SELECT id FROM playlist WHERE droppedAt IS NOT NULL)
+                    """,
+                arguments: [coversShownBefore.timeIntervalSince1970])
+        }
+    }
+
+    public func coverShown(for id: SpotifyID, at now: Date) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ?",
+                arguments: [now.timeIntervalSince1970, id.rawValue])
+        }
+    }
+
+    static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database, now: Date) throws {
+        try upsert(metadata, db, now: now, replacing: false)
     }
 
     /// Saves `metadata`: over the cached row when `replacing`, otherwise only where there is none.
-    static func upsert(_ metadata: PlaylistMetadata, _ db: Database, replacing: Bool = true) throws {
+    /// Details saved without ``PlaylistMetadata/savedAt`` are stamped `now`.
+    static func upsert(_ metadata: PlaylistMetadata, _ db: Database, now: Date, replacing: Bool = true) throws {
+        let metadata = metadata.stamped(now)
         let conflict =
             replacing
             ? """
             DO UPDATE SET name = excluded.name, description = excluded.description,
                 ownerName = excluded.ownerName, trackCount = excluded.trackCount, durationMs = excluded.durationMs,
                 unavailableCount = excluded.unavailableCount, snapshotID = excluded.snapshotID,
-                fetchedAt = excluded.fetchedAt, availability = excluded.availability, coverURL = excluded.coverURL
+                fetchedAt = excluded.fetchedAt, availability = excluded.availability, coverURL = excluded.coverURL,
+                savedAt = excluded.savedAt, droppedAt = excluded.droppedAt
             """ : "DO NOTHING"
         try db.execute(
             sql: """
                 INSERT INTO playlist (id, name, description, ownerName, trackCount, durationMs, unavailableCount,
-                                      snapshotID, fetchedAt, availability, coverURL)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      snapshotID, fetchedAt, availability, coverURL, savedAt, droppedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) \(conflict)
                 """,
             arguments: [
                 metadata.id.rawValue, metadata.name, metadata.description, metadata.ownerName, metadata.trackCount,
                 metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }, metadata.unavailableCount,
                 metadata.snapshotID, metadata.fetchedAt?.timeIntervalSince1970, metadata.availability.rawValue,
-                metadata.coverURL?.absoluteString,
+                metadata.coverURL?.absoluteString, metadata.savedAt?.timeIntervalSince1970,
+                metadata.droppedAt?.timeIntervalSince1970,
             ])
     }
 
@@ -347,6 +381,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         metadata.snapshotID = row["snapshotID"]
         metadata.fetchedAt = (row["fetchedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         metadata.coverURL = (row["coverURL"] as String?).flatMap(URL.init(string:))
+        metadata.savedAt = (row["savedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        metadata.droppedAt = (row["droppedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         return metadata
     }
 

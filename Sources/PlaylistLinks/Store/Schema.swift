@@ -60,6 +60,20 @@ enum Schema {
                 t.add(column: "snapshotID", .text)
             }
         }
+        // Temporary by design: when the details came from Spotify, and when they were dropped for
+        // their age. Rows saved before keep their last fetch as their age, or start now.
+        migrator.registerMigration("v6 detail ages") { db in
+            try db.alter(table: "playlist") { t in
+                t.add(column: "savedAt", .double)
+                t.add(column: "droppedAt", .double)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE playlist SET savedAt = COALESCE(fetchedAt, CAST(strftime('%s', 'now') AS REAL))
+                    WHERE name IS NOT NULL OR ownerName IS NOT NULL OR trackCount IS NOT NULL OR durationMs IS NOT NULL
+                        OR coverURL IS NOT NULL OR snapshotID IS NOT NULL OR description IS NOT NULL
+                    """)
+        }
         return migrator
     }
 }

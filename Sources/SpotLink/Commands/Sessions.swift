@@ -44,7 +44,12 @@ struct SessionCommand: AsyncParsableCommand {
             let journal = try context.journal()
             let links = journal.links
             let entries = try journal.all()
-            let rows = try entries.map { ($0, try links.card(for: $0.record)) }
+            // Reading a card drops the saved details past their retention, as an app's card does.
+            var rows: [(Journal.Entry, PlaylistCard?)] = []
+            for entry in entries {
+                rows.append(
+                    (entry, try await links.card(for: entry.record, retention: .default, at: Context.wallClock.now)))
+            }
             if global.json {
                 Output.json([
                     "sessions": rows.map { entry, card in
@@ -74,7 +79,8 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (_, links, entry) = try Journal.open(global, session: id)
-            CardPrinter.print(entry: entry, card: try links.card(for: entry.record), json: global.json)
+            let card = try await links.card(for: entry.record, retention: .default, at: Context.wallClock.now)
+            CardPrinter.print(entry: entry, card: card, json: global.json)
         }
     }
 

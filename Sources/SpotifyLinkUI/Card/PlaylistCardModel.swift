@@ -5,14 +5,16 @@ import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The playlist card in a record's detail screen: the saved card at once (cover, name, track
-/// count, duration), then, when the saved details are older than `refreshAfter`, a refresh from
-/// Spotify in the background, and "Open in Spotify".
+/// count, duration), then, when the saved details are older than the retention policy's
+/// `refreshAfter` (a day), a refresh from Spotify in the background, and "Open in Spotify".
 ///
 /// Opening a card twenty times a day costs no request when its details are fresh: a Development
 /// Mode app shares about a thousand requests a day among all its users.
 ///
-/// Saved data is never dropped: a deleted or inaccessible playlist keeps its card with a status
-/// line, and a failed refresh leaves the card as it was.
+/// The link is never dropped: a deleted or inaccessible playlist keeps its card with a status
+/// line, and a failed refresh leaves the card as it was. The details saved from Spotify are
+/// temporary, as Spotify's terms ask (`RetentionPolicy`): a cover not shown for 30 days and
+/// details not refreshed for 90 days go when the card is read, offline too, and the card says so.
 @MainActor @Observable
 public final class PlaylistCardModel {
     /// The host app's record whose playlist the card shows.
@@ -28,24 +30,26 @@ public final class PlaylistCardModel {
     private let connection: SpotifyConnectionModel
     private let coverTransport: any Transport
     private var refreshTask: Task<Void, Never>?
-    /// How old saved details may be before ``load()`` refreshes them; ``refresh()`` always asks.
-    package let refreshAfter: Duration
+    /// How long saved details stay, and how old they may be before ``load()`` refreshes them;
+    /// ``refresh()`` always asks.
+    package let retention: RetentionPolicy
 
     /// - Parameters:
     ///   - record: the host app's record whose playlist the card shows.
     ///   - store: where the link, metadata and cover are kept.
     ///   - connection: the app's Spotify connection; refreshes happen only while it is connected.
     ///   - coverTransport: fetches cover images (their URLs need no token).
-    ///   - refreshAfter: how old saved details may be before opening the card refreshes them.
+    ///   - retention: how old saved details may be before opening the card refreshes them, and
+    ///     how long they stay.
     public init(
         record: RecordID, store: any PlaylistLinkStore, connection: SpotifyConnectionModel,
-        coverTransport: any Transport = platformDefaultTransport(), refreshAfter: Duration = .seconds(6 * 3600)
+        coverTransport: any Transport = platformDefaultTransport(), retention: RetentionPolicy = .default
     ) {
         self.record = record
         self.store = ConcurrentLinkStore(store)
         self.connection = connection
         self.coverTransport = coverTransport
-        self.refreshAfter = refreshAfter
+        self.retention = retention
     }
 
     /// The card's facts, "12 tracks · 48 min" once worded; `nil` while neither is known.
@@ -63,13 +67,14 @@ public final class PlaylistCardModel {
         card.map { OpenInSpotify($0.metadata.reference, fallback: fallback) }
     }
 
-    /// Shows the saved card, then refreshes it in the background when connected and its details
-    /// are missing or older than `refreshAfter`.
+    /// Shows the saved card (dropping what is past the retention policy's limits), then refreshes
+    /// it in the background when connected and its details are missing or older than the
+    /// policy's `refreshAfter`.
     public func load() async {
         await readCard()
         guard let metadata = card?.metadata else { return }
         let age = metadata.fetchedAt.map { connection.client.clock.now.timeIntervalSince($0) }
-        if age.map({ $0 >= refreshAfter.seconds }) ?? true { startRefresh(.background) }
+        if age.map({ $0 >= retention.refreshAfter.seconds }) ?? true { startRefresh(.background) }
     }
 
     /// Refreshes from Spotify when connected (pull to refresh: a person asked) and returns when it
@@ -108,9 +113,11 @@ public final class PlaylistCardModel {
 
     private func readCard() async {
         do {
-            card = try await store.card(for: record)
+            card = try await store.card(for: record, retention: retention, at: connection.client.clock.now)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
-            status = card.flatMap { SpotifyMessage($0.metadata.availability) }
+            status = card.flatMap { card in
+                card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)
+            }
         } catch let error as PlaylistLinksError where error.code == .database {
             status = .storageUnavailable
         } catch {

@@ -96,6 +96,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     case playlistOwnedBySpotify
     /// The playlist's details have not been fetched yet.
     case playlistDetailsPending
+    /// The saved details were removed after going unrefreshed for long (90 days by default), as
+    /// Spotify's terms ask that saved details stay temporary; the link stays and opens in Spotify.
+    case playlistDetailsExpired
     /// A refresh failed; the saved details are shown.
     case couldNotRefresh
     /// The saved playlist could not be read from the device.

@@ -133,6 +133,9 @@ public struct SpotifyText: Sendable {
             return "Spotify doesn't share the details of its own playlists (such as Today's Top Hits) with apps. "
                 + "It still opens in Spotify."
         case .playlistDetailsPending: return "Details will appear once Spotify has been reached."
+        case .playlistDetailsExpired:
+            return "The saved details of this playlist were removed after 90 days without an update, as Spotify asks. "
+                + "Connect to Spotify to see them again; the playlist still opens in Spotify."
         case .couldNotRefresh: return "Couldn't refresh from Spotify; showing saved details."
         case .savedPlaylistUnreadable: return "The saved playlist couldn't be read on this device."
         case .noSavedPlaylists: return "No saved playlists yet."
@@ -236,6 +239,9 @@ public struct SpotifyText: Sendable {
         case .playlistOwnedBySpotify:
             return "Spotify自身のプレイリスト（Today's Top Hitsなど）の詳細はアプリに公開されていません。Spotifyでは開けます。"
         case .playlistDetailsPending: return "Spotifyに接続すると詳細が表示されます。"
+        case .playlistDetailsExpired:
+            return "このプレイリストの保存済み情報は、Spotifyの規約に従い90日間更新がなかったため削除されました。"
+                + "Spotifyに接続すると再表示されます。プレイリストはSpotifyで開けます。"
         case .couldNotRefresh: return "Spotifyから更新できませんでした。保存済みの情報を表示しています。"
         case .savedPlaylistUnreadable: return "保存済みのプレイリストをこの端末で読み込めませんでした。"
         case .noSavedPlaylists: return "保存されたプレイリストはまだありません。"
@@ -300,7 +306,8 @@ extension SpotifyMessage {
             .disconnectExplanation(.keychain, keepingDetails: true),
             .disconnected(.keychain, keptDetails: false), .disconnected(.keychain, keptDetails: true), .playlistDeleted,
             .playlistNoLongerAccessible, .playlistOwnedBySpotify,
-            .playlistDetailsPending, .couldNotRefresh, .savedPlaylistUnreadable, .noSavedPlaylists,
+            .playlistDetailsPending, .playlistDetailsExpired, .couldNotRefresh, .savedPlaylistUnreadable,
+            .noSavedPlaylists,
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
@@ -360,9 +367,10 @@ extension SpotifyMessage {
         case .spotifyButton(.playOnSpotify): 43
         case .spotifyButton(.listenOnSpotify): 44
         case .spotifyButton(.getSpotifyFree): 45
+        case .playlistDetailsExpired: 48
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 48
+    package static let coverageCount = 49
 }
