@@ -222,9 +222,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             try await connection.query(
                 """
                 DELETE FROM spotlink_cover c WHERE c.user_key = \(self.user) AND (
-                    c.last_used_at < \(coversShownBefore.timeIntervalSince1970) OR EXISTS (
-                        SELECT 1 FROM spotlink_playlist p
-                        WHERE p.user_key = c.user_key AND p.id = c.playlist_id AND p.dropped_at IS NOT NULL))
+                    c.last_used_at < \(coversShownBefore.timeIntervalSince1970) OR c.playlist_id IN (
+                        SELECT id FROM spotlink_playlist WHERE user_key = \(self.user) AND dropped_at = \(now.timeIntervalSince1970)))
                 """, logger: self.logger)
         }
     }
@@ -235,6 +234,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 """
                 UPDATE spotlink_cover SET last_used_at = \(now.timeIntervalSince1970)
                 WHERE user_key = \(self.user) AND playlist_id = \(id.rawValue)
+                    AND last_used_at < \(now.timeIntervalSince1970 - 86_400)
                 """, logger: self.logger)
         }
     }

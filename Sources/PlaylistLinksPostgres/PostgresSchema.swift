@@ -131,6 +131,8 @@ public enum PostgresSchema {
             WHERE name IS NOT NULL OR owner_name IS NOT NULL OR track_count IS NOT NULL OR duration_ms IS NOT NULL
                 OR cover_url IS NOT NULL OR snapshot_id IS NOT NULL OR description IS NOT NULL
             """,
+            "CREATE INDEX spotlink_playlist_detail_age ON spotlink_playlist (user_key, (COALESCE(saved_at, fetched_at)))",
+            "CREATE INDEX spotlink_cover_last_shown ON spotlink_cover (user_key, last_used_at)",
         ],
     ]
 }

@@ -313,25 +313,32 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         savedAt = NULL
         """
 
+    /// Three indexed statements: with nothing past its limit (every read but the rare one),
+    /// they find nothing and write nothing.
     public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) throws {
+        let detailsBefore = detailsSavedBefore.timeIntervalSince1970
         try write { db in
             try db.execute(
-                sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
-                arguments: [now.timeIntervalSince1970, detailsSavedBefore.timeIntervalSince1970])
-            try db.execute(
                 sql: """
-                    DELETE FROM cover WHERE lastUsedAt < ?
-                        OR playlistID IN (SELECT id FROM playlist WHERE droppedAt IS NOT NULL)
+                    DELETE FROM cover WHERE playlistID IN (
+                        SELECT id FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
                     """,
-                arguments: [coversShownBefore.timeIntervalSince1970])
+                arguments: [detailsBefore])
+            try db.execute(
+                sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
+                arguments: [now.timeIntervalSince1970, detailsBefore])
+            try db.execute(
+                sql: "DELETE FROM cover WHERE lastUsedAt < ?", arguments: [coversShownBefore.timeIntervalSince1970])
         }
     }
 
+    /// Writes only when the cover was last noted shown more than a day before `now`: a card read
+    /// twenty times a day writes once.
     public func coverShown(for id: SpotifyID, at now: Date) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ?",
-                arguments: [now.timeIntervalSince1970, id.rawValue])
+                sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ? AND lastUsedAt < ?",
+                arguments: [now.timeIntervalSince1970, id.rawValue, now.timeIntervalSince1970 - 86_400])
         }
     }
 

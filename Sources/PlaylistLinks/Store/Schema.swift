@@ -73,6 +73,9 @@ enum Schema {
                     WHERE name IS NOT NULL OR ownerName IS NOT NULL OR trackCount IS NOT NULL OR durationMs IS NOT NULL
                         OR coverURL IS NOT NULL OR snapshotID IS NOT NULL OR description IS NOT NULL
                     """)
+            // Every card read asks what is past its limit: answered from these, never a scan.
+            try db.execute(sql: "CREATE INDEX playlist_detail_age ON playlist (COALESCE(savedAt, fetchedAt))")
+            try db.create(index: "cover_last_shown", on: "cover", columns: ["lastUsedAt"])
         }
         return migrator
     }
