@@ -44,6 +44,12 @@ public struct EmulatorOptions: ParsableArguments {
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
     var shape: EmulatorConfiguration.Shape = .current
     @Option(
+        help: """
+            When the client IDs were created (YYYY-MM-DD). Before 2026-02-11 they still get what Spotify \
+            postponed removing for them: the plan, email and country on /me, /users/{id}, /tracks?ids=, /markets.
+            """)
+    var clientCreated: String?
+    @Option(
         help:
             "The bearer token the control API (/emulator/...) asks for. Default: a random one, printed on the second line."
     )
@@ -64,7 +70,7 @@ public struct EmulatorOptions: ParsableArguments {
                 clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,
                 accessTokenTTL: accessTokenTTL, refreshRotation: refreshRotation, latencyMs: latencyMs,
                 rateLimit: rateLimit, catalog: catalog, shape: shape, quota: quota, quotaWindow: quotaWindow,
-                developers: developers, extraPlaylists: extraPlaylists)
+                developers: developers, extraPlaylists: extraPlaylists, clientCreated: clientCreated)
         } catch let error as EmulatorError {
             throw ValidationError(error.description)
         }

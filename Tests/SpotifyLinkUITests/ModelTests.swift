@@ -37,6 +37,35 @@ struct ConnectionModelTests {
         await harness.stop()
     }
 
+    /// A client ID created before 2026-02-11 still gets the plan, email and country on `/me`; a
+    /// newer one does not. The package reads nothing into either: the same account, the same
+    /// screens, the same requests.
+    @Test func bothKindsOfClientIDGiveTheSameAccountAndRequests() async throws {
+        var seen: [(SpotifyConnectionModel.Account, String?, Int)] = []
+        for created in [nil, Date(timeIntervalSince1970: 1_748_736_000)] {  // 2025-06-01
+            let harness = try await UIHarness(clientCreated: created)
+            try await harness.connect()
+            guard case .connected(var account) = harness.connection.state else {
+                Issue.record("state \(harness.connection.state)")
+                return
+            }
+            #expect(account.imageURL != nil)
+            account.imageURL = nil  // names the emulator's port
+            let record = RecordID(namespace: "session", id: "1")
+            try await harness.links.link(record, to: try await harness.playlistID("Deep Work"))
+            let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+            await card.load()
+            await card.waitForRefresh()
+            #expect(card.status == nil)
+            seen.append((account, card.card?.metadata.name, await harness.emulator.totalRequests(prefix: "GET /v1/")))
+            await harness.stop()
+        }
+        #expect(seen.count == 2 && seen[0].0 == seen[1].0, "\(seen.map(\.0))")
+        #expect(seen.map(\.1) == ["Deep Work", "Deep Work"])
+        #expect(seen[0].2 == seen[1].2, "requests: \(seen.map(\.2))")
+        #expect(seen[0].0.accountID == "acct-emu-user" && seen[0].0.displayName == "Emulator User")
+    }
+
     /// A user not on a Development Mode app's user list finishes the sign-in, then is refused every
     /// call: the model says so right after connecting, with the `/me` it asks anyway, never
     /// "connected". The sign-in is kept for when the developer adds the account.

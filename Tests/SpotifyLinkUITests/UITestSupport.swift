@@ -61,12 +61,17 @@ final class UIHarness {
     /// The app's registered redirect: a custom scheme, as an iOS app's.
     static let redirect = "myapp://spotify-callback"
 
-    /// - Parameter user: what the user does in the sheet; agrees on Spotify's page by default.
-    init(user: BrowserSignIn.Browser? = nil) async throws {
+    /// - Parameters:
+    ///   - user: what the user does in the sheet; agrees on Spotify's page by default.
+    ///   - clientCreated: when the app's client ID was created (after Spotify's February 2026
+    ///     restrictions by default).
+    init(user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
         configuration.time = .external { clock.now }
-        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: [Self.redirect])]
+        var app = EmulatorConfiguration.Client(id: "spotlink-demo", redirectURIs: [Self.redirect])
+        if let clientCreated { app.created = clientCreated }
+        configuration.clients = [app]
         emulator = try await EmulatorServer.start(configuration)
         let server = AuthorizationServer.emulator(url: emulator.baseURL)
         session = SpotifySession(

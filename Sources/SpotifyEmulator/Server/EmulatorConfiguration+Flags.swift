@@ -7,8 +7,17 @@ extension EmulatorConfiguration {
     package mutating func apply(
         clientIDs: [String], redirectURIs: [String], clientSecret: String?, accessTokenTTL: Int,
         refreshRotation: RefreshRotation, latencyMs: Int, rateLimit: Int?, catalog: String?, shape: Shape,
-        quota: Int? = nil, quotaWindow: Int = 86_400, developers: [String] = [], extraPlaylists: Int = 0
+        quota: Int? = nil, quotaWindow: Int = 86_400, developers: [String] = [], extraPlaylists: Int = 0,
+        clientCreated: String? = nil
     ) throws {
+        var created = Client.newClientCreated
+        if let clientCreated {
+            let format = Date.ISO8601FormatStyle().year().month().day()
+            guard let date = try? format.parse(clientCreated) else {
+                throw EmulatorError(flag: "--client-created", message: "takes a date as YYYY-MM-DD, as 2025-06-01")
+            }
+            created = date
+        }
         guard accessTokenTTL > 0 else {
             throw EmulatorError(flag: "--access-token-ttl", message: "must be positive")
         }
@@ -39,7 +48,9 @@ extension EmulatorConfiguration {
         }
         let uris = redirectURIs.isEmpty ? ["http://127.0.0.1/callback"] : redirectURIs
         clients = ids.map {
-            Client(id: $0, redirectURIs: uris, secret: clientSecret, developer: owners[$0] ?? "developer")
+            var client = Client(id: $0, redirectURIs: uris, secret: clientSecret, developer: owners[$0] ?? "developer")
+            client.created = created
+            return client
         }
         self.quota = quota
         self.quotaWindow = .seconds(quotaWindow)

@@ -13,6 +13,20 @@ public struct EmulatorConfiguration: Sendable {
         public var secret: String?
         /// The developer account that owns the app: apps of one developer share one request quota.
         public var developer: String
+        /// When the client ID was created. Spotify postponed its February 2026 endpoint
+        /// restrictions for client IDs created before 2026-02-11: such a client still gets the
+        /// plan, email and country on `/me`, `GET /users/{id}`, `GET /tracks?ids=` and
+        /// `GET /markets`, which a newer client is refused.
+        public var created: Date = Client.newClientCreated
+
+        /// The day Spotify's February 2026 restrictions apply from: clients created earlier keep
+        /// what they removed.
+        public static let restrictionsApplyFrom = Date(timeIntervalSince1970: 1_770_768_000)  // 2026-02-11
+        /// The creation date of a client unless told otherwise: after the restrictions.
+        public static let newClientCreated = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01
+
+        /// Whether the client was created before 2026-02-11 and so keeps what Spotify postponed removing.
+        public var predatesRestrictions: Bool { created < Self.restrictionsApplyFrom }
 
         /// - Parameters:
         ///   - id: the client ID apps send.

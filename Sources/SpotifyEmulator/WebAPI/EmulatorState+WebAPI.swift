@@ -10,10 +10,33 @@ extension EmulatorState {
         case .failure(let response): return response
         }
         let segments = request.path.split(separator: "/").map(String.init)
+        let predatesRestrictions =
+            configuration.clients.first { $0.id == access.clientID }?.predatesRestrictions ?? false
         switch segments.dropFirst().first {
         case "me":
             guard access.userID != nil else { return .apiError(401, "Valid user authentication required") }
+            if segments.count == 2, predatesRestrictions { return .json(userJSON(withAccountDetails: true)) }
             return handleMe(Array(segments.dropFirst(2)), request, access)
+        // What Spotify postponed removing for client IDs created before 2026-02-11; a newer client
+        // gets 404, as for any removed route.
+        case "users" where segments.count == 3 && predatesRestrictions:
+            guard segments[2] == catalog.userID else { return .apiError(404, "Resource not found") }
+            return .json(publicUserJSON())
+        case "tracks" where segments.count == 2 && predatesRestrictions:
+            let ids = (request.parameter("ids") ?? "").split(separator: ",").map(String.init)
+            guard !ids.isEmpty, ids.count <= 50 else { return .apiError(400, "Invalid ids") }
+            return .json(
+                .object([
+                    (
+                        "tracks",
+                        .array(
+                            ids.map { id in
+                                catalog.tracks[id].map { itemJSON($0, episodes: false, in: .catalog) } ?? .null
+                            })
+                    )
+                ]))
+        case "markets" where segments.count == 2 && predatesRestrictions:
+            return .json(.object([("markets", .array(["JP", "US", "GB", "DE", "FR"].map(JSONValue.string)))]))
         case "playlists" where segments.count >= 3:
             return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
         case "search" where segments.count == 2:
@@ -182,16 +205,49 @@ extension EmulatorState {
         }
     }
 
-    package func userJSON() -> JSONValue {
+    /// `/me`. A client created before 2026-02-11 still gets the account's country, email, plan,
+    /// explicit-content setting and followers (`withAccountDetails`), as live still sends them.
+    package func userJSON(withAccountDetails: Bool = false) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if withAccountDetails { fields.append(("country", .string("JP"))) }
+        fields += [("display_name", .string(catalog.userName))]
+        if withAccountDetails {
+            fields += [
+                ("email", .string("\(catalog.userID)@example.com")),
+                (
+                    "explicit_content",
+                    .object([("filter_enabled", .bool(false)), ("filter_locked", .bool(false))])
+                ),
+            ]
+        }
+        fields.append(
+            ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(catalog.userID)"))])))
+        if withAccountDetails { fields.append(("followers", .object([("href", .null), ("total", .int(3))]))) }
+        fields += [
+            ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
+            ("id", .string(catalog.userID)),
+            ("images", imagesJSON(of: catalog.userID, sizes: [300, 64])),
+        ]
+        if withAccountDetails { fields.append(("product", .string("premium"))) }
+        fields += [
+            ("type", .string("user")),
+            ("uri", .string("spotify:user:\(catalog.userID)")),
+            ("account_id", .string("acct-\(catalog.userID)")),
+        ]
+        return .object(fields)
+    }
+
+    /// `GET /users/{id}`: the public profile, for clients created before 2026-02-11.
+    func publicUserJSON() -> JSONValue {
         .object([
             ("display_name", .string(catalog.userName)),
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/user/\(catalog.userID)"))])),
+            ("followers", .object([("href", .null), ("total", .int(3))])),
             ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
             ("id", .string(catalog.userID)),
             ("images", imagesJSON(of: catalog.userID, sizes: [300, 64])),
             ("type", .string("user")),
             ("uri", .string("spotify:user:\(catalog.userID)")),
-            ("account_id", .string("acct-\(catalog.userID)")),
         ])
     }
 
