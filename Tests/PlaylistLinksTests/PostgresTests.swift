@@ -93,6 +93,50 @@ struct PostgresStoreTests {
 
     /// A quota cooldown one process learns stops another that shares the database: no request
     /// leaves until it ends.
+    /// A disconnect forgets: after it, no row of the user's tables holds a name, an owner or a
+    /// cover byte (read as text, every column), and another user's rows are untouched.
+    @Test func forgettingLeavesNoDetailInTheUsersRows() async throws {
+        let clock = VirtualClock()
+        let user = "forget-\(UUID())"
+        let other = "keep-\(UUID())"
+        let store = try await TestPostgres.linkStore(user: user, clock: clock)
+        let neighbour = try await TestPostgres.linkStore(user: other, clock: clock)
+        for each in [store, neighbour] {
+            var named = PlaylistMetadata(id: focus, availability: .available)
+            named.name = "SENTINEL_NAME"
+            named.ownerName = "SENTINEL_OWNER"
+            try await each.saveMetadata(named)
+            try await each.link(RecordID(namespace: "session", id: "1"), to: focus)
+            try await each.saveCover(Data("SENTINEL_COVER".utf8), for: focus)
+            try await each.replaceLibrary([LibraryPlaylist(id: deepWork, name: "SENTINEL_LIBRARY")])
+        }
+        try await store.forgetSpotifyDetails()
+        let client = try await TestPostgres.shared.value
+        func rows(of owner: String) async throws -> String {
+            var text = ""
+            for table in ["spotlink_playlist", "spotlink_link", "spotlink_cover", "spotlink_library"] {
+                let result = try await client.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT t::text FROM \(table) t WHERE user_key = $1",
+                        binds: {
+                            var binds = PostgresBindings()
+                            binds.append(owner)
+                            return binds
+                        }()))
+                for try await (row) in result.decode(String.self) { text += row + "\n" }
+            }
+            return text
+        }
+        let forgotten = try await rows(of: user)
+        #expect(forgotten.contains(focus.rawValue), "the link stays")
+        for sentinel in ["SENTINEL_NAME", "SENTINEL_OWNER", "SENTINEL_LIBRARY", "53454e54494e454c5f434f564552"] {
+            #expect(!forgotten.contains(sentinel), "\(sentinel) is still in the user's rows")
+        }
+        let kept = try await rows(of: other)
+        #expect(kept.contains("SENTINEL_NAME") && kept.contains("SENTINEL_LIBRARY"))
+        #expect(kept.contains("53454e54494e454c5f434f564552"), "the other user's cover bytes (hex)")
+    }
+
     @Test func aCooldownOneProcessLearnsStopsEveryOther() async throws {
         _ = try await TestPostgres.shared.value
         let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app-\(UUID())")
