@@ -230,7 +230,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     public func coverShown(for id: SpotifyID, at now: Date) async throws {
         try await transaction("note a cover shown") { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 UPDATE spotlink_cover SET last_used_at = \(now.timeIntervalSince1970)
                 WHERE user_key = \(self.user) AND playlist_id = \(id.rawValue)

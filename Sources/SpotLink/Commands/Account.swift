@@ -137,7 +137,7 @@ struct Logout: AsyncParsableCommand {
         // Spotify's Developer Policy: on a disconnect, delete the user's data. The links are the
         // user's own records and stay, naming their playlists by ID.
         if !keepDetails, FileManager.default.fileExists(atPath: context.databaseURL.path) {
-            try await context.links().forgetSpotifyDetails()
+            try context.links().forgetSpotifyDetails()
         }
         let details =
             keepDetails
