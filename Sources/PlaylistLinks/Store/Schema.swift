@@ -104,10 +104,12 @@ extension DatabaseMigrator {
 extension DatabasePool {
     /// Opens the pool at `path` while other processes of the app may be creating the same new
     /// file: the first connection's switch to WAL answers `SQLITE_BUSY` at once (SQLite does not
-    /// wait when waiting could deadlock), so an opener that meets another retries a few times,
-    /// a little later each time (at most about 2 s in all), and then reports the error.
+    /// wait when waiting could deadlock), so an opener that meets another retries, a little later
+    /// each time (at most about 8 s in all: a loaded device can keep the other opener busy for
+    /// seconds), and then reports the error. It runs at the first disk use, never on the main
+    /// actor.
     package static func openedAlongsideOtherProcesses(
-        path: String, configuration: Configuration, attempts: Int = 20
+        path: String, configuration: Configuration, attempts: Int = 40
     ) throws -> DatabasePool {
         var attempt = 1
         while true {
