@@ -51,8 +51,7 @@ struct ConnectionModelTests {
             }
             #expect(account.imageURL != nil)
             account.imageURL = nil  // names the emulator's port
-            let record = RecordID(namespace: "session", id: "1")
-            try await harness.links.link(record, to: try await harness.playlistID("Deep Work"))
+            let (record, _) = try await harness.linkDeepWork(to: "1")
             let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
             await card.load()
             await card.waitForRefresh()
@@ -130,10 +129,8 @@ struct ConnectionModelTests {
     /// record keeps its link (the app's data) and opens it in Spotify; connecting again refetches.
     @Test func disconnectForgetsTheDetailsAndKeepsTheLinks() async throws {
         let harness = try await UIHarness.connected()
-        let record = RecordID(namespace: "session", id: "1")
-        let deep = try await harness.playlistID("Deep Work")
+        let (record, deep) = try await harness.linkDeepWork(to: "1")
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
-        try await harness.links.link(record, to: deep)
         await card.load()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work" && card.card?.cover != nil)
@@ -170,10 +167,8 @@ struct ConnectionModelTests {
     /// Keeping the saved details is a choice the app asks for; the words say what it keeps.
     @Test func disconnectKeepsTheDetailsOnlyWhenAsked() async throws {
         let harness = try await UIHarness.connected()
-        let record = RecordID(namespace: "session", id: "1")
-        let deep = try await harness.playlistID("Deep Work")
+        let (record, _) = try await harness.linkDeepWork(to: "1")
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
-        try await harness.links.link(record, to: deep)
         await card.load()
         await card.waitForRefresh()
         let english = SpotifyText(locale: Locale(identifier: "en_US"))
@@ -345,8 +340,7 @@ struct PickerModelTests {
     /// Details a day old are refreshed when the card opens; younger ones cost nothing.
     @Test func aCardRefreshesDetailsADayOld() async throws {
         let harness = try await UIHarness.connected()
-        let record = RecordID(namespace: "session", id: "daily")
-        try await harness.links.link(record, to: try await harness.playlistID("Deep Work"))
+        let (record, _) = try await harness.linkDeepWork(to: "daily")
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
         await card.load()
         await card.waitForRefresh()
@@ -366,9 +360,7 @@ struct PickerModelTests {
     /// read, it says why, and it still opens the playlist in Spotify. No request is made.
     @Test func detailsNinetyDaysOldGoOfflineAndTheCardSaysSo() async throws {
         let harness = try await UIHarness.connected()
-        let record = RecordID(namespace: "session", id: "old")
-        let deep = try await harness.playlistID("Deep Work")
-        try await harness.links.link(record, to: deep)
+        let (record, deep) = try await harness.linkDeepWork(to: "old")
         let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
         await card.load()
         await card.waitForRefresh()
