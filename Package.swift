@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),
         .library(name: "SpotifyAuthLoopback", targets: ["SpotifyAuthLoopback"]),
         .library(name: "PlaylistLinks", targets: ["PlaylistLinks"]),
+        .library(name: "PlaylistLinksSQLite", targets: ["PlaylistLinksSQLite"]),
+        .library(name: "SpotifyNowPlaying", targets: ["SpotifyNowPlaying"]),
         .library(name: "PlaylistLinksPostgres", targets: ["PlaylistLinksPostgres"]),
         .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
@@ -94,14 +96,31 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
+        // The links' values, the store protocol, the refresher and song time: no database.
         .target(
             name: "PlaylistLinks",
             dependencies: [
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
+        // The device's storage: the link store and the request ledger in SQLite (GRDB).
+        .target(
+            name: "PlaylistLinksSQLite",
+            dependencies: [
+                "SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
+        // What is playing now, polled within the budget, and a routine summed up in songs.
+        .target(
+            name: "SpotifyNowPlaying",
+            dependencies: ["SpotifyLinkSupport", "SpotifyWebAPI"],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
@@ -134,7 +153,8 @@ let package = Package(
         .target(
             name: "SpotifyLinkUI",
             dependencies: [
-                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks",
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+                "SpotifyNowPlaying",
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -165,6 +185,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
+                "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
                 "EmulatorCommandLine",
@@ -179,6 +200,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkBench",
             dependencies: [
+                "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksPostgres",
                 "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting",
@@ -252,6 +274,7 @@ let package = Package(
         .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
+                "PlaylistLinksSQLite",
                 "PlaylistLinks", "SpotifyWebAPI",
             ],
             path: "Tests/Helpers/LinksCrashChild",
@@ -274,6 +297,7 @@ let package = Package(
         .testTarget(
             name: "PlaylistLinksTests",
             dependencies: [
+                "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "PlaylistLinksPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -304,6 +328,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
+                "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
@@ -314,6 +339,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
+                "PlaylistLinksSQLite",
                 "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyLinkUI",
                 "SpotifyTesting",
             ],

@@ -81,10 +81,18 @@ var targets: [Target] = [
         "PlaylistLinks",
         [
             "SpotifyLinkSupport", "SpotifyWebAPI",
-            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
-    project("SpotifyLinkUI", ["SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"]),
+    project(
+        "PlaylistLinksSQLite",
+        ["SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", .product(name: "GRDB", package: "GRDB.swift")]),
+    project("SpotifyNowPlaying", ["SpotifyLinkSupport", "SpotifyWebAPI"]),
+    project(
+        "SpotifyLinkUI",
+        [
+            "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+            "SpotifyNowPlaying",
+        ]),
 ]
 // The app examples are iOS apps (the journal, routine and learning apps): the ios flavor compiles them.
 if flavor == "ios" {

@@ -18,8 +18,11 @@ ALLOWED = {
     "SpotifyLinkSupport": set(),
     "SpotifyWebAPI": {"SpotifyLinkSupport", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
-    "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "GRDB", "HTTPTypes"},
-    "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks"},
+    "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "HTTPTypes"},
+    "PlaylistLinksSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
+    "SpotifyNowPlaying": {"SpotifyLinkSupport", "SpotifyWebAPI"},
+    "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+                      "SpotifyNowPlaying"},
     "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "PostgresNIO", "NIOSSL", "Logging"},
     "LocalHTTPServer": {"Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "ServiceLifecycle"},
     "SpotifyAuthLoopback": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "LocalHTTPServer", "HTTPTypes",
@@ -36,15 +39,42 @@ FORBIDDEN = {
     "SpotifyAuth": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "SpotifyAuthLoopback": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "PlaylistLinks": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
+    "PlaylistLinksSQLite": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
+    "SpotifyNowPlaying": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI", "PlaylistLinks"},
     "SpotifyLinkUI": {"SpotifyTesting", "SpotifyEmulator"},
     "SpotifyEmulator": {"SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyTesting"},
     "SpotLink": {"SpotifyTesting", "SpotifyLinkUI"},
+}
+# What a target must not reach even through the targets it depends on: the server product and the
+# links' values link no SQLite, now playing links no store.
+NEVER_REACHES = {
+    "PlaylistLinks": {"GRDB", "PlaylistLinksSQLite"},
+    "PlaylistLinksPostgres": {"GRDB", "PlaylistLinksSQLite"},
+    "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "PlaylistLinksSQLite", "PostgresNIO"},
 }
 IMPORT = re.compile(r"^\s*(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
 
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], capture_output=True, text=True, cwd=ROOT,
                                     check=True).stdout)
 problems = []
+direct = {t["name"]: {value[0] for dependency in t["dependencies"] for value in dependency.values()}
+          for t in package["targets"]}
+
+
+def reach(name, seen=None):
+    """Every target and product `name` depends on, through the package's own targets."""
+    seen = set() if seen is None else seen
+    for dependency in direct.get(name, set()):
+        if dependency not in seen:
+            seen.add(dependency)
+            reach(dependency, seen)
+    return seen
+
+
+for name, never in NEVER_REACHES.items():
+    reached = sorted(reach(name) & never)
+    if reached:
+        problems.append(f"{name} reaches {', '.join(reached)} through its dependencies")
 for target in package["targets"]:
     name = target["name"]
     path = os.path.join(ROOT, target.get("path") or (("Tests/" if target["type"] == "test" else "Sources/") + name))

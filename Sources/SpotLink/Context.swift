@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyWebAPI

@@ -1,6 +1,7 @@
 import Foundation
 import PlaylistLinks
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyWebAPI
 
 /// Printing for people and for programs: colours only on a terminal and never with `NO_COLOR`,

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import PlaylistLinks
 import PlaylistLinksPostgres
+import PlaylistLinksSQLite
 import PostgresNIO
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyWebAPI
 
 /// The PostgreSQL group: what a backend's processes pay for the shared ledger and the card read,

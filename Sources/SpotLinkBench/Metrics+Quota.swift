@@ -1,8 +1,10 @@
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 

@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 import HTTPTypes
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization

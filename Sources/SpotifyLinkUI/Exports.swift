@@ -1,7 +1,9 @@
 // An app imports SpotifyLinkUI alone: the models' API speaks in the values of the layers below
-// (`RecordID`, `SpotifyReference`, `SpotifySession`), so the app can name them without an import
-// and a product line per layer. A server or a tool that does not use the models imports the layer
-// it needs instead.
+// (`RecordID`, `SpotifyReference`, `SpotifySession`, `NowPlayingState`, `SQLitePlaylistLinkStore`),
+// so the app can name them without an import and a product line per layer. A server or a tool that
+// does not use the models imports the layer it needs instead.
 @_exported public import PlaylistLinks
+@_exported public import PlaylistLinksSQLite
 @_exported public import SpotifyAuth
+@_exported public import SpotifyNowPlaying
 @_exported public import SpotifyWebAPI

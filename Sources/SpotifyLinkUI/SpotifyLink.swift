@@ -1,7 +1,9 @@
 public import Foundation
 public import PlaylistLinks
+public import PlaylistLinksSQLite
 public import SpotifyAuth
 import SpotifyLinkSupport
+public import SpotifyNowPlaying
 public import SpotifyWebAPI
 import Synchronization
 

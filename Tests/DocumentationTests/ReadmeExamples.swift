@@ -2,6 +2,7 @@
 // (the examples keep the README's layout, character for character)
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkUI
 import SpotifyWebAPI

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyTesting
 import SpotifyWebAPI

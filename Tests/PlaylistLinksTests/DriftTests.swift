@@ -1,5 +1,7 @@
 import Foundation
+import PlaylistLinksSQLite
 import SpotifyEmulator
+import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

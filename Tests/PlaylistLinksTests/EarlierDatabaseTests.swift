@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlaylistLinksSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

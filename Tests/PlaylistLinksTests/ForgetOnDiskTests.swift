@@ -1,5 +1,6 @@
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

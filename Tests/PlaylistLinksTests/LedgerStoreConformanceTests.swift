@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlaylistLinks
 import PlaylistLinksPostgres
+import PlaylistLinksSQLite
 import SpotifyLinkSupport
 import SpotifyWebAPI
 import Synchronization

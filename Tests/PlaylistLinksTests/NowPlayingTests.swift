@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import PlaylistLinks
+@testable import SpotifyNowPlaying
 
 /// Runs a monitor against the emulator's virtual player on one test clock, stepping time from
 /// deadline to deadline and collecting the states it emits.

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import PlaylistLinks
+@testable import PlaylistLinksSQLite
 
 let session42 = RecordID(namespace: "session", id: "42")
 

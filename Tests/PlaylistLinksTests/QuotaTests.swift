@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyTesting
@@ -8,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import PlaylistLinks
+@testable import SpotifyNowPlaying
 
 private let key = SpotifyAppKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
 

@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyLinkUI
+import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization

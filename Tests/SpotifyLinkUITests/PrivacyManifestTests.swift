@@ -7,7 +7,11 @@ import Testing
 /// them, against the code that ships and the privacy screen's words.
 @Suite("Privacy manifests")
 struct PrivacyManifestTests {
-    static let products = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkUI"]
+    static let products = [
+        "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite",
+        "SpotifyNowPlaying",
+        "SpotifyLinkUI",
+    ]
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "../../Sources"
     ).standardized

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport

@@ -1,7 +1,7 @@
 package import Foundation
 package import SpotifyWebAPI
 
-/// A store whose every call runs off the caller's actor. ``SQLitePlaylistLinkStore`` answers
+/// A store whose every call runs off the caller's actor. `SQLitePlaylistLinkStore` (`PlaylistLinksSQLite`) answers
 /// synchronously, and a synchronous method that satisfies an `async` requirement runs where it is
 /// called: from a view model, on the main actor. There the first call would open and migrate the
 /// database, and a write another process (a widget) holds would make it wait up to the busy

@@ -5,7 +5,7 @@ public import SpotifyWebAPI
 /// playlist metadata, covers and the picker's copy of the user's library: plain Swift values in
 /// and out, nothing of the database behind.
 ///
-/// ``SQLitePlaylistLinkStore`` is the implementation apps use: one SQLite file on the device,
+/// `SQLitePlaylistLinkStore` (`PlaylistLinksSQLite`) is the implementation apps use: one SQLite file on the device,
 /// readable offline. A server keeping links for many users can put its own database behind this
 /// protocol (PostgreSQL through an async driver, say): the requirements are `async`, take and
 /// return only the value types of this module, and name the few operations that must be atomic.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyWebAPI

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import HTTPTypes
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyWebAPI
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.

@@ -2,7 +2,9 @@ import ArgumentParser
 import EmulatorCommandLine
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyLinkSupport
+import SpotifyNowPlaying
 import SpotifyWebAPI
 
 struct NowPlaying: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyWebAPI

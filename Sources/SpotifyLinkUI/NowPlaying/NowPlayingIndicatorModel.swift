@@ -1,6 +1,6 @@
 public import Foundation
 public import Observation
-public import PlaylistLinks
+public import SpotifyNowPlaying
 public import SpotifyWebAPI
 
 /// The small now-playing indicator shown while the user works through a routine, and the

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyWebAPI
 
 /// Test helper for the crash-safety tests: for each record in turn it links a playlist, stores the

@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+import PlaylistLinks
 public import SpotifyWebAPI
 
 /// A `RequestLedgerStore` in a SQLite file: the cooldown and request counts shared by every
@@ -16,7 +17,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     }
 
     /// Opens (and creates or migrates) the ledger at `url`.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    /// - Throws: `PlaylistLinksError` with code `.database` when the file cannot be opened.
     package convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         self.init(deferring: url, configuration: configuration, protection: .platform)
         _ = try database.writer()
@@ -53,7 +54,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// Keeps the ledger's tables (`cooldown`, `request`) in a database the app already owns,
     /// migrating them on `writer`, so the file keeps one connection pool. Give the writer a busy
     /// timeout: every process of the app writes the ledger.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
+    /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated.
     package init(writer: any DatabaseWriter) throws {
         try Self.migrate(writer)
         database = DeferredDatabase(opened: writer)
@@ -210,7 +211,7 @@ extension RequestLedger {
     ///     `observesSuspensionNotifications` for a file in an App Group container; unless it has its
     ///     own, each process waits up to five seconds for another's write.
     ///   - dailyBudget: the requests a day background work may send; `nil` for no budget.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    /// - Throws: `PlaylistLinksError` with code `.database` when the file cannot be opened.
     public init(
         key: SpotifyAppKey, file: URL, configuration: Configuration = Configuration(), dailyBudget: Int? = nil
     ) throws {
@@ -222,7 +223,7 @@ extension RequestLedger {
     /// A ledger whose tables (`cooldown`, `request`) live in a database the app already owns,
     /// migrated on `writer`, so the file keeps one connection pool. Give the writer a busy timeout:
     /// every process of the app writes the ledger.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated.
+    /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated.
     public init(key: SpotifyAppKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws {
         self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
     }

@@ -1,13 +1,14 @@
 public import Foundation
 public import GRDB
+public import PlaylistLinks
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 
-/// The ``PlaylistLinkStore`` apps use: links, cached metadata, covers and the picker's library in
+/// The `PlaylistLinkStore` apps use: links, cached metadata, covers and the picker's library in
 /// one SQLite file on the device (GRDB, WAL mode), readable offline.
 ///
 /// Linking works at once and offline: the link is saved with whatever is known and a
-/// ``MetadataRefresher`` fills in the rest later. Reads come from SQLite alone. Nothing here
+/// `MetadataRefresher` fills in the rest later. Reads come from SQLite alone. Nothing here
 /// stores a token or any other secret. Its methods are synchronous (SQLite answers in
 /// microseconds); through the protocol they are called with `await`.
 ///
@@ -35,7 +36,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// The file's one writer (a `DatabasePool` for a file): the app's own tables and transactions
     /// go through it too, so the file has one owner and one busy timeout. A store made by
     /// `SpotifyLink` opens its file at the first use, off the main actor: reading this opens it.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the file cannot be opened.
+    /// - Throws: `PlaylistLinksError` with code `.database` when the file cannot be opened.
     public var writer: any DatabaseWriter {
         get throws { try database.writer() }
     }
@@ -54,7 +55,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     ///     another process's write.
     ///   - clock: the clock links are stamped with.
     ///   - coverCacheLimit: the most bytes of cover art kept.
-    /// - Throws: ``PlaylistLinksError`` with code `.database`.
+    /// - Throws: `PlaylistLinksError` with code `.database`.
     public convenience init(
         location: Location, configuration: Configuration = Configuration(), clock: any SpotifyClock = SystemClock(),
         coverCacheLimit: Int = 20 * 1024 * 1024
@@ -104,7 +105,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     ///
     /// The writer must enforce foreign keys (GRDB's default `Configuration` does); give it a busy
     /// timeout when other processes write the same file.
-    /// - Throws: ``PlaylistLinksError`` with code `.database` when the tables cannot be migrated or
+    /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated or
     ///   the writer does not enforce foreign keys.
     public init(
         writer: any DatabaseWriter, clock: any SpotifyClock = SystemClock(), coverCacheLimit: Int = 20 * 1024 * 1024
@@ -347,7 +348,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     /// Saves `metadata`: over the cached row when `replacing`, otherwise only where there is none.
-    /// Details saved without ``PlaylistMetadata/savedAt`` are stamped `now`.
+    /// Details saved without `PlaylistMetadata.savedAt` are stamped `now`.
     static func upsert(_ metadata: PlaylistMetadata, _ db: Database, now: Date, replacing: Bool = true) throws {
         let metadata = metadata.stamped(now)
         let conflict =

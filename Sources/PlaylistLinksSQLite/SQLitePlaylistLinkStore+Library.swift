@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import PlaylistLinks
 import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {

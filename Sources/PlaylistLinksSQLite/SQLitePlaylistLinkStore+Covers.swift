@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import PlaylistLinks
 public import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
