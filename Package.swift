@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PlaylistLinksSQLite", targets: ["PlaylistLinksSQLite"]),
         .library(name: "SpotifyNowPlaying", targets: ["SpotifyNowPlaying"]),
         .library(name: "PlaylistLinksPostgres", targets: ["PlaylistLinksPostgres"]),
+        .library(name: "SpotifyLinkCore", targets: ["SpotifyLinkCore"]),
         .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
@@ -150,11 +151,22 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
+        // The composition root: one configuration, the sign-in, ledger, client and link store built
+        // from it once, for an app, the command line, the bench and the tests alike.
+        .target(
+            name: "SpotifyLinkCore",
+            dependencies: [
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotifyLinkUI",
             dependencies: [
                 "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
-                "SpotifyNowPlaying",
+                "SpotifyNowPlaying", "SpotifyLinkCore",
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -185,6 +197,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
+                "SpotifyLinkCore",
                 "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
@@ -328,6 +341,7 @@ let package = Package(
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
+                "SpotifyLinkCore",
                 "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",

@@ -88,10 +88,16 @@ var targets: [Target] = [
         ["SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", .product(name: "GRDB", package: "GRDB.swift")]),
     project("SpotifyNowPlaying", ["SpotifyLinkSupport", "SpotifyWebAPI"]),
     project(
+        "SpotifyLinkCore",
+        [
+            "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+    project(
         "SpotifyLinkUI",
         [
             "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
-            "SpotifyNowPlaying",
+            "SpotifyNowPlaying", "SpotifyLinkCore",
         ]),
 ]
 // The app examples are iOS apps (the journal, routine and learning apps): the ios flavor compiles them.

@@ -4,7 +4,7 @@
 # Archives land in .build/docs/MODULE.doccarchive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks PlaylistLinksSQLite SpotifyNowPlaying PlaylistLinksPostgres SpotifyLinkUI SpotifyEmulator SpotifyTesting"
+modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks PlaylistLinksSQLite SpotifyNowPlaying PlaylistLinksPostgres SpotifyLinkCore SpotifyLinkUI SpotifyEmulator SpotifyTesting"
 [ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public >/dev/null
 graphs=$(ls -d .build/*/symbolgraph | head -n 1)
 work=$(mktemp -d)

@@ -4,6 +4,7 @@ import Logging
 import PlaylistLinks
 import PlaylistLinksSQLite
 import SpotifyAuth
+import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -90,6 +91,7 @@ struct Context {
                 exitCode: 2)
         }
         clientID = id
+        try moveEarlierDatabase()
     }
 
     // MARK: - Tokens
@@ -156,37 +158,55 @@ struct Context {
         return offset == 0 ? SystemClock() : OffsetClock(offset: offset)
     }
 
-    func session(clock: any SpotifyClock = Context.wallClock, store: (any TokenStore)? = nil) throws -> SpotifySession {
-        SpotifySession(
-            endpoint: TokenEndpoint(server: server, clientID: clientID, clock: clock), store: try store ?? tokenStore(),
-            clock: clock, logger: logger)
-    }
-
-    func client(_ session: SpotifySession, clock: any SpotifyClock = Context.wallClock) -> SpotifyClient {
-        var configuration = SpotifyClient.Configuration(apiBaseURL: server.apiBaseURL)
+    /// Spotify's parts for this data folder, built as an app builds them (`SpotifyServices`, the same
+    /// file names), with the command line's choices: the token store chosen at login, its own
+    /// folder, request logs with `--verbose`, rate-limit waits of at most 30 s, no background
+    /// budget (a person asked for every request), and a sign-in kept when the data folder is new
+    /// (the tokens live in the config folder, not beside the data).
+    func services(clock: any SpotifyClock = Context.wallClock, store: (any TokenStore)? = nil) throws
+        -> SpotifyServices
+    {
+        var configuration = SpotifyServices.Configuration(
+            clientID: clientID, redirectURI: "http://127.0.0.1/callback", server: server, appGroup: nil,
+            environment: [:], tokenStore: try store ?? tokenStore())
+        configuration.folder = dataDirectory
+        configuration.clock = clock
+        configuration.logger = logger
         configuration.maxRateLimitWait = .seconds(30)
-        return SpotifyClient(
-            configuration: configuration, tokens: session, clock: clock, logger: logger, ledger: openLedger())
+        configuration.startsSignedOutAfterReinstall = false
+        configuration.limitsBackgroundWork = false
+        return SpotifyServices(configuration)
     }
 
-    /// Opens the requests file every spotlink process of this data folder shares: a quota or rate
-    /// limit one process learns stops the others, and `status` reports what was spent. Kept in
-    /// memory (this process only) when the file cannot be opened.
-    func openLedger() -> RequestLedger {
-        let key = SpotifyAppKey(issuer: server.issuer, clientID: clientID)
-        guard let store = try? SQLiteRequestLedgerStore(url: ledgerURL) else { return RequestLedger(key: key) }
-        return RequestLedger(key: key, store: store)
+    /// The requests file every spotlink process of this data folder shares: a quota or rate limit
+    /// one process learns stops the others, and `status` reports what was spent.
+    func openLedger() throws -> RequestLedger {
+        try services(store: MemoryTokenStore()).ledger
     }
 
-    var ledgerURL: URL { dataDirectory.appendingPathComponent("spotify-requests.sqlite") }
+    var ledgerURL: URL { dataDirectory.appendingPathComponent(SpotifyServices.ledgerFile) }
 
     // MARK: - Data
 
-    var databaseURL: URL { dataDirectory.appendingPathComponent("spotlink.sqlite") }
+    var databaseURL: URL { dataDirectory.appendingPathComponent(SpotifyServices.linksFile) }
 
-    /// The links of this data folder; the journal keeps its sessions in the same file.
-    func links(clock: any SpotifyClock = SystemClock()) throws -> SQLitePlaylistLinkStore {
-        try SQLitePlaylistLinkStore(location: .file(databaseURL), clock: clock)
+    /// The links of this data folder; the journal keeps its sessions in the same file. They need
+    /// no sign-in.
+    func links(clock: any SpotifyClock = Context.wallClock) throws -> SQLitePlaylistLinkStore {
+        try services(clock: clock, store: MemoryTokenStore()).links
+    }
+
+    /// Versions before 0.2 kept the links and the journal in `spotlink.sqlite`; the file now has the
+    /// app's name, `links.sqlite`. Moved (with its WAL and shared-memory files) by the first command
+    /// that runs on the folder, before anything opens it.
+    private func moveEarlierDatabase() throws {
+        let manager = FileManager.default
+        let earlier = dataDirectory.appendingPathComponent("spotlink.sqlite")
+        guard manager.fileExists(atPath: earlier.path), !manager.fileExists(atPath: databaseURL.path) else { return }
+        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: earlier.path + suffix) {
+            try manager.moveItem(atPath: earlier.path + suffix, toPath: databaseURL.path + suffix)
+        }
+        try manager.moveItem(at: earlier, to: databaseURL)
     }
 
     /// The session journal of this data folder.

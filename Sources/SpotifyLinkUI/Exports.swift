@@ -5,5 +5,6 @@
 @_exported public import PlaylistLinks
 @_exported public import PlaylistLinksSQLite
 @_exported public import SpotifyAuth
+@_exported public import SpotifyLinkCore
 @_exported public import SpotifyNowPlaying
 @_exported public import SpotifyWebAPI

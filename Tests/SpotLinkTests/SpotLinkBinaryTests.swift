@@ -219,7 +219,7 @@ struct SpotLinkBinaryTests {
             // The logout forgot what Spotify said: the session keeps its link, the file holds no name.
             let forgotten = try await cli.run(["session", "show", "1"] + common)
             #expect(!forgotten.stdout.contains("Deep Work") && forgotten.stdout.contains("open.spotify.com/playlist/"))
-            let database = try Data(contentsOf: cli.home.appendingPathComponent("data/spotlink/spotlink.sqlite"))
+            let database = try Data(contentsOf: cli.home.appendingPathComponent("data/spotlink/links.sqlite"))
             #expect(database.range(of: Data("Deep Work".utf8)) == nil)
             #expect(try await cli.run(["import", export] + common).status == 0)
             #expect(try await cli.run(["session", "show", "1"] + common).stdout.contains("Deep Work"))
@@ -452,7 +452,7 @@ struct SpotLinkBinaryTests {
             #expect(try await cli.run(["export", export.path] + common).status == 0)
             let data = cli.home.appendingPathComponent("data/spotlink")
             for file in [
-                data.appendingPathComponent("spotlink.sqlite"), data.appendingPathComponent("spotify-requests.sqlite"),
+                data.appendingPathComponent("links.sqlite"), data.appendingPathComponent("spotify-requests.sqlite"),
                 cli.home.appendingPathComponent("config/spotlink/settings.json"), export,
             ] {
                 let mode = try #require(
@@ -701,7 +701,7 @@ struct SpotLinkBinaryTests {
             $0.hasSuffix("tokens") || $0.hasSuffix(".sqlite")
         }
         #expect(
-            Set(made).isSuperset(of: [".config/spotlink/tokens", ".local/share/spotlink/spotlink.sqlite"]),
+            Set(made).isSuperset(of: [".config/spotlink/tokens", ".local/share/spotlink/links.sqlite"]),
             "under \(home): \(made)")
         #expect(made.allSatisfy { $0.hasPrefix(".config/") || $0.hasPrefix(".local/") }, "\(made)")
     }
@@ -877,9 +877,11 @@ struct MoreCommandTests {
     @Test func aSessionDeleteThatFailsLeavesItsLink() async throws {
         let cli = try SpotLinkBinary()
         let data = try earlierDataFolder(in: cli, named: "refusing")
-        let file = data.appendingPathComponent("spotlink.sqlite")
         let common = ["--data-dir", data.path]
         #expect(try await cli.run(["session", "list"] + common).status == 0)
+        // The first command moved the earlier version's spotlink.sqlite to the app's name.
+        let file = data.appendingPathComponent("links.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("spotlink.sqlite").path))
         try await DatabaseQueue(path: file.path).write { db in
             try db.execute(
                 sql: "CREATE TRIGGER refuse BEFORE DELETE ON session BEGIN SELECT RAISE(ABORT, 'refused'); END")

@@ -13,7 +13,7 @@ import Testing
 struct LearnerModelTests {
     @Test func withoutTheLibraryScopesItSaysWhichToAddAndSendsNothing() async throws {
         let harness = try await UIHarness.connected()
-        let learner = LearnerModel(connection: harness.connection)
+        let learner = LearnerModel(spotify: harness.spotify)
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
         await learner.load()
         #expect(learner.savedPhase == .failed(.missingScope("user-library-read")))
@@ -26,7 +26,7 @@ struct LearnerModelTests {
         let harness = try await UIHarness.connected()
         harness.connection.connect(adding: ["user-library-read", "user-top-read"], using: harness.browser)
         await harness.connection.waitForConnect()
-        let learner = LearnerModel(connection: harness.connection, pageSize: 20)
+        let learner = LearnerModel(spotify: harness.spotify, topRange: .shortTerm, pageSize: 20)
         // The profile is the connection's: a name and a picture, no request of its own.
         #expect(learner.profile?.displayName == "Emulator User")
         #expect(learner.profile?.imageURL?.path.hasSuffix("/300.png") == true)
@@ -54,7 +54,7 @@ struct LearnerModelTests {
 
     @Test func disconnectedItSendsNothing() async throws {
         let harness = try await UIHarness()
-        let learner = LearnerModel(connection: harness.connection)
+        let learner = LearnerModel(spotify: harness.spotify)
         await learner.load()
         #expect(learner.profile == nil)
         #expect(learner.savedPhase == .idle && learner.topPhase == .idle)

@@ -54,7 +54,7 @@ struct ConnectionModelTests {
             #expect(account.imageURL != nil)
             account.imageURL = nil  // names the emulator's port
             let (record, _) = try await harness.linkDeepWork(to: "1")
-            let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+            let card = PlaylistCardModel(record: record, spotify: harness.spotify)
             await card.load()
             await card.waitForRefresh()
             #expect(card.status == nil)
@@ -132,7 +132,7 @@ struct ConnectionModelTests {
     @Test func disconnectForgetsTheDetailsAndKeepsTheLinks() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "1")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work" && card.card?.cover != nil)
@@ -170,7 +170,7 @@ struct ConnectionModelTests {
     @Test func disconnectKeepsTheDetailsOnlyWhenAsked() async throws {
         let harness = try await UIHarness.connected()
         let (record, _) = try await harness.linkDeepWork(to: "1")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
         let english = SpotifyText(locale: Locale(identifier: "en_US"))
@@ -191,7 +191,7 @@ struct ConnectionModelTests {
         // Six months on, the refresh token is refused.
         harness.clock.advance(by: .seconds(184 * 86400))
         let card = PlaylistCardModel(
-            record: RecordID(namespace: "s", id: "1"), store: harness.links, connection: harness.connection)
+            record: RecordID(namespace: "s", id: "1"), spotify: harness.spotify)
         let deep = try await harness.playlistID("Deep Work")
         try await harness.links.link(card.record, to: deep)
         await card.load()
@@ -213,7 +213,7 @@ struct ConnectionModelTests {
 struct PickerModelTests {
     func picker(_ harness: UIHarness) -> PlaylistPickerModel {
         PlaylistPickerModel(
-            store: harness.links, connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+            spotify: harness.spotify, debounce: .milliseconds(300))
     }
 
     @Test func filtersAtOnceThenSearchesAfterTheDebounce() async throws {
@@ -247,7 +247,7 @@ struct PickerModelTests {
     @Test func moreResultsOnDemand() async throws {
         let harness = try await UIHarness.connected()
         let picker = PlaylistPickerModel(
-            store: harness.links, connection: harness.connection, clock: harness.clock, pageSize: 2)
+            spotify: harness.spotify, debounce: .milliseconds(350), pageSize: 2)
         picker.query = "focus"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(350))
@@ -319,7 +319,7 @@ struct PickerModelTests {
         let picked = try #require(try await picker.select(deep, for: record))
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before, "the pick sent a request")
         await harness.stop()
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         // The refresh's retries back off on the test clock: move it along until they give up.
         while card.isRefreshing {
@@ -343,7 +343,7 @@ struct PickerModelTests {
     @Test func aCardRefreshesDetailsADayOld() async throws {
         let harness = try await UIHarness.connected()
         let (record, _) = try await harness.linkDeepWork(to: "daily")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/playlists/")
@@ -363,7 +363,7 @@ struct PickerModelTests {
     @Test func detailsNinetyDaysOldGoOfflineAndTheCardSaysSo() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "old")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work")
@@ -394,7 +394,7 @@ struct PickerModelTests {
         let record = RecordID(namespace: "session", id: "online")
         try await picker.select(deep, for: record)
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") - before == 1)
@@ -471,7 +471,7 @@ struct CardModelTests {
     @Test func cachedCardAtOnceThenRefreshedAndOpenLinks() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "7")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         // At once: the link is there, details not yet.
         #expect(card.card?.metadata.id == deep)
@@ -495,11 +495,11 @@ struct CardModelTests {
     @Test func aDeletedPlaylistKeepsItsSavedCardWithAStatusLine() async throws {
         let harness = try await UIHarness.connected()
         let (record, deep) = try await harness.linkDeepWork(to: "8")
-        let first = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let first = PlaylistCardModel(record: record, spotify: harness.spotify)
         await first.load()
         await first.waitForRefresh()
         await harness.emulator.control("playlists/\(deep.rawValue)/delete")
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         #expect(card.card?.metadata.name == "Deep Work")
         // Fresh details: opening the card asks nothing; pulling to refresh does.
@@ -516,19 +516,19 @@ struct CardModelTests {
     @Test func openingAFreshCardTwentyTimesSendsNothingAndAStaleOneRefreshes() async throws {
         let harness = try await UIHarness.connected()
         let (record, _) = try await harness.linkDeepWork(to: "10")
-        let first = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let first = PlaylistCardModel(record: record, spotify: harness.spotify)
         await first.load()
         await first.waitForRefresh()
         let calls = harness.transport.requestCount
         for _ in 0..<20 {
-            let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+            let card = PlaylistCardModel(record: record, spotify: harness.spotify)
             await card.load()
             #expect(!card.isRefreshing)
             #expect(card.card?.metadata.trackCount == 50)
         }
         #expect(harness.transport.requestCount == calls)
         let impatient = PlaylistCardModel(
-            record: record, store: harness.links, connection: harness.connection,
+            record: record, spotify: harness.spotify,
             retention: RetentionPolicy(refreshAfter: .zero))
         await impatient.load()
         #expect(impatient.isRefreshing)
@@ -543,7 +543,7 @@ struct CardModelTests {
         let held = harness.transport.hold {
             $0.path?.hasPrefix("/v1/playlists/\(deep.rawValue)?") == true || $0.path == "/v1/playlists/\(deep.rawValue)"
         }
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         try await waitUntil("the refresh reaches Spotify") { held.hasArrived }
         await harness.connection.disconnect()
@@ -569,7 +569,7 @@ struct IndicatorModelTests {
         let harness = try await UIHarness.connected()
         let deep = try await harness.playlistID("Deep Work")
         await harness.emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
-        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        let indicator = NowPlayingIndicatorModel(spotify: harness.spotify)
         indicator.start()
         var seen: Set<String> = []
         await harness.clock.play(
@@ -588,7 +588,7 @@ struct IndicatorModelTests {
     @Test func acrossAPauseAndASummaryInSongs() async throws {
         let harness = try await UIHarness.connected()
         let deep = try await harness.playlistID("Deep Work")
-        let indicator = NowPlayingIndicatorModel(connection: harness.connection, policy: .responsive)
+        let indicator = NowPlayingIndicatorModel(spotify: harness.spotify, policy: .responsive)
         #expect(!indicator.isVisible)
         let routine = try #require(indicator.start(routine: .playlist(deep)))
         #expect(routine.uri == "spotify:playlist:\(deep.rawValue)")
@@ -628,7 +628,7 @@ struct IndicatorModelTests {
 
     @Test func nothingPlayingStaysHiddenAndDisconnectStopsCalls() async throws {
         let harness = try await UIHarness.connected()
-        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        let indicator = NowPlayingIndicatorModel(spotify: harness.spotify)
         indicator.start()
         await harness.clock.play(for: .seconds(60))
         #expect(!indicator.isVisible)
@@ -658,14 +658,14 @@ struct NeverConnectedTests {
         #expect(harness.connection.state == .disconnected)
         let record = RecordID(namespace: "session", id: "1")
         try await harness.links.link(record, to: SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
-        let picker = PlaylistPickerModel(store: harness.links, connection: harness.connection, clock: harness.clock)
+        let picker = PlaylistPickerModel(spotify: harness.spotify)
         await picker.appear()
         picker.query = "focus"
         await picker.loadMore()
-        let card = PlaylistCardModel(record: record, store: harness.links, connection: harness.connection)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
-        let indicator = NowPlayingIndicatorModel(connection: harness.connection)
+        let indicator = NowPlayingIndicatorModel(spotify: harness.spotify)
         #expect(indicator.start(routine: .playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))) != nil)
         harness.clock.advance(by: .seconds(3600))
         // Nothing waits to call later: no model parked a poll, a search or a refresh on the clock.

@@ -10,7 +10,7 @@ struct PrivacyManifestTests {
     static let products = [
         "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite",
         "SpotifyNowPlaying",
-        "SpotifyLinkUI",
+        "SpotifyLinkCore", "SpotifyLinkUI",
     ]
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "../../Sources"

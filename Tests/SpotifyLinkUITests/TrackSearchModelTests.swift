@@ -11,7 +11,7 @@ struct TrackSearchModelTests {
     @Test func japaneseTypedQuicklySearchesOnceAfterThePauseAndOpensInSpotify() async throws {
         let harness = try await UIHarness.connected()
         let search = TrackSearchModel(
-            connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+            spotify: harness.spotify, debounce: .milliseconds(300))
         let before = await harness.emulator.requestCount("GET /v1/search")
         search.query = "よ"
         search.query = "よあ"
@@ -37,7 +37,7 @@ struct TrackSearchModelTests {
     @Test func moreResultsOnDemandAndAnEmptyAnswerSaysSo() async throws {
         let harness = try await UIHarness.connected()
         let search = TrackSearchModel(
-            connection: harness.connection, clock: harness.clock, debounce: .milliseconds(300))
+            spotify: harness.spotify, debounce: .milliseconds(300))
         search.query = "a"
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(300))
@@ -55,7 +55,7 @@ struct TrackSearchModelTests {
 
     @Test func disconnectedItSendsNothingAndSaysWhy() async throws {
         let harness = try await UIHarness()
-        let search = TrackSearchModel(connection: harness.connection, clock: harness.clock)
+        let search = TrackSearchModel(spotify: harness.spotify)
         search.query = "さくら"
         #expect(search.phase == .empty(.connectToSearch))
         #expect(harness.clock.sleeperCount == 0)

@@ -44,16 +44,18 @@ final class GatedTransport: Transport {
     }
 }
 
-/// Everything the models need, wired to one emulator and one manual test clock.
+/// Everything the models need, built as an app builds it (`SpotifyLink` over the emulator's
+/// `SpotifyServices`), wired to one emulator and one manual test clock.
 @MainActor
 final class UIHarness {
     let clock = VirtualClock()
     let transport = GatedTransport()
     let emulator: EmulatorServer
-    let session: SpotifySession
-    let client: SpotifyClient
-    let links: SQLitePlaylistLinkStore
-    let connection: SpotifyConnectionModel
+    let spotify: SpotifyLink
+    var session: SpotifySession { spotify.session }
+    var client: SpotifyClient { spotify.client }
+    var links: SQLitePlaylistLinkStore { spotify.links }
+    var connection: SpotifyConnectionModel { spotify.connection }
     let signIns = Counter()
     /// The system's sign-in sheet, as the test plays it: counts each opening, then does what the
     /// harness was told the user does (agrees on Spotify's page by default).
@@ -74,20 +76,14 @@ final class UIHarness {
         if let clientCreated { app.created = clientCreated }
         configuration.clients = [app]
         emulator = try await EmulatorServer.start(configuration)
-        let server = AuthorizationServer.emulator(url: emulator.baseURL)
-        session = SpotifySession(
-            endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", transport: transport, clock: clock),
-            store: MemoryTokenStore(), clock: clock)
-        client = SpotifyClient(
-            configuration: .emulator(url: emulator.baseURL), tokens: session, transport: transport, clock: clock)
-        links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
+        spotify = SpotifyLink(
+            .emulator(url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport))
         let signIns = signIns
         let user = user ?? { url, _ in try await ConsentBrowser().callback(for: url) }
         browser = { url, scheme in
             signIns.increment()
             return try await user(url, scheme)
         }
-        connection = SpotifyConnectionModel(session: session, client: client, redirectURI: Self.redirect, links: links)
     }
 
     /// A harness whose user has connected.

@@ -4,6 +4,7 @@ import PlaylistLinks
 import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
+import SpotifyLinkCore
 import SpotifyWebAPI
 
 struct Login: AsyncParsableCommand {
@@ -42,7 +43,8 @@ struct Login: AsyncParsableCommand {
         let context = try Context(global)
         let tokenStore = try context.tokenStore(store)
         try await Self.checkUsable(tokenStore, context)
-        let session = try context.session(store: tokenStore)
+        let spotify = try context.services(store: tokenStore)
+        let session = spotify.session
         let scopes = await session.scopesForSignIn(adding: addedScopes)
         let signIn = LoopbackSignIn(
             clientID: context.clientID, redirectURI: redirectURI, scopes: scopes, server: context.server,
@@ -55,7 +57,7 @@ struct Login: AsyncParsableCommand {
                 if !noBrowser { Browser.open(url) }
             }
             try context.remember(store: store)
-            let user = try await Self.checkAccount(context.client(session), session)
+            let user = try await Self.checkAccount(spotify.client, session)
             if global.json {
                 var object: [String: Any] = ["signed_in": true, "store": "\(tokenStore.kind)", "scopes": tokens.scopes]
                 object["account_id"] = user?.accountID
@@ -183,11 +185,12 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global)
         let store = try context.tokenStore()
-        let session = try context.session(store: store)
+        let spotify = try context.services(store: store)
+        let session = spotify.session
         guard let tokens = try await session.tokens() else {
             throw CLIFailure("Not signed in to \(context.server.issuer). Run 'spotlink login'.", exitCode: 3)
         }
-        let client = context.client(session)
+        let client = spotify.client
         let limits = await RequestReport(client: client)
         // During a cooldown nothing is sent, not even to ask who is signed in.
         let user = limits.cooldown == nil ? try await client.currentUser() : nil

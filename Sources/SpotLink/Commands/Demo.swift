@@ -6,6 +6,7 @@ import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
@@ -43,14 +44,15 @@ struct Demo: AsyncParsableCommand {
             "--data-dir", directory.path, "--emulator", emulator.baseURL.absoluteString,
         ])
         let context = try Context(options)
-        let session = try context.session(clock: clock)
+        let spotify = try context.services(clock: clock)
+        let session = spotify.session
         // The journal's and routine's scopes, and the learning app's saved and top tracks.
         let scopes = SpotifyScope.all + [LibraryScope.savedTracks, LibraryScope.topItems]
         let signIn = LoopbackSignIn(
             clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
         narrator.step("Signing in with PKCE through a loopback listener; the demo's browser follows the redirect")
         let tokens = try await signIn.run(session: session) { url in await Self.browse(url) }
-        let client = context.client(session, clock: clock)
+        let client = spotify.client
         let user = try await client.currentUser()
         narrator.step(
             "Signed in",
@@ -59,7 +61,7 @@ struct Demo: AsyncParsableCommand {
                 "store": "\(try context.tokenStore().kind)",
             ])
 
-        let links = try context.links(clock: clock)
+        let links = spotify.links
         let library = try await client.allMyPlaylists().items
         try await links.replaceLibrary(library)
         narrator.step("Your playlists", ["count": "\(library.count)"])

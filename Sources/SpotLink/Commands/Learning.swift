@@ -257,6 +257,6 @@ extension Context {
         configuration.maxRateLimitWait = .seconds(30)
         return SpotifyClient(
             configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger,
-            ledger: openLedger())
+            ledger: try openLedger())
     }
 }

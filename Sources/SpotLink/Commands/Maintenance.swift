@@ -245,7 +245,7 @@ struct Doctor: AsyncParsableCommand {
         } catch {
             checks.append(("database", false, CLIFailure(error).message))
         }
-        let ledger = context.openLedger()
+        let ledger = try context.openLedger()
         let now = Context.wallClock.now
         if let cooldown = await ledger.activeCooldown(at: now) {
             checks.append(("request quota", false, SpotifyAPIError.cooldown(cooldown, now: now).message))

@@ -2,16 +2,17 @@ import ArgumentParser
 import Foundation
 import PlaylistLinks
 import SpotifyAuth
+import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// A signed-in client, or exit 3 with the fix.
 func signedIn(_ context: Context) async throws -> (SpotifySession, SpotifyClient) {
-    let session = try context.session()
-    guard try await session.tokens() != nil else {
+    let spotify = try context.services()
+    guard try await spotify.session.tokens() != nil else {
         throw CLIFailure("Not signed in to \(context.server.issuer). Run 'spotlink login' first.", exitCode: 3)
     }
-    return (session, context.client(session))
+    return (spotify.session, spotify.client)
 }
 
 struct Playlists: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import PlaylistLinks
 import PlaylistLinksSQLite
 import SpotifyAuth
+import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -117,9 +118,9 @@ struct SessionCommand: AsyncParsableCommand {
             try await links.link(entry.record, to: playlistID)
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
-            if let session = try? context.session(), (try? await session.tokens()) != nil {
+            if let spotify = try? context.services(), (try? await spotify.session.tokens()) != nil {
                 let outcome = try? await MetadataRefresher(
-                    store: links, client: context.client(session), priority: .userInitiated
+                    store: links, client: spotify.client, priority: .userInitiated
                 ).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }

@@ -28,27 +28,29 @@ public final class PlaylistCardModel {
 
     private let store: any PlaylistLinkStore
     private let connection: SpotifyConnectionModel
+    private let client: SpotifyClient
+    private let clock: any SpotifyClock
     private let coverTransport: any Transport
     private var refreshTask: Task<Void, Never>?
     /// How long saved details stay, and how old they may be before ``load()`` refreshes them;
     /// ``refresh()`` always asks.
     package let retention: RetentionPolicy
 
-    /// - Parameters:
-    ///   - record: the host app's record whose playlist the card shows.
-    ///   - store: where the link, metadata and cover are kept.
-    ///   - connection: the app's Spotify connection; refreshes happen only while it is connected.
-    ///   - coverTransport: fetches cover images (their URLs need no token).
-    ///   - retention: how old saved details may be before opening the card refreshes them, and
-    ///     how long they stay.
-    public init(
-        record: RecordID, store: any PlaylistLinkStore, connection: SpotifyConnectionModel,
-        coverTransport: any Transport = platformDefaultTransport(), retention: RetentionPolicy = .default
-    ) {
+    /// The card of `record`'s playlist, read from `spotify`'s links and refreshed through its client
+    /// while it is connected, keeping details as its configuration's `retention` says
+    /// (``SpotifyLink/card(for:)`` makes one).
+    public convenience init(record: RecordID, spotify: SpotifyLink) {
+        self.init(record: record, spotify: spotify, retention: spotify.services.configuration.retention)
+    }
+
+    /// ``init(record:spotify:)`` with another retention policy (tests).
+    package init(record: RecordID, spotify: SpotifyLink, retention: RetentionPolicy) {
         self.record = record
-        self.store = ConcurrentLinkStore(store)
-        self.connection = connection
-        self.coverTransport = coverTransport
+        self.store = ConcurrentLinkStore(spotify.links)
+        self.connection = spotify.connection
+        self.client = spotify.client
+        self.clock = spotify.services.clock
+        self.coverTransport = spotify.services.configuration.transport
         self.retention = retention
     }
 
@@ -73,7 +75,7 @@ public final class PlaylistCardModel {
     public func load() async {
         await readCard()
         guard let metadata = card?.metadata else { return }
-        let age = metadata.fetchedAt.map { connection.client.clock.now.timeIntervalSince($0) }
+        let age = metadata.fetchedAt.map { clock.now.timeIntervalSince($0) }
         if age.map({ $0 >= retention.refreshAfter.seconds }) ?? true { startRefresh(.background) }
     }
 
@@ -88,7 +90,7 @@ public final class PlaylistCardModel {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
         let refresher = MetadataRefresher(
-            store: store, client: connection.client, transport: coverTransport, priority: priority)
+            store: store, client: client, transport: coverTransport, priority: priority)
         refreshTask = Task {
             defer {
                 isRefreshing = false
@@ -101,7 +103,7 @@ public final class PlaylistCardModel {
             } catch {
                 await readCard()
                 // An ended sign-in shows on the settings screen through the session's status.
-                status = status ?? SpotifyMessage(error, now: connection.client.clock.now)
+                status = status ?? SpotifyMessage(error, now: clock.now)
             }
         }
     }
@@ -113,7 +115,7 @@ public final class PlaylistCardModel {
 
     private func readCard() async {
         do {
-            card = try await store.card(for: record, retention: retention, at: connection.client.clock.now)
+            card = try await store.card(for: record, retention: retention, at: clock.now)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
             status = card.flatMap { card in
                 card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)

@@ -48,16 +48,24 @@ public final class LearnerModel {
     public private(set) var topRange: TopItemsRange
 
     private let connection: SpotifyConnectionModel
+    private let client: SpotifyClient
     private let pageSize: Int
     private var savedNext: Int?
     private var topNext: Int?
 
+    /// The learner's lists through `spotify`'s client, while it is connected
+    /// (``SpotifyLink/learner()`` makes one).
     /// - Parameters:
-    ///   - connection: the app's Spotify connection.
+    ///   - spotify: the app's Spotify.
     ///   - topRange: the period of the top songs.
-    ///   - pageSize: songs per request (1–50).
-    public init(connection: SpotifyConnectionModel, topRange: TopItemsRange = .shortTerm, pageSize: Int = 20) {
-        self.connection = connection
+    public convenience init(spotify: SpotifyLink, topRange: TopItemsRange = .shortTerm) {
+        self.init(spotify: spotify, topRange: topRange, pageSize: 20)
+    }
+
+    /// ``init(spotify:topRange:)`` with the songs per request (1–50).
+    package init(spotify: SpotifyLink, topRange: TopItemsRange, pageSize: Int) {
+        self.connection = spotify.connection
+        self.client = spotify.client
         self.topRange = topRange
         self.pageSize = min(max(pageSize, 1), 50)
     }
@@ -78,12 +86,12 @@ public final class LearnerModel {
         guard connection.isConnected, let offset = savedNext, savedPhase != .loading else { return }
         savedPhase = .loading
         do {
-            let page = try await connection.client.savedTracks(limit: pageSize, offset: offset)
+            let page = try await client.savedTracks(limit: pageSize, offset: offset)
             savedTracks += page.items
             savedNext = page.next == nil ? nil : offset + page.elementCount
             savedPhase = savedTracks.isEmpty ? .empty(.noSavedTracks) : .ready
         } catch {
-            savedPhase = SpotifyMessage(error, now: connection.client.clock.now).map(ListPhase.failed) ?? .idle
+            savedPhase = SpotifyMessage(error, now: client.clock.now).map(ListPhase.failed) ?? .idle
         }
     }
 
@@ -92,12 +100,12 @@ public final class LearnerModel {
         guard connection.isConnected, let offset = topNext, topPhase != .loading else { return }
         topPhase = .loading
         do {
-            let page = try await connection.client.topTracks(range: topRange, limit: pageSize, offset: offset)
+            let page = try await client.topTracks(range: topRange, limit: pageSize, offset: offset)
             topTracks += page.items
             topNext = page.next == nil ? nil : offset + page.elementCount
             topPhase = topTracks.isEmpty ? .empty(.noTopTracks) : .ready
         } catch {
-            topPhase = SpotifyMessage(error, now: connection.client.clock.now).map(ListPhase.failed) ?? .idle
+            topPhase = SpotifyMessage(error, now: client.clock.now).map(ListPhase.failed) ?? .idle
         }
     }
 

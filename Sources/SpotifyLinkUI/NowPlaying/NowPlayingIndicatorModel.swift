@@ -17,16 +17,21 @@ public final class NowPlayingIndicatorModel {
     public private(set) var summary: RoutineListening.Summary?
 
     private let connection: SpotifyConnectionModel
+    private let client: SpotifyClient
+    private let clock: any SpotifyClock
     private let policy: NowPlayingMonitor.Polling
     private var monitor: NowPlayingMonitor?
     private var followTask: Task<Void, Never>?
     private var routine: RoutineListening?
 
-    /// An indicator that follows the player while `connection` is connected, polling as `policy`
+    /// An indicator that follows the player while `spotify` is connected, polling as `policy`
     /// allows: by default `NowPlayingMonitor.Polling.default`, within 30 calls an hour of listening
     /// (`.responsive`, about 120, is opt-in: a Development Mode app shares about a thousand a day).
-    public init(connection: SpotifyConnectionModel, policy: NowPlayingMonitor.Polling = .default) {
-        self.connection = connection
+    /// ``SpotifyLink/nowPlaying(policy:)`` makes one.
+    public init(spotify: SpotifyLink, policy: NowPlayingMonitor.Polling = .default) {
+        self.connection = spotify.connection
+        self.client = spotify.client
+        self.clock = spotify.services.clock
         self.policy = policy
     }
 
@@ -66,9 +71,9 @@ public final class NowPlayingIndicatorModel {
         summary = nil
         routine = playlist.map(RoutineListening.init(playlist:))
         guard connection.isConnected else { return routine }
-        let monitor = NowPlayingMonitor(client: connection.client, policy: policy)
+        let monitor = NowPlayingMonitor(client: client, policy: policy)
         self.monitor = monitor
-        let clock = connection.client.clock
+        let clock = self.clock
         followTask = Task {
             // A sign-in that ends meanwhile shows on the settings screen through the session's status.
             for await state in monitor.states() {
@@ -91,7 +96,7 @@ public final class NowPlayingIndicatorModel {
     public func finishRoutine() -> RoutineListening.Summary? {
         stop()
         guard let routine else { return nil }
-        summary = routine.summary(at: connection.client.clock.now)
+        summary = routine.summary(at: clock.now)
         self.routine = nil
         return summary
     }

@@ -1,7 +1,7 @@
 import Foundation
 public import Observation
 public import PlaylistLinks
-public import SpotifyWebAPI
+import SpotifyWebAPI
 
 /// The playlist picker sheet: the user's own playlists filtered at once as they type, Spotify's
 /// search after a pause in typing, and a link when they choose one.
@@ -48,6 +48,7 @@ public final class PlaylistPickerModel {
     /// The saved library, filtered in memory as the user types.
     private var library: [LibraryPlaylist] = []
     private let connection: SpotifyConnectionModel
+    private let client: SpotifyClient
     private let clock: any SpotifyClock
     private let debounce: Duration
     private let pageSize: Int
@@ -56,19 +57,19 @@ public final class PlaylistPickerModel {
     private var searchResults: [SimplifiedPlaylist] = []
     private var nextOffset: Int?
 
-    /// - Parameters:
-    ///   - store: where the chosen link and the library copy are kept.
-    ///   - connection: the app's Spotify connection; Spotify is searched only while it is connected.
-    ///   - clock: the debounce's clock (a virtual clock in tests and previews).
-    ///   - debounce: the pause in typing before Spotify is searched.
-    ///   - pageSize: search results per request (Spotify allows at most 10).
-    public init(
-        store: any PlaylistLinkStore, connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
-        debounce: Duration = .milliseconds(350), pageSize: Int = 10
-    ) {
-        self.store = ConcurrentLinkStore(store)
-        self.connection = connection
-        self.clock = clock
+    /// The picker over `spotify`'s links (the chosen link and the library copy are kept there);
+    /// Spotify is searched only while it is connected (``SpotifyLink/picker()`` makes one).
+    public convenience init(spotify: SpotifyLink) {
+        self.init(spotify: spotify, debounce: .milliseconds(350))
+    }
+
+    /// ``init(spotify:)`` with the pause in typing before Spotify is searched, and the search results
+    /// per request (Spotify allows at most 10).
+    package init(spotify: SpotifyLink, debounce: Duration, pageSize: Int = 10) {
+        self.store = ConcurrentLinkStore(spotify.links)
+        self.connection = spotify.connection
+        self.client = spotify.client
+        self.clock = spotify.services.clock
         self.debounce = debounce
         self.pageSize = min(max(pageSize, 1), 10)
     }
@@ -85,7 +86,7 @@ public final class PlaylistPickerModel {
         guard connection.isConnected else { return }
         let current = generation
         do {
-            let mine = try await connection.client.allMyPlaylists()
+            let mine = try await client.allMyPlaylists()
             library = try await store.replaceLibrary(mine.items)
             unavailableCount = mine.nullCount + mine.undecodableCount
             if current == generation { showLocal() }
@@ -134,7 +135,7 @@ public final class PlaylistPickerModel {
         searchesInFlight += 1
         defer { searchesInFlight -= 1 }
         do {
-            let page = try await connection.client.searchPlaylists(text, limit: pageSize, offset: offset)
+            let page = try await client.searchPlaylists(text, limit: pageSize, offset: offset)
             // An answer for older text is dropped: the user has typed on.
             guard current == generation else { return }
             searchResults += page.items

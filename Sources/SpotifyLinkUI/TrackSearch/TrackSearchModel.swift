@@ -52,6 +52,7 @@ public final class TrackSearchModel {
     public private(set) var canLoadMore = false
 
     private let connection: SpotifyConnectionModel
+    private let client: SpotifyClient
     private let clock: any SpotifyClock
     private let debounce: Duration
     private var generation = 0
@@ -59,16 +60,17 @@ public final class TrackSearchModel {
     private var nextOffset: Int?
     private static let pageSize = 10
 
-    /// - Parameters:
-    ///   - connection: the app's Spotify connection (a client-credentials client works too).
-    ///   - clock: the debounce's clock (a test clock in tests).
-    ///   - debounce: the pause in typing before Spotify is searched.
-    public init(
-        connection: SpotifyConnectionModel, clock: any SpotifyClock = SystemClock(),
-        debounce: Duration = .milliseconds(350)
-    ) {
-        self.connection = connection
-        self.clock = clock
+    /// The song search through `spotify`'s client, while it is connected
+    /// (``SpotifyLink/songSearch()`` makes one).
+    public convenience init(spotify: SpotifyLink) {
+        self.init(spotify: spotify, debounce: .milliseconds(350))
+    }
+
+    /// ``init(spotify:)`` with the pause in typing before Spotify is searched.
+    package init(spotify: SpotifyLink, debounce: Duration) {
+        self.connection = spotify.connection
+        self.client = spotify.client
+        self.clock = spotify.services.clock
         self.debounce = debounce
     }
 
@@ -110,7 +112,7 @@ public final class TrackSearchModel {
     private func search(_ text: String, offset: Int, generation current: Int) async {
         phase = .searching
         do {
-            let page = try await connection.client.searchTracks(text, limit: Self.pageSize, offset: offset)
+            let page = try await client.searchTracks(text, limit: Self.pageSize, offset: offset)
             guard current == generation else { return }
             results += page.items
             nextOffset = page.next == nil || offset + Self.pageSize > 1000 ? nil : offset + Self.pageSize

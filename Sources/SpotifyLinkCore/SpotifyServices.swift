@@ -1,0 +1,340 @@
+public import Foundation
+public import Logging
+public import PlaylistLinks
+public import PlaylistLinksSQLite
+public import SpotifyAuth
+import SpotifyLinkSupport
+public import SpotifyWebAPI
+import Synchronization
+
+/// The one place a process puts its Spotify parts together: the sign-in, the request ledger, the
+/// client and the link store, from one ``Configuration``, with the same file names everywhere.
+///
+/// An app meets it through `SpotifyLink` (`SpotifyLinkUI`), which adds the models; the command
+/// line, the bench and the tests build from it directly:
+///
+/// ```swift
+/// let spotify = SpotifyServices(.emulator(url: emulator.baseURL))          // tests, `spotlink --emulator`
+/// let device = SpotifyServices(.init(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback"))
+/// ```
+///
+/// For a device it builds:
+/// - the sign-in's `SpotifySession`, keeping tokens in the platform's secret store: the Keychain
+///   on Apple platforms (data protection keychain, readable after the first unlock), the desktop
+///   keyring on Linux;
+/// - the `RequestLedger`, whose daily budget for background work is this device's `QuotaShare`
+///   of the developer's quota (shared by every app, user and device of the developer);
+/// - the `SpotifyClient` and one shared transport (connections are reused);
+/// - the link store, in Application Support (Apple platforms) or `$XDG_DATA_HOME` (Linux).
+///
+/// The first launch after the app is installed starts signed out: Keychain items outlive an app's
+/// deletion, so a reinstalled app would otherwise find the previous install's sign-in. A marker
+/// file in the data folder (removed with the app) tells a new install from a relaunch or an
+/// upgrade; with an App Group it is in the group's container, so an app and its extensions agree. A
+/// sign-in shared through a Keychain access group without the App Group's folder is not touched.
+///
+/// Making it touches no disk: the databases are opened (created, migrated) and the install checked
+/// at their first use, off the caller's actor. Make one per process: the session is what makes a
+/// refresh happen once.
+public final class SpotifyServices: Sendable {
+    /// What the app is, and where its parts live.
+    public struct Configuration: Sendable {
+        /// The app's client ID from Spotify's developer dashboard.
+        public var clientID: String
+        /// The redirect URI registered there, as `myapp://spotify-callback`.
+        public var redirectURI: String
+        /// The accounts service: Spotify, or an emulator (`.emulator(url:)`).
+        public var server: AuthorizationServer
+        /// The App Group the app shares with its extensions (a widget, a Live Activity), or `nil`.
+        /// Set through ``init(clientID:redirectURI:server:name:appGroup:)``, which puts the folder,
+        /// the request ledger, the refresh lock and the Keychain item there.
+        public private(set) var appGroup: String?
+        /// The folder of the app's Spotify data (links, covers, request counts): no secret in it.
+        /// Its databases are opened at their first use, off the main actor. On iOS the folder's data
+        /// protection class is `completeUntilFirstUserAuthentication`, readable in the background
+        /// after the first unlock as the Keychain item is; the request ledger is left out of backups.
+        public var folder: URL
+        /// The GRDB configuration of the folder's databases, or `nil` for GRDB's default. For a
+        /// folder in an App Group container, give one with `observesSuspensionNotifications` set, and
+        /// post GRDB's `Database.suspendNotification` when the app goes to the background (and
+        /// `resumeNotification` when it comes back), so a suspended process never holds a lock on the
+        /// shared file. The stores turn foreign keys on and add a five-second busy timeout unless
+        /// the configuration has its own.
+        public var database: DatabaseConfiguration?
+        /// Where the tokens are kept.
+        public var tokenStore: any TokenStore
+        /// This device's share of the developer's request quota.
+        public var share: QuotaShare
+        /// The transport every request uses, shared.
+        public var transport: any Transport
+        /// The clock of expiries, waits and polls.
+        public var clock: any SpotifyClock
+        /// How long the details saved from Spotify stay: a day before a card refreshes them, 30
+        /// days for a cover not shown, 90 days for details not refreshed (`RetentionPolicy`).
+        public var retention = RetentionPolicy.default
+        /// Where the data lives: in ``folder`` (an app, the command line), or in memory alone (the
+        /// emulator's tests, previews), when nothing touches the disk.
+        public var storage = Storage.folder
+        /// Debug-level request logs; nothing is logged without one. Tokens are never logged.
+        public var logger: Logger?
+        /// The data folder's protection class and backup exclusion (tests record them).
+        package var protection = FileProtection.platform
+        /// Whether a new install of the app starts signed out (an app's Keychain item outlives its
+        /// deletion); the command line, whose sign-in is its own file, keeps it.
+        package var startsSignedOutAfterReinstall = true
+        /// The longest a request waits out a rate limit before it fails with the time to wait.
+        package var maxRateLimitWait: Duration?
+        /// Whether background requests stop at ``share``'s daily budget; the command line, whose
+        /// every request a person asked for, has none.
+        package var limitsBackgroundWork = true
+
+        /// The platform defaults for `clientID`, answered at `redirectURI`: live Spotify, the
+        /// platform's data folder and secret store, the default quota share.
+        ///
+        /// With `appGroup`, an app and its extensions share one sign-in and spend one daily budget:
+        /// the data folder (links, the request ledger, the install marker) is `name` inside the App
+        /// Group's container, refreshes take turns through a lock file in its `locks` subfolder, and
+        /// the Keychain item is shared through the App Group as its access group. Give every target
+        /// the App Groups entitlement with this identifier. On Linux the group's container is the
+        /// folder of that name in `$XDG_DATA_HOME`, shared by the user's processes.
+        ///
+        /// - Parameters:
+        ///   - clientID: the app's client ID.
+        ///   - redirectURI: the registered redirect URI.
+        ///   - server: the accounts service; `.live` unless testing against an emulator.
+        ///   - name: the data folder's name, inside Application Support, `$XDG_DATA_HOME` or the App
+        ///     Group container; by default ``defaultFolderName``.
+        ///   - appGroup: the App Group identifier shared with the app's extensions, such as
+        ///     `group.com.example.journal`.
+        public init(
+            clientID: String, redirectURI: String, server: AuthorizationServer = .live,
+            name: String = Configuration.defaultFolderName, appGroup: String? = nil
+        ) {
+            self.init(
+                clientID: clientID, redirectURI: redirectURI, server: server, name: name, appGroup: appGroup,
+                environment: ProcessInfo.processInfo.environment)
+        }
+
+        /// ``init(clientID:redirectURI:server:name:appGroup:)`` with the environment given.
+        package init(
+            clientID: String, redirectURI: String, server: AuthorizationServer = .live,
+            name: String = Configuration.defaultFolderName, appGroup: String?, environment: [String: String],
+            tokenStore: (any TokenStore)? = nil
+        ) {
+            self.clientID = clientID
+            self.redirectURI = redirectURI
+            self.server = server
+            if let appGroup, let container = Self.appGroupContainer(appGroup, environment: environment) {
+                self.appGroup = appGroup
+                self.folder = container.appendingPathComponent(name, isDirectory: true)
+                self.tokenStore = Self.platformTokenStore(
+                    accessGroup: appGroup, lockDirectory: folder.appendingPathComponent("locks", isDirectory: true))
+            } else {
+                // No container: the entitlement is missing from this target. The app works on its
+                // own folder, and the debug build stops here to say so.
+                assert(
+                    appGroup == nil, "App Group \(appGroup ?? "") has no container: add it to the target's App Groups")
+                self.folder = Self.dataFolder(named: name, environment: environment)
+                self.tokenStore = tokenStore ?? Self.platformTokenStore()
+            }
+            self.database = nil
+            self.share = QuotaShare()
+            self.transport = platformDefaultTransport()
+            self.clock = SystemClock()
+        }
+
+        /// Where the data lives.
+        public enum Storage: Sendable, Equatable {
+            /// The databases `links.sqlite` and `spotify-requests.sqlite` in ``folder``, kept across
+            /// launches.
+            case folder
+            /// In memory, gone with the process: nothing is written to disk.
+            case memory
+        }
+
+        /// The configuration of a process that talks to the Spotify emulator at `url`: the
+        /// emulator's demo client, the sign-in in memory, and the data in memory unless `storage`
+        /// says otherwise. The tests, the bench and `spotlink --emulator` start from it.
+        /// - Parameters:
+        ///   - url: the emulator's address, such as `http://127.0.0.1:8080`.
+        ///   - clientID: a client ID the emulator knows; its demo client by default.
+        ///   - redirectURI: a redirect URI registered for that client.
+        ///   - clock: the clock of expiries and waits; the emulator's tests give their virtual one.
+        ///   - transport: the transport every request uses.
+        public static func emulator(
+            url: URL, clientID: String = "spotlink-demo", redirectURI: String = "myapp://spotify-callback",
+            clock: any SpotifyClock = SystemClock(), transport: any Transport = platformDefaultTransport()
+        ) -> Configuration {
+            var configuration = Configuration(
+                clientID: clientID, redirectURI: redirectURI, server: .emulator(url: url), appGroup: nil,
+                environment: [:], tokenStore: MemoryTokenStore())
+            configuration.storage = .memory
+            configuration.clock = clock
+            configuration.transport = transport
+            return configuration
+        }
+
+        /// The data folder's default name: the app's bundle identifier on macOS, where Application
+        /// Support is shared by every app that is not sandboxed (two Mac apps built on this package
+        /// never share links); "SpotifyLink" elsewhere (an iOS app's container is its own).
+        public static var defaultFolderName: String {
+            #if canImport(AppKit) && !canImport(UIKit)
+                Bundle.main.bundleIdentifier ?? "SpotifyLink"
+            #else
+                "SpotifyLink"
+            #endif
+        }
+
+        /// The folder `name` inside Application Support (Apple platforms) or `$XDG_DATA_HOME`
+        /// (Linux, `~/.local/share` by default).
+        public static func dataFolder(named name: String) -> URL {
+            dataFolder(named: name, environment: ProcessInfo.processInfo.environment)
+        }
+
+        /// ``dataFolder(named:)`` with the environment given: as the XDG Base Directory rules say, an
+        /// empty or relative `XDG_DATA_HOME` is ignored (never a folder under the working directory).
+        package static func dataFolder(named name: String, environment: [String: String]) -> URL {
+            #if canImport(UIKit) || canImport(AppKit)
+                let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+            #else
+                let base = BaseDirectories.data(environment)
+            #endif
+            return base.appendingPathComponent(name, isDirectory: true)
+        }
+
+        /// The container of App Group `identifier`: Apple's, when the target has the entitlement; on
+        /// Linux the folder of that name in `$XDG_DATA_HOME` (or `~/.local/share`).
+        package static func appGroupContainer(_ identifier: String, environment: [String: String]) -> URL? {
+            #if canImport(UIKit) || canImport(AppKit)
+                FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
+            #else
+                dataFolder(named: identifier, environment: environment)
+            #endif
+        }
+
+        /// The platform's secret store: the Keychain on Apple platforms, shared with the app's
+        /// extensions through `accessGroup` (refreshes take turns through a lock file in
+        /// `lockDirectory`, the App Group container); the desktop keyring on Linux.
+        public static func platformTokenStore(accessGroup: String? = nil, lockDirectory: URL? = nil)
+            -> any TokenStore
+        {
+            #if canImport(Security)
+                KeychainTokenStore(accessGroup: accessGroup, lockDirectory: lockDirectory)
+            #elseif os(Linux) || os(FreeBSD)
+                SecretServiceTokenStore(lockDirectory: lockDirectory)
+            #else
+                MemoryTokenStore()
+            #endif
+        }
+    }
+
+    /// What it was built from.
+    public let configuration: Configuration
+    /// The sign-in.
+    public let session: SpotifySession
+    /// The request counts and cooldowns every request honours.
+    public let ledger: RequestLedger
+    /// The Web API client every caller goes through.
+    public let client: SpotifyClient
+    /// The links from the app's records to playlists, with their saved details and covers.
+    public let links: SQLitePlaylistLinkStore
+
+    /// The clock of expiries, waits and polls.
+    public var clock: any SpotifyClock { configuration.clock }
+
+    /// The parts `configuration` describes.
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        let endpoint = TokenEndpoint(
+            server: configuration.server, clientID: configuration.clientID, transport: configuration.transport,
+            clock: configuration.clock)
+        let folder = configuration.folder
+        let onDisk = configuration.storage == .folder
+        let install = InstallMarker(folder: folder, protection: configuration.protection)
+        // A sign-in shared with extensions through an access group but without the App Group's
+        // folder is left alone: each process has a folder of its own then, and a widget's first
+        // launch must not sign the app out.
+        let sharedSignInOnly =
+            configuration.appGroup == nil && (configuration.tokenStore as? KeychainTokenStore)?.accessGroup != nil
+        let checksInstall = onDisk && configuration.startsSignedOutAfterReinstall && !sharedSignInOnly
+        session = SpotifySession(
+            endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock,
+            logger: configuration.logger, activity: platformExpiringActivity(),
+            isEarlierInstall: checksInstall ? install.isNewInstall : nil)
+        let key = SpotifyAppKey(issuer: configuration.server.issuer, clientID: configuration.clientID)
+        let budget = configuration.limitsBackgroundWork ? configuration.share.dailyBudget : nil
+        let beforeOpening: @Sendable () -> Void = { if checksInstall { _ = install.isNewInstall() } }
+        ledger =
+            onDisk
+            ? RequestLedger(
+                key: key,
+                store: SQLiteRequestLedgerStore(
+                    deferring: folder.appendingPathComponent(Self.ledgerFile),
+                    configuration: configuration.database, protection: configuration.protection,
+                    beforeOpening: beforeOpening),
+                dailyBudget: budget)
+            : RequestLedger(key: key, dailyBudget: budget)
+        var api = SpotifyClient.Configuration(apiBaseURL: configuration.server.apiBaseURL)
+        if let wait = configuration.maxRateLimitWait { api.maxRateLimitWait = wait }
+        client = SpotifyClient(
+            configuration: api, tokens: session, transport: configuration.transport, clock: configuration.clock,
+            logger: configuration.logger, ledger: ledger)
+        links = SQLitePlaylistLinkStore(
+            deferring: onDisk ? .file(folder.appendingPathComponent(Self.linksFile)) : .inMemory,
+            configuration: configuration.database, protection: configuration.protection,
+            beforeOpening: beforeOpening, clock: configuration.clock)
+    }
+
+    /// The link store's file in the data folder: the links, the details saved from Spotify, the
+    /// covers (and, for the command line, its session journal).
+    public static let linksFile = "links.sqlite"
+    /// The request ledger's file in the data folder.
+    public static let ledgerFile = "spotify-requests.sqlite"
+}
+
+/// Tells a new install of the app from a relaunch or an upgrade, by a file in the data folder, which
+/// the app's deletion removes with the folder (and which an app and its extensions share when the
+/// folder is in their App Group container). Keychain items are not removed with the app: without
+/// this, a reinstalled app would find the previous install's sign-in and be connected to that
+/// account without asking.
+///
+/// Asked first by whichever part reaches the disk first (a database opening, the session's first
+/// look at the store), always off the main actor, and answered once per process: the marker is left
+/// at the first answer, before any database is made.
+final class InstallMarker: Sendable {
+    static let name = ".spotifylink-installed"
+    private let folder: URL
+    private let protection: FileProtection
+    private let answer = Lock<Bool?>(nil)
+
+    init(folder: URL, protection: FileProtection = .platform) {
+        self.folder = folder
+        self.protection = protection
+    }
+
+    /// Whether this process runs the first launch since the app was installed: the folder holds
+    /// neither the marker nor a database of an earlier version (an upgrade from a version without
+    /// the marker is not a new install).
+    @Sendable func isNewInstall() -> Bool {
+        answer.withLock { answer in
+            if let answer { return answer }
+            let manager = FileManager.default
+            let new = ![Self.name, SpotifyServices.linksFile, SpotifyServices.ledgerFile].contains {
+                manager.fileExists(atPath: folder.appendingPathComponent($0).path)
+            }
+            if new { mark() }
+            answer = new
+            return new
+        }
+    }
+
+    /// Leaves the marker; if it cannot be written, the next launch takes the data folder's
+    /// databases for an earlier install's and keeps the sign-in.
+    private func mark() {
+        let manager = FileManager.default
+        try? manager.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        protection.protect(folder)
+        _ = manager.createFile(atPath: folder.appendingPathComponent(Self.name).path, contents: Data())
+    }
+}
