@@ -157,6 +157,7 @@ let package = Package(
             name: "SpotifyLinkCore",
             dependencies: [
                 "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],

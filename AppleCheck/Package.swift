@@ -91,6 +91,7 @@ var targets: [Target] = [
         "SpotifyLinkCore",
         [
             "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
     project(

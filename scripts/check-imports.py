@@ -22,7 +22,7 @@ ALLOWED = {
     "PlaylistLinksSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
     "SpotifyNowPlaying": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyLinkCore": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
-                        "Logging"},
+                        "HTTPTypes", "Logging"},
     "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
                       "SpotifyNowPlaying", "SpotifyLinkCore"},
     "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "PostgresNIO", "NIOSSL", "Logging"},

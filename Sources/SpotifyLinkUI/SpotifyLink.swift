@@ -68,6 +68,19 @@ public final class SpotifyLink {
             links: services.links)
     }
 
+    /// A `SpotifyLink` for SwiftUI previews, signed in as a sample listener with sample playlists,
+    /// songs and a song playing (`SpotifyServices.preview()`): no request leaves the process and
+    /// nothing is written to disk, so every model can be previewed.
+    ///
+    /// ```swift
+    /// let spotify = SpotifyLink.preview()
+    /// let card = spotify.card(for: SpotifyServices.previewRecord)   // "Deep Work", 50 tracks, saved
+    /// let picker = spotify.picker()                                  // three sample playlists
+    /// ```
+    public static func preview() -> SpotifyLink {
+        SpotifyLink(services: .preview())
+    }
+
     /// The card of `record`'s playlist.
     public func card(for record: RecordID) -> PlaylistCardModel {
         PlaylistCardModel(record: record, spotify: self)

@@ -105,6 +105,11 @@ public final class MemoryTokenStore: TokenStore {
     /// An empty store.
     public init() {}
 
+    /// A store holding `entries` (previews start signed in).
+    package init(_ entries: [SpotifyAppKey: StoredTokens]) {
+        self.entries.withLock { $0 = entries }
+    }
+
     public var kind: TokenStoreKind { .memory }
 
     public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
