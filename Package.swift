@@ -172,9 +172,17 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
+        // The virtual clock of tests, demos and the bench: public through SpotifyTesting, which
+        // re-exports it, and used by the CLI's demo; no app-facing product links it.
+        .target(
+            name: "VirtualTime",
+            dependencies: ["SpotifyLinkSupport", "SpotifyWebAPI"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotifyTesting",
             dependencies: [
+                "VirtualTime",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyEmulator",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -198,6 +206,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLink",
             dependencies: [
+                "VirtualTime",
                 "SpotifyLinkCore",
                 "PlaylistLinksSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",

@@ -31,7 +31,8 @@ ALLOWED = {
                             "Hummingbird", "HummingbirdCore", "Logging", "NIOCore"},
     "SpotifyEmulator": {"SpotifyLinkSupport", "LocalHTTPServer", "Crypto", "HTTPTypes", "Hummingbird", "Logging",
                         "NIOCore"},
-    "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes"},
+    "VirtualTime": {"SpotifyLinkSupport", "SpotifyWebAPI"},
+    "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
 }
@@ -49,11 +50,13 @@ FORBIDDEN = {
     "SpotLink": {"SpotifyTesting", "SpotifyLinkUI"},
 }
 # What a target must not reach even through the targets it depends on: the server product and the
-# links' values link no SQLite, now playing links no store.
+# links' values link no SQLite, now playing links no store, and no app-facing product carries the
+# virtual clock, the emulator or the test helpers.
 NEVER_REACHES = {
-    "PlaylistLinks": {"GRDB", "PlaylistLinksSQLite"},
+    "PlaylistLinks": {"GRDB", "PlaylistLinksSQLite", "VirtualTime"},
+    "SpotifyLinkUI": {"VirtualTime", "SpotifyTesting", "SpotifyEmulator", "PostgresNIO"},
     "PlaylistLinksPostgres": {"GRDB", "PlaylistLinksSQLite"},
-    "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "PlaylistLinksSQLite", "PostgresNIO"},
+    "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "PlaylistLinksSQLite", "PostgresNIO", "VirtualTime"},
 }
 IMPORT = re.compile(r"^\s*(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
 

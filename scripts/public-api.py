@@ -14,7 +14,7 @@ otherwise churn.
 """
 import difflib, glob, json, os, sys
 
-PRODUCTS = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite", "SpotifyNowPlaying", "PlaylistLinksPostgres", "SpotifyLinkCore", "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting"]
+PRODUCTS = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite", "SpotifyNowPlaying", "PlaylistLinksPostgres", "SpotifyLinkCore", "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting", "VirtualTime"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINE = os.path.join(ROOT, "API", "public-api.txt")
 

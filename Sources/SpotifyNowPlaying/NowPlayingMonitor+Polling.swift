@@ -2,28 +2,29 @@ import Foundation
 
 extension NowPlayingMonitor {
     /// How often now playing is polled: the one policy of every part that polls (the monitor, the
-    /// now-playing indicator, `spotlink now-playing`).
+    /// now-playing indicator, `spotlink now-playing`). Choose one of the four policies; their
+    /// intervals are the package's to tune, not a promise.
     public struct Polling: Sendable, Equatable {
         /// The longest wait while playing, right after the user acted.
-        public var maxPlayingInterval: Duration = .seconds(30)
+        package var maxPlayingInterval: Duration = .seconds(30)
         /// When set, the playing cap doubles after each poll that finds the player as predicted (the
         /// same item, or the next one at a track end), up to this value; any other change resets it.
-        public var calmPlayingInterval: Duration?
+        package var calmPlayingInterval: Duration?
         /// How long after a track's predicted end to poll, so the next track has started.
-        public var margin: Duration = .milliseconds(1500)
+        package var margin: Duration = .milliseconds(1500)
         /// The first wait while nothing plays.
-        public var idleInterval: Duration = .seconds(15)
+        package var idleInterval: Duration = .seconds(15)
         /// The longest wait while nothing plays (the idle wait grows to it).
-        public var maxIdleInterval: Duration = .seconds(120)
+        package var maxIdleInterval: Duration = .seconds(120)
         /// The wait during an advertisement, whose length Spotify does not give.
-        public var adInterval: Duration = .seconds(15)
+        package var adInterval: Duration = .seconds(15)
         /// How much each idle or calm wait grows over the previous one.
-        public var growth: Double = 2
+        package var growth: Double = 2
         /// The most polls in any hour, whatever the player does; `nil` for no budget.
-        public var callsPerHour: Int?
+        package var callsPerHour: Int?
 
         /// The default: ``budgeted(callsPerHour:)`` with ``defaultCallsPerHour``, as ``default``.
-        public init() {
+        package init() {
             calmPlayingInterval = .seconds(480)
             callsPerHour = Self.defaultCallsPerHour
         }
@@ -46,7 +47,7 @@ extension NowPlayingMonitor {
         }
 
         /// Close to one call per track while the user leaves the player alone; a skip after a calm
-        /// stretch is seen within ``calmPlayingInterval`` (or at the track's end, if sooner). No budget.
+        /// stretch is seen within eight minutes (or at the track's end, if sooner). No budget.
         public static var economical: Polling {
             var policy = Polling()
             policy.callsPerHour = nil

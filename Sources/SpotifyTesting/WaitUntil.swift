@@ -1,4 +1,5 @@
-public import SpotifyWebAPI
+import SpotifyWebAPI
+public import VirtualTime
 
 /// Waits, turning the scheduler (not the clock), until `condition` holds.
 ///

@@ -10,6 +10,7 @@ import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
+import VirtualTime
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.
 struct Demo: AsyncParsableCommand {

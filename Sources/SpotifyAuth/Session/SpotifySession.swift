@@ -102,9 +102,9 @@ public actor SpotifySession: AccessTokenProvider {
     package private(set) var refreshCount = 0
 
     /// Refresh this long before expiry.
-    public static let proactiveMargin: TimeInterval = 60
+    package static let proactiveMargin: TimeInterval = 60
     /// Warn this long before the six-month sign-in limit.
-    public static let signInWarningPeriod: TimeInterval = 14 * 86400
+    package static let signInWarningPeriod: TimeInterval = 14 * 86400
 
     /// A session for `endpoint`'s app keeping its tokens in `store`.
     ///
@@ -238,7 +238,7 @@ public actor SpotifySession: AccessTokenProvider {
     }
 
     /// The days left before Spotify ends this sign-in (six months after it began), once fewer than
-    /// ``signInWarningPeriod`` remain; `nil` before that, or when nobody is signed in.
+    /// fourteen days remain; `nil` before that, or when nobody is signed in.
     public func daysUntilSignInEnds() async throws -> Int? {
         guard let tokens = try await tokens() else { return nil }
         let left = tokens.signInExpiresAt.timeIntervalSince(clock.now)

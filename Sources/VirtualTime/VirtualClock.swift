@@ -1,5 +1,6 @@
 public import Foundation
 import SpotifyLinkSupport
+public import SpotifyWebAPI
 import Synchronization
 
 /// A clock whose time moves only when its owner says so: for tests, demos and previews that play
