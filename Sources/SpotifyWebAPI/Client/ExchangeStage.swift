@@ -9,20 +9,31 @@ import Logging
 /// An attempt goes through the conditional-request stage (ETags), the ledger (every request
 /// counted), the log, then the transport. The stages before them run once per request (the
 /// destination and scope checks) or between attempts (admission, the token): see
-/// `SpotifyClient.perform(_:url:)`.
+/// `SpotifyClient.perform(_:url:)`. The chain is built once per client; what differs between
+/// requests travels with each in its ``ExchangeContext``.
 protocol ExchangeStage: Sendable {
     /// Handles `request`, calling `next` to send it on.
-    func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-        -> (HTTPResponse, Data)
+    func send(
+        _ request: HTTPRequest, _ context: ExchangeContext, next: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data)
+}
+
+/// What the stages know of a request beyond its HTTP form.
+struct ExchangeContext: Sendable {
+    /// Method and folded path, as `GET /playlists/{id}`.
+    let route: String
+    /// Whether background work sent it (the daily budget applies).
+    let background: Bool
 }
 
 extension Collection where Element == any ExchangeStage {
     /// Sends `request` through the stages in order, and the last one's `next` to `terminal`.
-    func send(_ request: HTTPRequest, to terminal: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-        -> (HTTPResponse, Data)
-    {
+    func send(
+        _ request: HTTPRequest, _ context: ExchangeContext,
+        to terminal: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         guard let first else { return try await terminal(request) }
-        return try await first.send(request) { try await dropFirst().send($0, to: terminal) }
+        return try await first.send(request, context) { try await dropFirst().send($0, context, to: terminal) }
     }
 }
 
@@ -31,9 +42,9 @@ extension Collection where Element == any ExchangeStage {
 struct ConditionalRequestStage: ExchangeStage {
     let cache: ValidatorCache
 
-    func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-        -> (HTTPResponse, Data)
-    {
+    func send(
+        _ request: HTTPRequest, _ context: ExchangeContext, next: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         guard request.method == .get || request.method == .head, let url = request.url else {
             return try await next(request)
         }
@@ -57,16 +68,13 @@ struct ConditionalRequestStage: ExchangeStage {
 struct LedgerStage: ExchangeStage {
     let ledger: RequestLedger
     let clock: any SpotifyClock
-    /// Method and folded path, as `GET /playlists/{id}`.
-    let route: String
-    let background: Bool
 
-    func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-        -> (HTTPResponse, Data)
-    {
+    func send(
+        _ request: HTTPRequest, _ context: ExchangeContext, next: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         // Counted before it leaves, so processes sharing the ledger cannot together pass the
         // budget; an entry whose answer never comes keeps no status ("no answer").
-        let id = try await ledger.reserve(route: route, background: background, at: clock.now)
+        let id = try await ledger.reserve(route: context.route, background: context.background, at: clock.now)
         let (response, data) = try await next(request)
         if let id { await ledger.settle(id, status: response.status.code) }
         return (response, data)
@@ -78,9 +86,9 @@ struct LedgerStage: ExchangeStage {
 struct LoggingStage: ExchangeStage {
     let logger: Logger
 
-    func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-        -> (HTTPResponse, Data)
-    {
+    func send(
+        _ request: HTTPRequest, _ context: ExchangeContext, next: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         let path = request.url?.path ?? ""
         logger.debug("spotify request", metadata: ["method": "\(request.method)", "path": "\(path)"])
         do {

@@ -79,7 +79,7 @@ extension SpotifyClient {
     func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
         try await checkDestination(url)
         try await checkScopes(endpoint)
-        let stages = stages(for: endpoint)
+        let context = ExchangeContext(route: endpoint.route, background: Self.requestPriority == .background)
         var machine = ExchangeStateMachine(
             idempotent: endpoint.isIdempotent, maxAttempts: configuration.maxAttempts,
             maxRateLimitRetries: configuration.maxRateLimitRetries)
@@ -97,7 +97,7 @@ extension SpotifyClient {
             case .send:
                 let current = try await accessToken(held: token)
                 token = current
-                outcome = try await attempt(authorized(endpoint, url, current), through: stages)
+                outcome = try await attempt(authorized(endpoint, url, current), context)
                 action = next(after: outcome, &machine)
             case .refreshToken:
                 token = try await tokens.refreshedAccessToken(replacing: token ?? AccessToken(""))
@@ -119,11 +119,11 @@ extension SpotifyClient {
 
     /// One attempt through the stages to the transport; a transport failure is an outcome, not a
     /// throw. The ledger's refusal past the daily budget is thrown: nothing was sent.
-    func attempt(_ request: HTTPRequest, through stages: [any ExchangeStage]) async throws
+    func attempt(_ request: HTTPRequest, _ context: ExchangeContext) async throws
         -> Result<(HTTPResponse, Data), SpotifyAPIError>
     {
         do {
-            return .success(try await stages.send(request) { try await transmit($0) })
+            return .success(try await stages.send(request, context) { try await transmit($0) })
         } catch let error as SpotifyAPIError where error.code != .budgetExhausted {
             return .failure(error)
         }
@@ -140,16 +140,6 @@ extension SpotifyClient {
         case .failure(let error):
             return machine.transportFailed(error, jitter: jitter())
         }
-    }
-
-    // MARK: - Stages
-
-    /// The stages of one attempt, outermost first: ETags, the ledger, the log; the transport last.
-    func stages(for endpoint: Endpoint) -> [any ExchangeStage] {
-        let ledgerStage = LedgerStage(
-            ledger: ledger, clock: clock, route: endpoint.route, background: Self.requestPriority == .background)
-        return [ConditionalRequestStage(cache: validators), ledgerStage]
-            + (logger.map { [LoggingStage(logger: $0)] } ?? [])
     }
 
     /// The token held for this request, or the provider's when none is held yet.

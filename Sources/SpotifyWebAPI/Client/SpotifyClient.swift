@@ -69,6 +69,9 @@ public final class SpotifyClient: Sendable {
     package let ledger: RequestLedger
     let inFlight = InFlightRequests()
     let validators = ValidatorCache()
+    /// The stages of every attempt, outermost first: ETags, the ledger, the log; the transport
+    /// last. Built once: what differs between requests travels in their `ExchangeContext`.
+    let stages: [any ExchangeStage]
 
     /// Who is asking, for the requests of the current task and its children.
     @TaskLocal package static var requestPriority: RequestPriority = .userInitiated
@@ -113,6 +116,9 @@ public final class SpotifyClient: Sendable {
         self.ledger = ledger
         self.jitter = jitter
         self.admission = Admission(policy: configuration.rateLimit, ledger: ledger, clock: clock, jitter: jitter)
+        self.stages =
+            [ConditionalRequestStage(cache: validators), LedgerStage(ledger: ledger, clock: clock)]
+            + (logger.map { [LoggingStage(logger: $0)] } ?? [])
     }
 
     /// The cooldown in force now, if any: why no request may leave and until when. It is learned

@@ -36,17 +36,24 @@ private func answer(_ status: Int, _ body: String = "", etag: String? = nil) -> 
 
 private let playlistURL = URL(string: "https://api.spotify.com/v1/playlists/37i9dQZF1DXcBWIGoYBM5M")!
 private let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
+private let playlistRoute = ExchangeContext(route: "GET /playlists/{id}", background: true)
+private let meInBackground = ExchangeContext(route: "GET /me", background: true)
+private let meForAPerson = ExchangeContext(route: "GET /me", background: false)
 
 @Suite("The request stages, each alone")
 struct ExchangeStageTests {
     @Test func theConditionalStageAsksWithTheETagAndTurnsA304IntoTheBodyItStandsFor() async throws {
         let stage = ConditionalRequestStage(cache: ValidatorCache())
         let terminal = Terminal([answer(200, #"{"name":"Focus"}"#, etag: "\"v1\""), answer(304)])
-        let first = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        let first = try await stage.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) {
+            try terminal($0)
+        }
         #expect(first.0.status.code == 200)
         #expect(terminal.sent[0].headerFields[.ifNoneMatch] == nil)
 
-        let second = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        let second = try await stage.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) {
+            try terminal($0)
+        }
         #expect(terminal.sent[1].headerFields[.ifNoneMatch] == "\"v1\"")
         // The rest of the client never sees the 304: the answer is the body it stands for.
         #expect(second.0.status.code == 200)
@@ -58,21 +65,21 @@ struct ExchangeStageTests {
         await cache.remember(etag: "\"v1\"", body: Data("old".utf8), for: playlistURL)
         let stage = ConditionalRequestStage(cache: cache)
         let terminal = Terminal([answer(201, "{}"), answer(200, "fresh")])
-        _ = try await stage.send(HTTPRequest(method: .post, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .post, url: playlistURL), playlistRoute) { try terminal($0) }
         #expect(terminal.sent[0].headerFields[.ifNoneMatch] == nil)
         // A 200 without an ETag keeps the validator it had; a failure is passed on as it is.
-        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) { try terminal($0) }
         #expect(await cache.validator(for: playlistURL)?.etag == "\"v1\"")
     }
 
     @Test func theLedgerStageCountsEveryRequestWithItsStatusOrNone() async throws {
         let clock = VirtualClock()
         let ledger = RequestLedger(key: key)
-        let stage = LedgerStage(ledger: ledger, clock: clock, route: "GET /playlists/{id}", background: true)
+        let stage = LedgerStage(ledger: ledger, clock: clock)
         let terminal = Terminal([answer(200), .failure(.timedOut)])
-        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) { try terminal($0) }
         await #expect(throws: SpotifyAPIError.self) {
-            try await stage.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+            try await stage.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) { try terminal($0) }
         }
         let usage = try await ledger.usage(at: clock.now)
         #expect(usage.last24Hours == 2)
@@ -86,21 +93,20 @@ struct ExchangeStageTests {
     @Test func backgroundWorkStopsAtTheDailyBudgetAndTheUserDoesNot() async throws {
         let clock = VirtualClock()
         let ledger = RequestLedger(key: key, dailyBudget: 2)
-        let background = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: true)
-        let person = LedgerStage(ledger: ledger, clock: clock, route: "GET /me", background: false)
+        let stage = LedgerStage(ledger: ledger, clock: clock)
         let terminal = Terminal([answer(200), answer(200), answer(200)])
         let first = clock.now
-        _ = try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL), meInBackground) { try terminal($0) }
         clock.advance(by: .seconds(60))
-        _ = try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL), meInBackground) { try terminal($0) }
         clock.advance(by: .seconds(60))
         let error = try await #require(throws: SpotifyAPIError.self) {
-            try await background.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+            try await stage.send(HTTPRequest(method: .get, url: playlistURL), meInBackground) { try terminal($0) }
         }
         #expect(error.code == .budgetExhausted)
         #expect(error.retryAt == first.addingTimeInterval(86_400))
         #expect(terminal.sent.count == 2)
-        _ = try await person.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        _ = try await stage.send(HTTPRequest(method: .get, url: playlistURL), meForAPerson) { try terminal($0) }
         #expect(terminal.sent.count == 3)
         #expect(try await ledger.usage(at: clock.now).last24Hours == 3)
     }
@@ -108,9 +114,10 @@ struct ExchangeStageTests {
     @Test func stagesRunInOrderAroundTheTerminal() async throws {
         struct Mark: ExchangeStage {
             let name: String
-            func send(_ request: HTTPRequest, next: (HTTPRequest) async throws -> (HTTPResponse, Data)) async throws
-                -> (HTTPResponse, Data)
-            {
+            func send(
+                _ request: HTTPRequest, _ context: ExchangeContext,
+                next: (HTTPRequest) async throws -> (HTTPResponse, Data)
+            ) async throws -> (HTTPResponse, Data) {
                 var request = request
                 request.headerFields[.init("X-Path")!] = (request.headerFields[.init("X-Path")!] ?? "") + name
                 let (response, data) = try await next(request)
@@ -119,7 +126,9 @@ struct ExchangeStageTests {
         }
         let terminal = Terminal([answer(200, "|")])
         let stages: [any ExchangeStage] = [Mark(name: "a"), Mark(name: "b")]
-        let (_, data) = try await stages.send(HTTPRequest(method: .get, url: playlistURL)) { try terminal($0) }
+        let (_, data) = try await stages.send(HTTPRequest(method: .get, url: playlistURL), playlistRoute) {
+            try terminal($0)
+        }
         #expect(terminal.sent[0].headerFields[.init("X-Path")!] == "ab")
         #expect(String(decoding: data, as: UTF8.self) == "|ba")
     }
