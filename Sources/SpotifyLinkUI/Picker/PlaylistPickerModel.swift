@@ -42,7 +42,7 @@ public final class PlaylistPickerModel {
     /// What to say under the list about playlists Spotify no longer serves, if any.
     public var unavailableNote: SpotifyMessage? { unavailableCount > 0 ? .unavailablePlaylists(unavailableCount) : nil }
     /// Searches sent and not yet answered, stale ones included.
-    package private(set) var searchesInFlight = 0
+    package var searchesInFlight: Int { search.inFlight }
 
     private let store: any PlaylistLinkStore
     /// The saved library, filtered in memory as the user types.
@@ -50,12 +50,10 @@ public final class PlaylistPickerModel {
     private let connection: SpotifyConnectionModel
     private let client: SpotifyClient
     private let clock: any SpotifyClock
-    private let debounce: Duration
-    private let pageSize: Int
-    private var generation = 0
+    private let search: PagedSearch<SimplifiedPlaylist>
     private var searchTask: Task<Void, Never>?
+    /// Spotify's results for the current text, as last shown.
     private var searchResults: [SimplifiedPlaylist] = []
-    private var nextOffset: Int?
 
     /// The picker over `spotify`'s links (the chosen link and the library copy are kept there);
     /// Spotify is searched only while it is connected (``SpotifyLink/picker()`` makes one).
@@ -66,12 +64,14 @@ public final class PlaylistPickerModel {
     /// ``init(spotify:)`` with the pause in typing before Spotify is searched, and the search results
     /// per request (Spotify allows at most 10).
     package init(spotify: SpotifyLink, debounce: Duration, pageSize: Int = 10) {
+        let client = spotify.client
         self.store = ConcurrentLinkStore(spotify.links)
         self.connection = spotify.connection
-        self.client = spotify.client
+        self.client = client
         self.clock = spotify.services.clock
-        self.debounce = debounce
-        self.pageSize = min(max(pageSize, 1), 10)
+        self.search = PagedSearch(pageSize: pageSize, debounce: debounce, clock: clock) { text, limit, offset in
+            try await client.searchPlaylists(text, limit: limit, offset: offset)
+        }
     }
 
     /// Shows the saved playlists, and when connected refreshes them from Spotify.
@@ -84,21 +84,20 @@ public final class PlaylistPickerModel {
         }
         showLocal()
         guard connection.isConnected else { return }
-        let current = generation
         do {
             let mine = try await client.allMyPlaylists()
             library = try await store.replaceLibrary(mine.items)
             unavailableCount = mine.nullCount + mine.undecodableCount
-            if current == generation { showLocal() }
+            showLocal()
         } catch {
-            await show(error, for: current)
+            show(error)
         }
     }
 
     /// Fetches the next page of Spotify's results for the current text.
     public func loadMore() async {
-        guard connection.isConnected, let offset = nextOffset, !query.isEmpty else { return }
-        await search(query, offset: offset, generation: generation)
+        guard connection.isConnected else { return }
+        show(await search.loadMore { phase = .searching })
     }
 
     /// Links `playlist` to `record` (replacing any earlier link) and returns its card.
@@ -114,36 +113,25 @@ public final class PlaylistPickerModel {
     }
 
     private func queryChanged() {
-        generation += 1
         searchTask?.cancel()
+        search.reset()
         searchResults = []
-        nextOffset = nil
         canLoadMore = false
         showLocal()
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard connection.isConnected, !text.isEmpty else { return }
-        let current = generation
-        searchTask = Task {
-            do { try await clock.sleep(for: debounce) } catch { return }
-            guard current == generation else { return }
-            await search(text, offset: 0, generation: current)
-        }
+        searchTask = Task { show(await search.search(text) { phase = .searching }) }
     }
 
-    private func search(_ text: String, offset: Int, generation current: Int) async {
-        phase = .searching
-        searchesInFlight += 1
-        defer { searchesInFlight -= 1 }
-        do {
-            let page = try await client.searchPlaylists(text, limit: pageSize, offset: offset)
-            // An answer for older text is dropped: the user has typed on.
-            guard current == generation else { return }
-            searchResults += page.items
-            nextOffset = page.next == nil ? nil : offset + pageSize
-            canLoadMore = nextOffset != nil
+    /// Shows what a search or page came to; `nil` (the text changed) changes nothing.
+    private func show(_ outcome: PagedSearch<SimplifiedPlaylist>.Outcome?) {
+        switch outcome {
+        case nil: return
+        case .answered:
+            searchResults = search.items
+            canLoadMore = search.canLoadMore
             showLocal()
-        } catch {
-            await show(error, for: current)
+        case .failed(let error): show(error)
         }
     }
 
@@ -153,8 +141,8 @@ public final class PlaylistPickerModel {
         phase = results.isEmpty ? .empty(query.isEmpty ? .noSavedPlaylists : .noPlaylistsMatch(query)) : .ready
     }
 
-    private func show(_ error: any Error, for current: Int) async {
-        guard current == generation, let message = SpotifyMessage(error, now: clock.now) else { return }
+    private func show(_ error: any Error) {
+        guard let message = SpotifyMessage(error, now: clock.now) else { return }
         phase = message == .offline ? .offline(.offlineShowingSavedPlaylists) : .failed(message)
     }
 }

@@ -11,7 +11,7 @@ public import SpotifyWebAPI
 ///
 /// ```swift
 /// struct SongSearchView: View {
-///     @State var search: TrackSearchModel          // TrackSearchModel(connection: connection)
+///     @State var search: TrackSearchModel          // spotify.songSearch()
 ///     @Environment(\.openURL) private var openURL
 ///     var body: some View {
 ///         List(search.results, id: \.uri) { track in
@@ -52,13 +52,9 @@ public final class TrackSearchModel {
     public private(set) var canLoadMore = false
 
     private let connection: SpotifyConnectionModel
-    private let client: SpotifyClient
     private let clock: any SpotifyClock
-    private let debounce: Duration
-    private var generation = 0
+    private let search: PagedSearch<Track>
     private var searchTask: Task<Void, Never>?
-    private var nextOffset: Int?
-    private static let pageSize = 10
 
     /// The song search through `spotify`'s client, while it is connected
     /// (``SpotifyLink/songSearch()`` makes one).
@@ -68,16 +64,17 @@ public final class TrackSearchModel {
 
     /// ``init(spotify:)`` with the pause in typing before Spotify is searched.
     package init(spotify: SpotifyLink, debounce: Duration) {
+        let client = spotify.client
         self.connection = spotify.connection
-        self.client = spotify.client
         self.clock = spotify.services.clock
-        self.debounce = debounce
+        self.search = PagedSearch(pageSize: 10, debounce: debounce, clock: clock) { text, limit, offset in
+            try await client.searchTracks(text, limit: limit, offset: offset)
+        }
     }
 
     /// Fetches the next page for the current text.
     public func loadMore() async {
-        guard let offset = nextOffset else { return }
-        await search(query.trimmingCharacters(in: .whitespacesAndNewlines), offset: offset, generation: generation)
+        show(await search.loadMore { phase = .searching })
     }
 
     /// "Open in Spotify" for `track`: the Spotify app, else `fallback` (the web player, or
@@ -87,10 +84,9 @@ public final class TrackSearchModel {
     }
 
     private func queryChanged() {
-        generation += 1
         searchTask?.cancel()
+        search.reset()
         results = []
-        nextOffset = nil
         canLoadMore = false
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
@@ -101,25 +97,22 @@ public final class TrackSearchModel {
             phase = .empty(.connectToSearch)
             return
         }
-        let current = generation
         searchTask = Task {
-            do { try await clock.sleep(for: debounce) } catch { return }
-            guard current == generation else { return }
-            await search(text, offset: 0, generation: current)
+            show(await search.search(text) { phase = .searching })
         }
     }
 
-    private func search(_ text: String, offset: Int, generation current: Int) async {
-        phase = .searching
-        do {
-            let page = try await client.searchTracks(text, limit: Self.pageSize, offset: offset)
-            guard current == generation else { return }
-            results += page.items
-            nextOffset = page.next == nil || offset + Self.pageSize > 1000 ? nil : offset + Self.pageSize
-            canLoadMore = nextOffset != nil
+    /// Shows what a search or page came to; `nil` (the text changed) changes nothing.
+    private func show(_ outcome: PagedSearch<Track>.Outcome?) {
+        switch outcome {
+        case nil: return
+        case .answered:
+            results = search.items
+            canLoadMore = search.canLoadMore
+            let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
             phase = results.isEmpty ? .empty(.noSongsMatch(text)) : .ready
-        } catch {
-            guard current == generation, let message = SpotifyMessage(error, now: clock.now) else { return }
+        case .failed(let error):
+            guard let message = SpotifyMessage(error, now: clock.now) else { return }
             phase = .failed(message)
         }
     }
