@@ -256,14 +256,15 @@ public final class SpotifyServices: Sendable {
         // launch must not sign the app out.
         let sharedSignInOnly =
             configuration.appGroup == nil && (configuration.tokenStore as? KeychainTokenStore)?.accessGroup != nil
-        let checksInstall = onDisk && configuration.startsSignedOutAfterReinstall && !sharedSignInOnly
+        // The marker is left whenever a database opens; only the sign-out depends on the access group.
+        let marksInstall = onDisk && configuration.startsSignedOutAfterReinstall
         session = SpotifySession(
             endpoint: endpoint, store: configuration.tokenStore, clock: configuration.clock,
             logger: configuration.logger, activity: platformExpiringActivity(),
-            isEarlierInstall: checksInstall ? install.isNewInstall : nil)
+            isEarlierInstall: marksInstall && !sharedSignInOnly ? install.isNewInstall : nil)
         let key = SpotifyAppKey(issuer: configuration.server.issuer, clientID: configuration.clientID)
         let budget = configuration.limitsBackgroundWork ? configuration.share.dailyBudget : nil
-        let beforeOpening: @Sendable () -> Void = { if checksInstall { _ = install.isNewInstall() } }
+        let beforeOpening: @Sendable () -> Void = { if marksInstall { _ = install.isNewInstall() } }
         ledger =
             onDisk
             ? RequestLedger(
