@@ -22,11 +22,14 @@ public func waitUntil(
 
 /// The next element of `stream`, waiting at most `limit` of real time for it: for tests that wait
 /// on another thread or process to arrive (a system callback, a held follower), not for timing.
+/// The limit only says when to give up: an element that arrives returns at once. It is a minute
+/// because a ThreadSanitizer run on a loaded two-core CI machine once held a main-actor follower
+/// back for more than 10 s.
 ///
 /// - Throws: `VirtualClock.WaitGaveUp` naming `what` when nothing arrived in time, or the stream
 ///   ended, so the test fails loudly instead of hanging.
 package func nextElement<Element: Sendable>(
-    of stream: AsyncStream<Element>, within limit: Duration = .seconds(10), _ what: String
+    of stream: AsyncStream<Element>, within limit: Duration = .seconds(60), _ what: String
 ) async throws(VirtualClock.WaitGaveUp) -> Element {
     let element = await withTaskGroup(of: Element?.self) { group in
         group.addTask {

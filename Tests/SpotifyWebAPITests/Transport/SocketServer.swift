@@ -116,7 +116,9 @@ final class SocketServer: Sendable {
             let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
             var written = 0
             while written < total {
-                let sent = Self.send(Array(chunk.prefix(total - written)), connection)
+                let sent = chunk.withUnsafeBytes {
+                    sendWithoutSignal(connection, $0.baseAddress, min($0.count, total - written))
+                }
                 if sent <= 0 { break }
                 written += sent
                 progress.withLock { $0.written = written }

@@ -32,16 +32,19 @@ struct TransportTests {
         HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
     }
 
-    /// A server that would send a gigabyte: the exchange ends with `responseTooLarge` once the cap
-    /// is passed, whether or not the length was announced, holding no more than the cap. (URLSession
-    /// on Linux may go on reading from the socket after that, into nothing: it has no backpressure.)
+    /// A server that would send 64 times the cap: the exchange ends with `responseTooLarge` once the
+    /// cap is passed, whether or not the length was announced, holding no more than the cap.
+    /// (URLSession on Linux may go on reading from the socket after that, into nothing: it has no
+    /// backpressure. A gigabyte here kept two cores busy for the whole ThreadSanitizer run, and the
+    /// other transport's exchange ran out of its deadline on CI; 64 MiB proves the same cap.) The
+    /// deadline is generous because it is not what this test is about.
     @Test(arguments: TransportUnderTest.all, [true, false])
-    func aGigabyteBodyIsCutOffAtTheCap(_ transport: TransportUnderTest, announced: Bool) async throws {
-        let server = try SocketServer(.body(total: 1 << 30, announced: announced))
+    func aBodyFarOverTheCapIsCutOffAtTheCap(_ transport: TransportUnderTest, announced: Bool) async throws {
         let cap = 1 << 20
+        let server = try SocketServer(.body(total: 64 * cap, announced: announced))
         await #expect {
             try await transport.make(SystemClock()).send(
-                Self.get(server, "/huge"), body: nil, timeout: .seconds(30), maxBodyBytes: cap)
+                Self.get(server, "/huge"), body: nil, timeout: .seconds(120), maxBodyBytes: cap)
         } throws: { error in
             let error = error as? SpotifyAPIError
             return error?.code == .responseTooLarge && error?.message.contains("\(cap) bytes") == true
