@@ -130,7 +130,8 @@ let package = Package(
         .target(
             name: "PlaylistLinksPostgres",
             dependencies: [
-                "PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport",
+                "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -335,8 +336,10 @@ let package = Package(
             dependencies: [
                 "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                "PlaylistLinksPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -25,7 +25,7 @@ ALLOWED = {
                         "HTTPTypes", "Logging"},
     "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
                       "SpotifyNowPlaying", "SpotifyLinkCore"},
-    "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "PostgresNIO", "NIOSSL", "Logging"},
+    "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport", "Crypto", "PostgresNIO", "NIOSSL", "Logging"},
     "LocalHTTPServer": {"Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "ServiceLifecycle"},
     "SpotifyAuthLoopback": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "LocalHTTPServer", "HTTPTypes",
                             "Hummingbird", "HummingbirdCore", "Logging", "NIOCore"},

@@ -11,7 +11,7 @@ public import SpotifyWebAPI
 /// A store value belongs to one user (the Spotify account ID, or the server's own user key): every
 /// row it writes carries that key and every query it runs is limited to it, so one user's store
 /// can neither read nor change another's links. The server owns the `PostgresClient` (its pool,
-/// its TLS, its `run()`) and runs ``PostgresSchema/migrate(_:logger:)`` once at start-up.
+/// its TLS, its `run()`) and runs ``PostgresSchema/migrate(_:deadline:logger:)`` once at start-up.
 ///
 /// ```swift
 /// try await PostgresSchema.migrate(databaseURL)  // at start-up: a wrong URL fails here, named
@@ -25,15 +25,33 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     package let user: String
     /// The most bytes of cover art kept for this user; the covers used longest ago go first.
     package let coverCacheLimit: Int
+    /// How long one call may take before it fails with `.database`, naming the call.
+    package let deadline: Duration
+    /// The clock deadlines run on (tests make it virtual).
+    package let deadlineClock: any SpotifyClock
     let client: PostgresClient
     let clock: any SpotifyClock
     let logger: Logger
 
     /// A store of `user`'s links in the database `client` reaches.
+    ///
+    /// Every call ends within `deadline`: one that PostgreSQL does not answer in time fails with
+    /// `.database`, saying which call and what to check.
     /// - Throws: `PlaylistLinksError` with code `.invalidArgument` for an empty user.
-    public init(
+    public convenience init(
         client: PostgresClient, user: String, clock: any SpotifyClock = SystemClock(),
-        coverCacheLimit: Int = 20 * 1024 * 1024, logger: Logger = Logger(label: "spotlink.postgres")
+        coverCacheLimit: Int = 20 * 1024 * 1024, deadline: Duration = PostgresDeadline.default,
+        logger: Logger = Logger(label: "spotlink.postgres")
+    ) throws {
+        try self.init(
+            client: client, user: user, clock: clock, coverCacheLimit: coverCacheLimit, deadline: deadline,
+            deadlineClock: SystemClock(), logger: logger)
+    }
+
+    /// A store whose deadlines run on `deadlineClock`.
+    package init(
+        client: PostgresClient, user: String, clock: any SpotifyClock, coverCacheLimit: Int = 20 * 1024 * 1024,
+        deadline: Duration, deadlineClock: any SpotifyClock, logger: Logger = Logger(label: "spotlink.postgres")
     ) throws {
         guard !user.isEmpty else {
             throw PlaylistLinksError(code: .invalidArgument, message: "A PostgreSQL link store needs a user key.")
@@ -42,6 +60,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         self.user = user
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
+        self.deadline = deadline
+        self.deadlineClock = deadlineClock
         self.logger = logger
     }
 
@@ -401,15 +421,19 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         try await connection.query(query, logger: logger)
     }
 
-    private func read<T: Sendable>(_ doing: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await PostgresFailure.wrapping(doing) { try await client.withConnection { try await body($0) } }
+    private func read<T: Sendable>(
+        _ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await PostgresFailure.wrapping(doing, within: deadline, clock: deadlineClock) {
+            try await self.client.withConnection { try await body($0) }
+        }
     }
 
-    private func transaction<T: Sendable>(_ doing: String, _ body: (PostgresConnection) async throws -> T) async throws
-        -> T
-    {
-        try await PostgresFailure.wrapping(doing) {
-            try await client.withTransaction(logger: logger) { try await body($0) }
+    private func transaction<T: Sendable>(
+        _ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await PostgresFailure.wrapping(doing, within: deadline, clock: deadlineClock) {
+            try await self.client.withTransaction(logger: self.logger) { try await body($0) }
         }
     }
 }

@@ -13,14 +13,23 @@ public import SpotifyWebAPI
 package final class PostgresRequestLedgerStore: RequestLedgerStore {
     let client: PostgresClient
     let logger: Logger
+    /// How long one call may take before it fails with `.database`, naming the call.
+    let deadline: Duration
+    /// The clock deadlines run on.
+    let deadlineClock: any SpotifyClock
 
-    package init(client: PostgresClient, logger: Logger) {
+    package init(
+        client: PostgresClient, logger: Logger, deadline: Duration = PostgresDeadline.default,
+        deadlineClock: any SpotifyClock = SystemClock()
+    ) {
         self.client = client
         self.logger = logger
+        self.deadline = deadline
+        self.deadlineClock = deadlineClock
     }
 
     package func cooldown(for key: SpotifyAppKey) async throws -> Cooldown? {
-        try await PostgresFailure.wrapping("read the cooldown") {
+        try await PostgresFailure.wrapping("read the cooldown", within: deadline, clock: deadlineClock) { [self] in
             let rows = try await client.query(
                 """
                 SELECT kind, until, learned_at FROM spotlink_cooldown
@@ -36,7 +45,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     }
 
     package func extendCooldown(_ cooldown: Cooldown, for key: SpotifyAppKey) async throws {
-        try await PostgresFailure.wrapping("keep a cooldown") {
+        try await PostgresFailure.wrapping("keep a cooldown", within: deadline, clock: deadlineClock) { [self] in
             try await client.query(
                 """
                 INSERT INTO spotlink_cooldown (issuer, client_id, kind, until, learned_at)
@@ -52,7 +61,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     package func reserve(_ entry: LedgerEntry, for key: SpotifyAppKey, limit: Int?, windowStart: Date) async throws
         -> LedgerReservation
     {
-        try await PostgresFailure.wrapping("count a request") {
+        try await PostgresFailure.wrapping("count a request", within: deadline, clock: deadlineClock) { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 // A count under a limit takes turns with the app's others under a lock of its own,
                 // held to the commit: no process counts between another's read and its insert, and
@@ -95,7 +104,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     }
 
     package func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws {
-        try await PostgresFailure.wrapping("keep a request's answer") {
+        try await PostgresFailure.wrapping("keep a request's answer", within: deadline, clock: deadlineClock) { [self] in
             try await client.query(
                 """
                 UPDATE spotlink_request SET status = \(status)
@@ -105,7 +114,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     }
 
     package func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry] {
-        try await PostgresFailure.wrapping("read the requests") {
+        try await PostgresFailure.wrapping("read the requests", within: deadline, clock: deadlineClock) { [self] in
             let rows = try await client.query(
                 """
                 SELECT id, sent_at, endpoint, status, background FROM spotlink_request
@@ -129,11 +138,16 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
 extension RequestLedger {
     /// A ledger in PostgreSQL, shared by every process of a server that uses the same database: a
     /// quota cooldown one process learns stops them all, and the daily budget counts every
-    /// process's requests. Run ``PostgresSchema/migrate(_:logger:)`` first.
+    /// process's requests. Run ``PostgresSchema/migrate(_:deadline:logger:)`` first.
+    ///
+    /// Every call ends within `deadline`: one that PostgreSQL does not answer in time fails with
+    /// `.database`, saying which call and what to check.
     public init(
         key: SpotifyAppKey, postgres client: PostgresClient, dailyBudget: Int? = nil,
-        logger: Logger = Logger(label: "spotlink.postgres")
+        deadline: Duration = PostgresDeadline.default, logger: Logger = Logger(label: "spotlink.postgres")
     ) {
-        self.init(key: key, store: PostgresRequestLedgerStore(client: client, logger: logger), dailyBudget: dailyBudget)
+        self.init(
+            key: key, store: PostgresRequestLedgerStore(client: client, logger: logger, deadline: deadline),
+            dailyBudget: dailyBudget)
     }
 }

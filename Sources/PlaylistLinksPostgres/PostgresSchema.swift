@@ -1,9 +1,11 @@
+import Foundation
 public import Logging
 import PlaylistLinks
 import PostgresNIO
+import SpotifyWebAPI
 
 /// The tables SpotifyLink keeps in a PostgreSQL database, one versioned migration per step, run at
-/// start-up by ``migrate(_:logger:)`` before any store is used.
+/// start-up by ``migrate(_:deadline:logger:)`` before any store is used.
 ///
 /// Every table is prefixed `spotlink_`, so the database can hold the server's own tables too. The
 /// link tables carry the user each row belongs to; the ledger's tables the app (`SpotifyAppKey`) whose
@@ -20,16 +22,27 @@ public enum PostgresSchema {
     ///   a URL that cannot be used; `.database` when the server cannot be reached or refuses the
     ///   sign-in, or when the database was written by a newer SpotifyLink (update this server
     ///   before it writes there).
-    public static func migrate(_ url: String, logger: Logger = Logger(label: "spotlink.postgres")) async throws {
+    ///   A server that does not answer within `deadline` fails with `.database` too.
+    public static func migrate(
+        _ url: String, deadline: Duration = PostgresDeadline.default,
+        logger: Logger = Logger(label: "spotlink.postgres")
+    ) async throws {
         let configuration = try PostgresURL.connectionConfiguration(url)
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            connection = try await PostgresDeadline.run(
+                within: deadline, clock: SystemClock(),
+                expired: { PostgresFailure.expired("answer at \(PostgresURL.redacted(url))", deadline) }
+            ) {
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            }
+        } catch let error as PlaylistLinksError {
+            throw error
         } catch {
             throw PostgresFailure.unreachable(url, error)
         }
         do {
-            try await migrate(on: connection, logger: logger)
+            try await migrate(on: connection, deadline: deadline, logger: logger)
         } catch {
             try? await connection.close()
             throw error
@@ -37,8 +50,8 @@ public enum PostgresSchema {
         try await connection.close()
     }
 
-    private static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
-        try await PostgresFailure.wrapping("migrate the SpotifyLink tables") {
+    private static func migrate(on connection: PostgresConnection, deadline: Duration, logger: Logger) async throws {
+        try await PostgresFailure.wrapping("migrate the SpotifyLink tables", within: deadline, clock: SystemClock()) {
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(
@@ -134,19 +147,51 @@ public enum PostgresSchema {
             "CREATE INDEX spotlink_playlist_detail_age ON spotlink_playlist (user_key, (COALESCE(saved_at, fetched_at)))",
             "CREATE INDEX spotlink_cover_last_shown ON spotlink_cover (user_key, last_used_at)",
         ],
+        // Sign-ins of a server's users, each sealed (AES-256-GCM) under a key the server holds:
+        // the key's ID and fingerprint are kept, never the key or a token.
+        [
+            """
+            CREATE TABLE spotlink_token (
+                user_key text NOT NULL, issuer text NOT NULL, client_id text NOT NULL,
+                key_id text NOT NULL, key_check text NOT NULL, sealed bytea NOT NULL,
+                saved_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_key, issuer, client_id))
+            """
+        ],
     ]
 }
 
 /// Words PostgreSQL's failures as `PlaylistLinksError`: what was being done and what the server
 /// said, never the connection's password.
 enum PostgresFailure {
+    /// Runs `body`, one call to PostgreSQL, within `limit`: its failure, or its running out of
+    /// time, is worded as what was being done.
     @discardableResult
-    static func wrapping<T>(_ doing: String, _ body: () async throws -> T) async throws -> T {
+    static func wrapping<T: Sendable>(
+        _ doing: String, within limit: Duration, clock: any SpotifyClock,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         do {
-            return try await body()
+            return try await PostgresDeadline.run(within: limit, clock: clock, expired: { expired(doing, limit) }, body)
         } catch {
             throw word(unwrap(error), doing)
         }
+    }
+
+    /// `duration` in seconds, as people write them: "15", "0.5".
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        let value = Double(whole) + Double(fraction) / 1e18
+        return value == value.rounded() ? String(Int64(value)) : String(format: "%.3g", value)
+    }
+
+    /// A call that ran out of time: which one, and what to check.
+    static func expired(_ doing: String, _ limit: Duration) -> PlaylistLinksError {
+        PlaylistLinksError(
+            code: .database,
+            message: "PostgreSQL did not \(doing) within \(seconds(limit)) s. Check that the server runs and "
+                + "can be reached, and that no long transaction holds the SpotifyLink tables (pg_stat_activity). "
+                + "The call was cancelled: what it would have written is there whole or not at all.")
     }
 
     /// A connection to `url` that could not be opened: the URL without its password, what went
@@ -181,7 +226,7 @@ enum PostgresFailure {
         return unwrap(inner)
     }
 
-    private static func word(_ error: any Error, _ doing: String) -> PlaylistLinksError {
+    static func word(_ error: any Error, _ doing: String) -> PlaylistLinksError {
         switch error {
         case let error as PlaylistLinksError:
             return error

@@ -182,7 +182,8 @@ public struct FileTokenStore: TokenStore {
 }
 
 extension JSONEncoder {
-    static var tokenStore: JSONEncoder {
+    /// The encoding every token store writes (a database store in another module too).
+    package static var tokenStore: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
@@ -191,7 +192,8 @@ extension JSONEncoder {
 }
 
 extension JSONDecoder {
-    static var tokenStore: JSONDecoder {
+    /// The decoding every token store reads with.
+    package static var tokenStore: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

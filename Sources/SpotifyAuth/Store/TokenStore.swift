@@ -51,6 +51,8 @@ public enum TokenStoreKind: Sendable, Hashable, CustomStringConvertible {
     case secretService
     /// The Keychain (Apple platforms).
     case keychain
+    /// A server's database, named without its password (PostgreSQL's store seals each sign-in).
+    case database(String)
 
     public var description: String {
         switch self {
@@ -58,6 +60,7 @@ public enum TokenStoreKind: Sendable, Hashable, CustomStringConvertible {
         case .file(let url): "file \(url.path) (0600)"
         case .secretService: "Secret Service (the desktop keyring)"
         case .keychain: "Keychain"
+        case .database(let name): name
         }
     }
 }
@@ -76,8 +79,12 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         /// Reading or writing failed (disk full, read-only folder).
         public static let io = Code(name: "io")
         /// The app's set-up keeps the store from working (a Keychain access group or entitlement
-        /// it lacks): the developer's fix, not the user's.
+        /// it lacks, a sealing key the server was not given): the developer's fix, not the user's.
+        /// The sign-in is kept.
         public static let misconfigured = Code(name: "misconfigured")
+        /// The stored sign-in failed its authentication check: it was changed outside SpotifyLink.
+        /// Nothing was changed; the message names the entry.
+        public static let tampered = Code(name: "tampered")
         public var description: String { name }
     }
 

@@ -186,6 +186,7 @@ public struct SpotifyText: Sendable {
         case .secretService: "the desktop keyring"
         case .file: "a file on this device"
         case .memory: "this app's memory"
+        case .database: "the server's database"
         }
     }
 
@@ -287,6 +288,7 @@ public struct SpotifyText: Sendable {
         case .secretService: "デスクトップのキーリング"
         case .file: "この端末のファイル"
         case .memory: "アプリのメモリ"
+        case .database: "サーバーのデータベース"
         }
     }
 }

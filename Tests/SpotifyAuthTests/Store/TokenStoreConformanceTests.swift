@@ -10,7 +10,10 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
     let name: String
     /// Whether the store reads bytes (so a value written by a newer version can be met).
     let readsBytes: Bool
-    let make: @Sendable () -> (any TokenStore, @Sendable () -> Void)
+    let make: @Sendable () async throws -> (any TokenStore, @Sendable () -> Void)
+    /// For a store that locks in a server rather than a folder: another process's attempt to
+    /// take the lock of a key at once, which fails while the lock is held.
+    var otherProcessTakesLock: (@Sendable (any TokenStore, SpotifyAppKey) async throws -> any TokenStoreLock)? = nil
 
     var testDescription: String { name }
 
@@ -43,6 +46,7 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
                     })
             }
         #endif
+        if let postgres = PostgresTokenStoreUnderTest.subject() { stores.append(postgres) }
         return stores
     }
 }
@@ -64,7 +68,7 @@ struct TokenStoreConformanceTests {
 
     @Test(arguments: StoreUnderTest.all)
     func savesReadsUpdatesInPlaceAndRemoves(_ subject: StoreUnderTest) async throws {
-        let (store, cleanUp) = subject.make()
+        let (store, cleanUp) = try await subject.make()
         defer { cleanUp() }
         let (key, _, _) = Self.keys()
         await #expect(try store.load(key) == nil)
@@ -82,7 +86,7 @@ struct TokenStoreConformanceTests {
 
     @Test(arguments: StoreUnderTest.all)
     func keysKeepIssuersAndClientsApart(_ subject: StoreUnderTest) async throws {
-        let (store, cleanUp) = subject.make()
+        let (store, cleanUp) = try await subject.make()
         defer { cleanUp() }
         let (key, otherClient, otherIssuer) = Self.keys()
         defer { Task { for key in [key, otherClient, otherIssuer] { try? await store.remove(key) } } }
@@ -98,7 +102,7 @@ struct TokenStoreConformanceTests {
     /// without its contents, and the next read finds the store signed out.
     @Test(arguments: StoreUnderTest.all.filter(\.readsBytes))
     func aSignInFromANewerVersionIsReportedOnceAsCorrupt(_ subject: StoreUnderTest) async throws {
-        let (store, cleanUp) = subject.make()
+        let (store, cleanUp) = try await subject.make()
         defer { cleanUp() }
         let (key, _, _) = Self.keys()
         var future = storedTokens(clock: clock)
@@ -119,10 +123,21 @@ struct TokenStoreConformanceTests {
     /// the process's own, and the session's single flight is what keeps one refresh at a time.
     @Test(arguments: StoreUnderTest.all)
     func theLockShutsOutOtherHoldersUntilReleased(_ subject: StoreUnderTest) async throws {
-        let (store, cleanUp) = subject.make()
+        let (store, cleanUp) = try await subject.make()
         defer { cleanUp() }
         let (key, _, _) = Self.keys()
         let lock = try await store.acquireLock(key)
+        if let otherProcessTakesLock = subject.otherProcessTakesLock {
+            await #expect {
+                try await otherProcessTakesLock(store, key)
+            } throws: { error in
+                (error as? TokenStoreError)?.code == .unavailable
+            }
+            lock.release()
+            try await otherProcessTakesLock(store, key).release()
+            try await store.acquireLock(key).release()
+            return
+        }
         guard let folder = Self.lockFolder(of: store) else {
             #expect(lock is ProcessLocalLock, "\(subject.name) locks across processes without a lock folder")
             lock.release()

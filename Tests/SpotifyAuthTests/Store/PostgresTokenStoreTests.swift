@@ -1,0 +1,269 @@
+import Foundation
+import Logging
+import PlaylistLinksPostgres
+import PostgresNIO
+import SpotifyEmulator
+import SpotifyLinkSupport
+import SpotifyTesting
+import Testing
+
+@testable import SpotifyAuth
+@testable import SpotifyWebAPI
+
+/// The PostgreSQL server `scripts/with-postgres.sh` started for this run, for the token store.
+enum PostgresTokenStoreUnderTest {
+    static let url = ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let skipReason: Comment = "no PostgreSQL: run under scripts/with-postgres.sh"
+
+    /// A client of its own (its own pool, as another process would have), running for the rest
+    /// of the test process.
+    static func client() throws -> PostgresClient {
+        let url = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
+        let client = PostgresClient(
+            configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
+        Task.detached { await client.run() }
+        return client
+    }
+
+    /// The client the tests share, after the migration.
+    static let shared: Task<PostgresClient, any Error> = Task {
+        let server = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
+        try await PostgresSchema.migrate(server)
+        return try client()
+    }
+
+    /// A second pool, standing for another server process.
+    static let otherProcess: Task<PostgresClient, any Error> = Task {
+        _ = try await shared.value
+        return try client()
+    }
+
+    /// 32 random bytes in base64: a sealing key.
+    static func newKey() -> String {
+        Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    }
+
+    static func store(
+        user: String, keys: TokenSealingKeys, client: PostgresClient? = nil, lockWait: Duration = .seconds(30)
+    ) async throws -> PostgresTokenStore {
+        let pool: PostgresClient
+        if let client { pool = client } else { pool = try await shared.value }
+        return try PostgresTokenStore(client: pool, user: user, keys: keys, lockWait: lockWait)
+    }
+
+    /// The conformance suite's subject: a user of its own, so runs never meet.
+    static func subject() -> StoreUnderTest? {
+        guard url != nil else { return nil }
+        return StoreUnderTest(
+            name: "PostgreSQL, sealed", readsBytes: true,
+            make: {
+                let keys = try TokenSealingKeys(parsing: "k1:\(newKey())")
+                return (try await store(user: "conformance-\(UUID())", keys: keys), {})
+            },
+            otherProcessTakesLock: { store, key in
+                // The same user's store in another pool (another process), which gives up at once.
+                let user = try #require(store as? PostgresTokenStore).user
+                let other = try await Self.store(
+                    user: user, keys: try TokenSealingKeys(parsing: "k1:\(newKey())"), client: try await otherProcess.value,
+                    lockWait: .milliseconds(1))
+                return try await other.acquireLock(key)
+            })
+    }
+}
+
+@Suite(
+    "PostgreSQL token store: sealed sign-ins, one per user and app",
+    .enabled(if: PostgresTokenStoreUnderTest.url != nil, PostgresTokenStoreUnderTest.skipReason))
+struct PostgresTokenStoreTests {
+    typealias Under = PostgresTokenStoreUnderTest
+    let clock = VirtualClock()
+    let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "server-app")
+
+    /// Tokens no other test uses, long and random, so a dump can be searched for any part of them.
+    func tokens() -> StoredTokens {
+        var tokens = storedTokens(
+            access: "AT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString,
+            refresh: "RT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString, clock: clock)
+        tokens.issuer = key.issuer
+        tokens.clientID = key.clientID
+        return tokens
+    }
+
+    /// The row's columns as PostgreSQL holds them.
+    func row(_ user: String) async throws -> (keyID: String, sealed: Data)? {
+        let client = try await Under.shared.value
+        let rows = try await client.query(
+            "SELECT key_id, sealed FROM spotlink_token WHERE user_key = \(user) AND client_id = \(key.clientID)")
+        var found: (String, Data)?
+        for try await (id, sealed) in rows.decode((String, Data).self) { found = (id, sealed) }
+        return found
+    }
+
+    /// A sign-in saved, then the whole database dumped with `pg_dump`: no token, no 8-character
+    /// part of one, and no part of the key is anywhere in it.
+    @Test func aDumpOfTheDatabaseHoldsNoTokenNorAnyPartOfOne() async throws {
+        let secret = Under.newKey()
+        let keys = try TokenSealingKeys(parsing: "dump:\(secret)")
+        let user = "dump-\(UUID())"
+        let store = try await Under.store(user: user, keys: keys)
+        let saved = tokens()
+        try await store.save(saved, for: key)
+
+        let dump = try await ChildProcess(try #require(Self.pgDump(), "no pg_dump"), [try #require(Under.url)]).run()
+        #expect(dump.status == 0, "\(dump.errors)")
+        #expect(dump.output.contains(user), "the dump holds the user's row")
+        let secrets = [
+            saved.accessToken.unredactedValue, try #require(saved.refreshToken?.unredactedValue), secret,
+        ]
+        // Every 8-character part, as text and as pg_dump writes bytea (hexadecimal).
+        let parts = secrets.flatMap { text in
+            let characters = Array(text)
+            return (0...(characters.count - 8)).map { String(characters[$0..<$0 + 8]) }
+        }
+        let output = dump.output
+        let leaked = parts.filter { part in
+            output.contains(part) || output.contains(part.utf8.map { String(format: "%02x", $0) }.joined())
+        }
+        #expect(leaked.isEmpty, "the dump holds \(leaked.count) of \(parts.count) parts of the tokens and the key")
+        #expect(try await store.load(key) == saved)
+    }
+
+    /// The server's own `pg_dump`, else the first one installed.
+    static func pgDump() -> URL? {
+        var folders = [ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_BIN"]].compactMap { $0 }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        folders += versions.sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin" } + ["/usr/bin"]
+        return folders.map { URL(fileURLWithPath: $0).appendingPathComponent("pg_dump") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Every query carries the user: another user of the same app reads nothing, and removes only
+    /// their own sign-in.
+    @Test func everyUsersSignInStaysApart() async throws {
+        let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
+        let alice = try await Under.store(user: "alice-\(UUID())", keys: keys)
+        let bob = try await Under.store(user: "bob-\(UUID())", keys: keys)
+        let hers = tokens()
+        try await alice.save(hers, for: key)
+        #expect(try await bob.load(key) == nil)
+        try await bob.remove(key)
+        #expect(try await alice.load(key) == hers)
+        let his = tokens()
+        try await bob.save(his, for: key)
+        #expect(try await alice.load(key) == hers)
+        #expect(try await bob.load(key) == his)
+    }
+
+    /// Keys rotate: a row sealed under the old key opens with the old key listed second, and its
+    /// next save seals it under the new one, which alone then opens it.
+    @Test func aRowSealedUnderAnOldKeyIsSealedAgainUnderTheNewOneAtItsNextSave() async throws {
+        let old = "old:\(Under.newKey())"
+        let new = "new:\(Under.newKey())"
+        let user = "rotate-\(UUID())"
+        let before = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: old))
+        let saved = tokens()
+        try await before.save(saved, for: key)
+
+        let rotated = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "\(new)\n\(old)"))
+        #expect(try await rotated.load(key) == saved)
+        #expect(try await row(user)?.keyID == "old", "a read leaves the row as it was")
+        var refreshed = saved
+        refreshed.accessToken = AccessToken("AT-refreshed-\(UUID())")
+        try await rotated.save(refreshed, for: key)
+        #expect(try await row(user)?.keyID == "new")
+        let newOnly = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: new))
+        #expect(try await newOnly.load(key) == refreshed)
+    }
+
+    /// A key the server was not given, or another key under the row's key ID, is a typed error
+    /// that names the fix and shows no key; the sign-in stays, and opens with the right key.
+    @Test func aMissingOrWrongKeyIsTypedAndTheSignInIsKept() async throws {
+        let right = Under.newKey()
+        let user = "keys-\(UUID())"
+        let store = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "a:\(right)"))
+        let saved = tokens()
+        try await store.save(saved, for: key)
+        let missing = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "b:\(Under.newKey())"))
+        let wrong = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "a:\(Under.newKey())"))
+        for (store, says) in [(missing, "was not given"), (wrong, "another key")] {
+            let error = try await #require(throws: TokenStoreError.self) { try await store.load(key) }
+            #expect(error.code == .misconfigured)
+            #expect(error.message.contains(says) && error.message.contains("kept"), "\(error.message)")
+            #expect(!error.message.contains(right))
+        }
+        #expect(try await store.load(key) == saved)
+        // A session over the store with the missing key reports the error and keeps its status.
+        let session = SpotifySession(
+            endpoint: TokenEndpoint(server: .live, clientID: key.clientID), store: missing)
+        await #expect(throws: TokenStoreError.self) { try await session.tokens() }
+        #expect(await session.status != .needsSignIn(.unreadable))
+        #expect(try await store.load(key) == saved)
+    }
+
+    /// A row changed outside SpotifyLink, or copied to another user, fails its check: a typed
+    /// error naming the row, and nothing is touched.
+    @Test func aTamperedRowIsNamedAndNothingIsTouched() async throws {
+        let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
+        let user = "tamper-\(UUID())"
+        let neighbour = "neighbour-\(UUID())"
+        let store = try await Under.store(user: user, keys: keys)
+        let next = try await Under.store(user: neighbour, keys: keys)
+        try await store.save(tokens(), for: key)
+        let theirs = tokens()
+        try await next.save(theirs, for: key)
+        let client = try await Under.shared.value
+        try await client.query(
+            """
+            UPDATE spotlink_token SET sealed = set_byte(sealed, 20, (get_byte(sealed, 20) + 1) % 256)
+            WHERE user_key = \(user)
+            """)
+        let changed = try #require(try await row(user))
+        let error = try await #require(throws: TokenStoreError.self) { try await store.load(key) }
+        #expect(error.code == .tampered)
+        #expect(error.message.contains(user) && error.message.contains("spotlink_token"), "\(error.message)")
+        #expect(try await row(user)?.sealed == changed.sealed, "the row was left as it was")
+        #expect(try await next.load(key) == theirs)
+
+        // The neighbour's row copied over this user's: it does not open here.
+        try await client.query(
+            """
+            UPDATE spotlink_token SET sealed = (SELECT sealed FROM spotlink_token WHERE user_key = \(neighbour)
+                AND client_id = \(key.clientID)) WHERE user_key = \(user)
+            """)
+        let copied = try await #require(throws: TokenStoreError.self) { try await store.load(key) }
+        #expect(copied.code == .tampered)
+    }
+
+    /// A call PostgreSQL does not answer (the table is locked by another transaction) ends at its
+    /// deadline, on the store's clock, with `.unavailable` naming the call; the sign-in is there after.
+    @Test func aCallPostgresDoesNotAnswerEndsAtItsDeadline() async throws {
+        let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
+        let user = "deadline-\(UUID())"
+        let deadlines = VirtualClock()
+        let store = try PostgresTokenStore(
+            client: try await Under.shared.value, user: user, keys: keys, deadline: .seconds(15),
+            lockWait: .seconds(30), deadlineClock: deadlines)
+        let saved = tokens()
+        try await store.save(saved, for: key)
+        let blocker = try await Under.otherProcess.value
+        let released = AsyncStream.makeStream(of: Void.self)
+        let locked = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await blocker.withTransaction(logger: Logger(label: "test")) { connection in
+                try await connection.query("LOCK TABLE spotlink_token IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "test"))
+                locked.continuation.yield()
+                for await _ in released.stream { break }
+            }
+        }
+        _ = try await nextElement(of: locked.stream, "the blocker to lock the table")
+        let load = Task { try await store.load(key) }
+        try await deadlines.waitForSleepers(1)
+        deadlines.advance(by: .seconds(15))
+        let error = try await #require(throws: TokenStoreError.self) { try await load.value }
+        #expect(error.code == .unavailable)
+        #expect(error.message.contains("read a sign-in within 15 s") && error.message.contains("kept"), "\(error.message)")
+        released.continuation.yield()
+        try await holder.value
+        #expect(try await store.load(key) == saved)
+    }
+}
