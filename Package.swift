@@ -264,6 +264,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "PostgresRefreshChild",
+            dependencies: [
+                "SpotifyAuth", "SpotifyWebAPI", "PlaylistLinksPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Helpers/PostgresRefreshChild",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "LockStressChild",
             dependencies: ["SpotifyLinkSupport"],
             path: "Tests/Helpers/LockStressChild",

@@ -267,3 +267,59 @@ struct PostgresTokenStoreTests {
         #expect(try await store.load(key) == saved)
     }
 }
+
+@Suite(
+    "PostgreSQL token store: one refresh across server processes", .serialized,
+    .enabled(if: PostgresTokenStoreUnderTest.url != nil, PostgresTokenStoreUnderTest.skipReason))
+struct PostgresCrossProcessRefreshTests {
+    /// Four server processes (real ones), 50 callers each, one user whose access token Spotify
+    /// just refused: exactly one token request leaves, every caller gets the new token, and the
+    /// sign-in lives on. With rotation on, a second refresh would have revoked it.
+    @Test(arguments: [EmulatorConfiguration.RefreshRotation.rotate, .none])
+    func fourProcessesOfFiftyCallersSendOneRefresh(rotation: EmulatorConfiguration.RefreshRotation) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-refresh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("keys")
+        let keyText = "k1:\(PostgresTokenStoreUnderTest.newKey())\n"
+        try Data(keyText.utf8).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+        let keys = try TokenSealingKeys(contentsOf: keyFile)
+        let database = try #require(PostgresTokenStoreUnderTest.url)
+
+        var configuration = EmulatorConfiguration()
+        configuration.refreshRotation = rotation
+        configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])]
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let user = "refresh-\(UUID())"
+            let server = AuthorizationServer.emulator(url: emulator.baseURL)
+            let store = try await PostgresTokenStoreUnderTest.store(user: user, keys: keys)
+            let app = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
+            try await BrowserSignIn(redirectURI: "myapp://spotify-callback").run(session: app) { url, _ in
+                try await ConsentBrowser().callback(for: url)
+            }
+            let before = await emulator.requestCount("POST /api/token")
+            let children = try (0..<4).map { _ in
+                try LineChild(
+                    "PostgresRefreshChild",
+                    [database, emulator.baseURL.absoluteString, user, keyFile.path, "50"])
+            }
+            for child in children { try await child.waitFor("ready") }
+            for child in children { child.send("go") }
+            for child in children {
+                #expect(await child.exitStatus() == 0, "\(child.printed)")
+                #expect(child.printed.contains("refreshed 50"), "\(child.printed)")
+            }
+            #expect(await emulator.requestCount("POST /api/token") - before == 1)
+
+            // The sign-in lives on: another process refreshes what the database holds, and calls Spotify.
+            let later = SpotifySession(
+                endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"),
+                store: try await PostgresTokenStoreUnderTest.store(user: user, keys: keys))
+            let stored = try #require(try await later.tokens())
+            _ = try await later.refreshedAccessToken(replacing: stored.accessToken)
+            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: later)
+            #expect(try await client.currentUser().id == "emu-user")
+        }
+    }
+}
