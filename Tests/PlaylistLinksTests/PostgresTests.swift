@@ -211,7 +211,8 @@ struct PostgresStoreTests {
     /// request count are each inside their transaction, held there by a lock: afterwards neither
     /// is half written (the save's playlist row went with it, the count is not there), what was
     /// saved before is, and the same client saves and counts again. A cluster of its own (a second
-    /// `scripts/with-postgres.sh`), so no other test sees the restart.
+    /// `scripts/with-postgres.sh`), so no other test sees the restart. Both interrupted calls end,
+    /// by their deadline when PostgresNIO does not end them.
     @Test(.timeLimit(.minutes(2))) func aServerRestartMidTransactionLeavesNothingHalfWritten() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -230,10 +231,10 @@ struct PostgresStoreTests {
         #expect(said["playlist-rows"] == "1")
         #expect(said["ledger-entries"] == "1")
         #expect(said["after-restart"] == "ok")
-        // Neither interrupted call may claim success. (PostgresNIO 1.33.2 often never ends them:
-        // the child reports `hung` after 5 s; see the issue note.)
-        #expect(said["link-save"] != nil && said["link-save"] != "succeeded")
-        #expect(said["ledger-count"] != nil && said["ledger-count"] != "succeeded")
+        // Both interrupted calls end, with the store's error: PostgresNIO 1.33.2 often never ends
+        // them by itself (the child said `hung` before the stores had deadlines).
+        #expect(said["link-save"] == "failed-database", "\(child.output)")
+        #expect(said["ledger-count"] == "failed-database", "\(child.output)")
     }
 
     /// A database written by a newer SpotifyLink is refused, with the fix, and left as it was.
@@ -281,6 +282,56 @@ struct PostgresStoreTests {
         let missing = try #require(components.string)
         let absent = try await #require(throws: PlaylistLinksError.self) { try await PostgresSchema.migrate(missing) }
         #expect(absent.message.contains("the server said") && absent.message.contains("no_such_database"))
+    }
+
+    /// Every call of the link store and the ledger has a deadline: with their tables locked by
+    /// another transaction, a read, a save, a count and a cooldown read each end when the store's
+    /// clock passes it, with `.database` naming the call and what to check; once the tables are
+    /// free, the same stores work.
+    @Test func everyCallPostgresDoesNotAnswerEndsAtItsDeadline() async throws {
+        let client = try await TestPostgres.shared.value
+        let deadlines = VirtualClock()
+        let links = try PostgresPlaylistLinkStore(
+            client: client, user: "deadline-\(UUID())", clock: VirtualClock(), deadline: .seconds(15),
+            deadlineClock: deadlines)
+        let ledger = PostgresRequestLedgerStore(
+            client: client, logger: Logger(label: "test"), deadline: .seconds(15), deadlineClock: deadlines)
+        let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "deadline-\(UUID())")
+        let entry = LedgerEntry(sentAt: Date(), endpoint: "GET /me", status: nil, background: false)
+
+        let blocker = try TestPostgres.client()
+        let locked = AsyncStream.makeStream(of: Void.self)
+        let released = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await blocker.withTransaction(logger: Logger(label: "test")) { connection in
+                try await connection.query(
+                    "LOCK TABLE spotlink_link, spotlink_playlist, spotlink_request, spotlink_cooldown IN ACCESS EXCLUSIVE MODE",
+                    logger: Logger(label: "test"))
+                locked.continuation.yield()
+                for await _ in released.stream { break }
+            }
+        }
+        _ = try await nextElement(of: locked.stream, "the blocker to lock the tables")
+        let calls: [(String, Task<Void, any Error>)] = [
+            ("read links", Task { _ = try await links.links() }),
+            ("save a link", Task { try await links.link(RecordID(namespace: "session", id: "1"), to: focus) }),
+            ("count a request", Task { _ = try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) }),
+            ("read the cooldown", Task { _ = try await ledger.cooldown(for: key) }),
+        ]
+        try await deadlines.waitForSleepers(calls.count)
+        deadlines.advance(by: .seconds(15))
+        for (doing, call) in calls {
+            let error = try await #require(throws: PlaylistLinksError.self, "\(doing)") { try await call.value }
+            #expect(error.code == .database)
+            #expect(
+                error.message.contains("did not \(doing) within 15 s") && error.message.contains("pg_stat_activity"),
+                "\(error.message)")
+        }
+        released.continuation.yield()
+        try await holder.value
+        try await links.link(RecordID(namespace: "session", id: "2"), to: deepWork)
+        #expect(try await links.link(for: RecordID(namespace: "session", id: "2"))?.playlist == deepWork)
+        #expect(try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) == .counted)
     }
 
     /// A URL's password never reaches a message.

@@ -13,10 +13,10 @@ import Synchronization
 /// (a crash for every open transaction), and what is left is printed, one `name value` per line:
 ///
 ///   blocked 2                 both transactions were waiting inside when the server went down
-///   link-save failed          the save's error code
+///   link-save failed-database the save's error code: it ended, by its deadline if not before
 ///   links s1                  the records linked afterwards (only the one saved before)
 ///   playlist-rows 1           playlist rows of the user: the half-written one is gone
-///   ledger-count failed       the count's error kind
+///   ledger-count failed-database  the count's, likewise
 ///   ledger-entries 1          the app's requests afterwards (only the one counted before)
 ///   after-restart ok          a save and a count on the same client, once the server is back
 let environment = ProcessInfo.processInfo.environment
@@ -48,9 +48,9 @@ final class Outcome: Sendable {
         }
     }
 
-    /// How it ended, or `hung` when it still has not 5 s from now.
+    /// How it ended, or `hung` when it still has not 20 s from now (its deadline is 10 s).
     func settled() async -> String {
-        for _ in 0..<50 where value == "pending" { try? await Task.sleep(for: .milliseconds(100)) }
+        for _ in 0..<200 where value == "pending" { try? await Task.sleep(for: .milliseconds(100)) }
         return value == "pending" ? "hung" : value
     }
 }
@@ -61,8 +61,9 @@ func run(url: String, data: String, bin: String) async throws {
     try await PostgresSchema.migrate(url)
     let client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
     let running = Task { await client.run() }
-    let store = try PostgresPlaylistLinkStore(client: client, user: "user-1")
-    let ledger = PostgresRequestLedgerStore(client: client, logger: logger)
+    // Deadlines longer than the restart takes, so the calls it interrupts end by them.
+    let store = try PostgresPlaylistLinkStore(client: client, user: "user-1", deadline: .seconds(10))
+    let ledger = PostgresRequestLedgerStore(client: client, logger: logger, deadline: .seconds(10))
     let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "restart")
     let start = Date(timeIntervalSince1970: 1_790_000_000)
 
@@ -140,8 +141,8 @@ func run(url: String, data: String, bin: String) async throws {
     let again = try await ledger.reserve(entry(2), for: key, limit: 12, windowStart: start.addingTimeInterval(-60))
     let relinked = try await store.links().count == 2 && again == .counted
     say("after-restart \(relinked ? "ok" : "wrong")")
-    // Last, because PostgresNIO 1.33.2 does not always end a query whose connection the restart
-    // closed (seen: a save waiting on a lock never returns, even cancelled).
+    // PostgresNIO 1.33.2 does not always end a query whose connection the restart closed (seen: a
+    // save waiting on a lock never returns, even cancelled): the stores' deadlines end them.
     say("link-save \(await save.settled())")
     say("ledger-count \(await count.settled())")
     running.cancel()
