@@ -38,6 +38,8 @@ struct GlobalOptions: ParsableArguments {
 /// The token stores a user can choose.
 enum StoreChoice: String, ExpressibleByArgument, CaseIterable, Codable {
     case keychain, secretService = "secret-service", file, memory
+    /// A server's PostgreSQL database, sealed (`SPOTLINK_POSTGRES_URL`, `SPOTLINK_TOKEN_KEYS`).
+    case postgres
 
     /// The platform's secret store: the Keychain on Apple systems, the Secret Service elsewhere.
     static var platformDefault: StoreChoice {
@@ -121,6 +123,7 @@ struct Context {
         switch choice ?? storeChoice {
         case .file: return FileTokenStore(directory: configDirectory.appendingPathComponent("tokens"))
         case .memory: return MemoryTokenStore()
+        case .postgres: return try ServerTokenStore(environment: ProcessInfo.processInfo.environment)
         case .secretService:
             #if os(Linux) || os(FreeBSD)
                 return SecretServiceTokenStore(lockDirectory: lockDirectory)

@@ -17,7 +17,8 @@ struct Login: AsyncParsableCommand {
     @Option(
         help: """
             Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")) \
-            (default: \(StoreChoice.platformDefault.rawValue); a plain file only when asked for).
+            (default: \(StoreChoice.platformDefault.rawValue); a plain file only when asked for; postgres \
+            keeps it sealed in SPOTLINK_POSTGRES_URL's database with the keys in SPOTLINK_TOKEN_KEYS).
             """)
     var store: StoreChoice = .platformDefault
     @Flag(help: "Do not try to open a browser; only print the URL.")
