@@ -4,6 +4,7 @@ import PlaylistLinks
 import PlaylistLinksPostgres
 import PlaylistLinksSQLite
 import PostgresNIO
+import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
@@ -19,7 +20,8 @@ extension Metrics {
     static func postgres(_ report: Report, quick: Bool) async throws {
         let names = [
             ("ledger_admissions_postgres_1_process", "per s"), ("ledger_admissions_postgres_8_processes", "per s"),
-            ("postgres_card_read_p99", "ms"),
+            ("postgres_card_read_p99", "ms"), ("token_store_read_postgres_p50", "ms"),
+            ("token_store_refresh_postgres_p50", "ms"),
         ]
         guard let url = ProcessInfo.processInfo.environment[postgresURLVariable], !url.isEmpty else {
             for (name, unit) in names {
@@ -65,6 +67,68 @@ extension Metrics {
             "postgres_card_read_p99", percentile(postgres, 0.99), "ms", floor: nil,
             target: .machine(.atMost(2), "ms, one query over loopback"),
             extra: ["links": links, "sqlite_p99_ms": percentile(sqlite, 0.99)])
+        try await tokenStores(report, url: url, quick: quick)
+    }
+
+    /// The sealed PostgreSQL token store beside the 0600 file store: a read (a launch, a request
+    /// after the cache), and a refresh's store work (the cross-process lock, a read under it, the
+    /// save, the release) without the HTTP exchange.
+    static func tokenStores(_ report: Report, url: String, quick: Bool) async throws {
+        let rounds = quick ? 200 : 1_000
+        let client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: quietLogger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let postgres = try PostgresTokenStore(
+            client: client, user: "bench-\(UUID())", keys: try TokenSealingKeys(parsing: "bench:\(secret)"),
+            logger: quietLogger)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = FileTokenStore(directory: folder)
+        let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "bench")
+        let tokens = StoredTokens(
+            accessToken: AccessToken(String(repeating: "A", count: 240)),
+            refreshToken: RefreshToken(String(repeating: "R", count: 130)), expiresAt: Date(),
+            scopes: SpotifyScope.all, signedInAt: Date(), issuer: key.issuer, clientID: key.clientID)
+
+        func samples(_ store: any TokenStore, _ body: (any TokenStore) async throws -> Void) async throws -> [Double] {
+            try await body(store)  // a warm pool and a warm page cache, as a running server has
+            var samples: [Double] = []
+            for _ in 0..<rounds {
+                let start = ContinuousClock.now
+                try await body(store)
+                samples.append((ContinuousClock.now - start).seconds * 1000)
+            }
+            return samples
+        }
+        let read: (any TokenStore) async throws -> Void = { _ = try await $0.load(key) }
+        let refresh: (any TokenStore) async throws -> Void = { store in
+            let lock = try await store.acquireLock(key)
+            _ = try await store.load(key)
+            try await store.save(tokens, for: key)
+            lock.release()
+        }
+        for store in [file, postgres] as [any TokenStore] { try await store.save(tokens, for: key) }
+        let fileReads = try await samples(file, read)
+        let postgresReads = try await samples(postgres, read)
+        let fileRefreshes = try await samples(file, refresh)
+        let postgresRefreshes = try await samples(postgres, refresh)
+        try await postgres.remove(key)
+        report.metric(
+            "token_store_read_postgres_p50", percentile(postgresReads, 0.5), "ms", floor: nil,
+            target: .machine(.atMost(2), "ms, one query and an AES-GCM open"),
+            extra: [
+                "p99_ms": percentile(postgresReads, 0.99), "file_p50_ms": percentile(fileReads, 0.5),
+                "file_p99_ms": percentile(fileReads, 0.99), "rounds": rounds,
+            ])
+        report.metric(
+            "token_store_refresh_postgres_p50", percentile(postgresRefreshes, 0.5), "ms", floor: nil,
+            target: .machine(.atMost(10), "ms: lock, read, sealed save, release; Spotify's answer takes longer"),
+            extra: [
+                "p99_ms": percentile(postgresRefreshes, 0.99), "file_p50_ms": percentile(fileRefreshes, 0.5),
+                "file_p99_ms": percentile(fileRefreshes, 0.99), "rounds": rounds,
+                "note": "the store's part of a refresh, without the HTTP exchange",
+            ])
     }
 
     enum LedgerKind: String {
