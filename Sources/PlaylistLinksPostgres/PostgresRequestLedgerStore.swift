@@ -104,7 +104,8 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     }
 
     package func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws {
-        try await PostgresFailure.wrapping("keep a request's answer", within: deadline, clock: deadlineClock) { [self] in
+        try await PostgresFailure.wrapping("keep a request's answer", within: deadline, clock: deadlineClock) {
+            [self] in
             try await client.query(
                 """
                 UPDATE spotlink_request SET status = \(status)

@@ -44,15 +44,20 @@ public final class PostgresTokenStore: TokenStore {
     /// A store of `user`'s sign-ins in the database `client` reaches, sealed with `keys`.
     ///
     /// - Parameters:
+    ///   - client: the server's pool, already running.
+    ///   - user: the user whose sign-ins these are (the Spotify account ID, or the server's own key).
+    ///   - keys: the sealing keys, the current one first.
     ///   - deadline: how long one read or write may take before it fails, naming the call.
     ///   - lockWait: how long ``acquireLock(_:)`` waits for another process's refresh.
+    ///   - logger: where PostgresNIO logs its queries (never a token: they are bound sealed).
     /// - Throws: `TokenStoreError` with code `.misconfigured` for an empty user.
     public convenience init(
         client: PostgresClient, user: String, keys: TokenSealingKeys, deadline: Duration = PostgresDeadline.default,
         lockWait: Duration = .seconds(30), logger: Logger = Logger(label: "spotlink.postgres")
     ) throws {
         try self.init(
-            client: client, user: user, keys: keys, deadline: deadline, lockWait: lockWait, deadlineClock: SystemClock(),
+            client: client, user: user, keys: keys, deadline: deadline, lockWait: lockWait,
+            deadlineClock: SystemClock(),
             logger: logger)
     }
 
@@ -83,7 +88,9 @@ public final class PostgresTokenStore: TokenStore {
                 WHERE user_key = \(user) AND issuer = \(key.issuer) AND client_id = \(key.clientID)
                 """, logger: logger)
             var found: (String, String, Data)?
-            for try await (id, check, sealed) in rows.decode((String, String, Data).self) { found = (id, check, sealed) }
+            for try await (id, check, sealed) in rows.decode((String, String, Data).self) {
+                found = (id, check, sealed)
+            }
             return found
         }
         guard let (id, check, sealed) = found else { return nil }
@@ -145,7 +152,7 @@ public final class PostgresTokenStore: TokenStore {
     }
 
     /// Takes this user's lock for `key` in the database: a transaction holds a transaction-level
-    /// advisory lock until ``TokenStoreLock/release()``, so every process of the server that uses
+    /// advisory lock until `TokenStoreLock.release()`, so every process of the server that uses
     /// the same database waits its turn, and a process that dies lets go with its connection.
     /// - Throws: `TokenStoreError` with code `.unavailable` when another process held the lock
     ///   for `lockWait`, or when PostgreSQL did not answer.
@@ -197,7 +204,8 @@ public final class PostgresTokenStore: TokenStore {
 
     /// One call within the deadline; PostgreSQL's failures become `TokenStoreError`s naming it.
     @discardableResult
-    private func call<T: Sendable>(_ doing: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func call<T: Sendable>(_ doing: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T
+    {
         do {
             return try await PostgresDeadline.run(
                 within: deadline, clock: deadlineClock, expired: { [self] in unavailable(doing, deadline) }, body)
@@ -221,12 +229,14 @@ public final class PostgresTokenStore: TokenStore {
         if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "55P03" {
             return TokenStoreError(
                 code: .unavailable,
-                message: "Another process held the lock on the Spotify sign-in for \(PostgresFailure.seconds(lockWait)) s, "
+                message:
+                    "Another process held the lock on the Spotify sign-in for \(PostgresFailure.seconds(lockWait)) s, "
                     + "longer than a refresh takes. Check for a stuck server process (pg_locks); the sign-in was kept.",
                 underlying: error)
         }
         let worded = PostgresFailure.word(error, doing)
-        return TokenStoreError(code: .unavailable, message: worded.message + " The sign-in was kept.", underlying: error)
+        return TokenStoreError(
+            code: .unavailable, message: worded.message + " The sign-in was kept.", underlying: error)
     }
 }
 

@@ -28,7 +28,10 @@ public struct TokenSealingKeys: Sendable, CustomStringConvertible {
     public static let environmentVariable = "SPOTLINK_TOKEN_KEYS"
 
     /// Keys read from their text form.
-    /// - Parameter source: where the text came from, named in errors (never the text itself).
+    /// - Parameters:
+    ///   - text: `ID:KEY` entries, the current key first, separated by commas or lines; lines
+    ///     starting with `#` are comments.
+    ///   - source: where the text came from, named in errors (never the text itself).
     /// - Throws: `TokenStoreError` with code `.misconfigured` for an empty list, an ID used twice
     ///   or not of letters, digits, `.`, `_` and `-`, or a key that is not 32 bytes of base64;
     ///   the entry is named by its position and ID.
@@ -79,12 +82,14 @@ public struct TokenSealingKeys: Sendable, CustomStringConvertible {
         var info = stat()
         guard stat(file.path, &info) == 0 else {
             throw TokenStoreError(
-                code: .io, message: "The sealing key file \(file.path) could not be read: \(String(cString: strerror(errno))).")
+                code: .io,
+                message: "The sealing key file \(file.path) could not be read: \(String(cString: strerror(errno))).")
         }
         guard info.st_mode & 0o077 == 0 else {
             throw TokenStoreError(
                 code: .insecure,
-                message: "The sealing key file \(file.path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))): "
+                message:
+                    "The sealing key file \(file.path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))): "
                     + "run chmod 600 on it.")
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -112,7 +117,8 @@ public struct TokenSealingKeys: Sendable, CustomStringConvertible {
     /// `plain` sealed under the current key, bound to `context` (the row's owner), so a row copied
     /// to another user does not open.
     func seal(_ plain: Data, context: Data) throws -> Data {
-        guard let key = keys[currentID], let combined = try AES.GCM.seal(plain, using: key, authenticating: context).combined
+        guard let key = keys[currentID],
+            let combined = try AES.GCM.seal(plain, using: key, authenticating: context).combined
         else { throw Self.misconfigured("The current sealing key is missing.") }
         return combined
     }
@@ -132,7 +138,8 @@ public struct TokenSealingKeys: Sendable, CustomStringConvertible {
     private static func isValidID(_ id: String) -> Bool {
         (1...64).contains(id.count)
             && id.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || "._-".unicodeScalars.contains($0)
             }
     }
 

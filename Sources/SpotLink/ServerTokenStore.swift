@@ -38,11 +38,14 @@ struct ServerTokenStore: TokenStore {
         } catch let error as PlaylistLinksError {
             throw CLIFailure(error.message, exitCode: 2)
         }
-        let user = environment["SPOTLINK_POSTGRES_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.userName
-        kind = .database("PostgreSQL database \(PostgresURL.redacted(url)) (user “\(user)”, sealed with key “\(keys.currentID)”)")
+        let user =
+            environment["SPOTLINK_POSTGRES_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.userName
+        kind = .database(
+            "PostgreSQL database \(PostgresURL.redacted(url)) (user “\(user)”, sealed with key “\(keys.currentID)”)")
         ready = Task {
             try await PostgresSchema.migrate(url)
-            let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "spotlink.postgres"))
+            let client = PostgresClient(
+                configuration: configuration, backgroundLogger: Logger(label: "spotlink.postgres"))
             Task.detached { await client.run() }
             return try PostgresTokenStore(client: client, user: user, keys: keys)
         }

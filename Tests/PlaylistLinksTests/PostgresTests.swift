@@ -287,9 +287,18 @@ struct PostgresStoreTests {
     /// Every call of the link store and the ledger has a deadline: with their tables locked by
     /// another transaction, a read, a save, a count and a cooldown read each end when the store's
     /// clock passes it, with `.database` naming the call and what to check; once the tables are
-    /// free, the same stores work.
+    /// free, the same stores work. A database of its own: the blocker waits for no other test.
     @Test func everyCallPostgresDoesNotAnswerEndsAtItsDeadline() async throws {
-        let client = try await TestPostgres.shared.value
+        let (url, drop) = try await TestPostgres.freshDatabase()
+        try await PostgresSchema.migrate(url)
+        let logger = Logger(label: "test.postgres")
+        let client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+        let blocker = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+        let running = [Task { await client.run() }, Task { await blocker.run() }]
+        defer {
+            for task in running { task.cancel() }
+            Task { try await drop() }
+        }
         let deadlines = VirtualClock()
         let links = try PostgresPlaylistLinkStore(
             client: client, user: "deadline-\(UUID())", clock: VirtualClock(), deadline: .seconds(15),
@@ -299,7 +308,6 @@ struct PostgresStoreTests {
         let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "deadline-\(UUID())")
         let entry = LedgerEntry(sentAt: Date(), endpoint: "GET /me", status: nil, background: false)
 
-        let blocker = try TestPostgres.client()
         let locked = AsyncStream.makeStream(of: Void.self)
         let released = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
@@ -315,7 +323,10 @@ struct PostgresStoreTests {
         let calls: [(String, Task<Void, any Error>)] = [
             ("read links", Task { _ = try await links.links() }),
             ("save a link", Task { try await links.link(RecordID(namespace: "session", id: "1"), to: focus) }),
-            ("count a request", Task { _ = try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) }),
+            (
+                "count a request",
+                Task { _ = try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) }
+            ),
             ("read the cooldown", Task { _ = try await ledger.cooldown(for: key) }),
         ]
         try await deadlines.waitForSleepers(calls.count)

@@ -34,7 +34,8 @@ struct PostgresStoreCLITests {
             }
 
             var wrongKey = cli
-            wrongKey.extraEnvironment["SPOTLINK_TOKEN_KEYS"] = "cli-1:\(Data(repeating: 7, count: 32).base64EncodedString())"
+            wrongKey.extraEnvironment["SPOTLINK_TOKEN_KEYS"] =
+                "cli-1:\(Data(repeating: 7, count: 32).base64EncodedString())"
             let refused = try await wrongKey.run(["playlists"] + common)
             #expect(refused.status != 0)
             #expect(refused.stderr.contains("another key") && refused.stderr.contains("kept"), "\(refused.stderr)")
@@ -51,11 +52,15 @@ struct PostgresStoreCLITests {
     /// what to set, before any browser.
     @Test func withoutTheURLOrTheKeysLoginSaysWhatToSet() async throws {
         var cli = try SpotLinkBinary()
-        let noURL = try await cli.run(["login", "--no-browser", "--store", "postgres", "--emulator", "http://127.0.0.1:9"])
+        let noURL = try await cli.run([
+            "login", "--no-browser", "--store", "postgres", "--emulator", "http://127.0.0.1:9",
+        ])
         #expect(noURL.status == 2)
         #expect(noURL.stderr.contains("SPOTLINK_POSTGRES_URL") && !noURL.stderr.contains("Open this URL"))
         cli.extraEnvironment = ["SPOTLINK_POSTGRES_URL": "postgres://spotlink@/postgres?host=/nonexistent"]
-        let noKeys = try await cli.run(["login", "--no-browser", "--store", "postgres", "--emulator", "http://127.0.0.1:9"])
+        let noKeys = try await cli.run([
+            "login", "--no-browser", "--store", "postgres", "--emulator", "http://127.0.0.1:9",
+        ])
         #expect(noKeys.status == 2)
         #expect(noKeys.stderr.contains("SPOTLINK_TOKEN_KEYS is not set"), "\(noKeys.stderr)")
     }

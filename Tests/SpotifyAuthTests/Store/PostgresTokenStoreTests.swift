@@ -38,6 +38,29 @@ enum PostgresTokenStoreUnderTest {
         return try client()
     }
 
+    /// A database of its own, migrated, with a running client; dropped by the caller.
+    static func freshDatabase() async throws -> (client: PostgresClient, other: PostgresClient, drop: @Sendable () -> Void) {
+        let admin = try await shared.value
+        let name = "spotlink_tokens_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        let server = try #require(url)
+        var components = try #require(URLComponents(string: server))
+        components.path = "/\(name)"
+        let url = try #require(components.string)
+        try await PostgresSchema.migrate(url)
+        let logger = Logger(label: "test.postgres")
+        let client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+        let other = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+        let running = [Task { await client.run() }, Task { await other.run() }]
+        return (
+            client, other,
+            {
+                for task in running { task.cancel() }
+                Task { try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")) }
+            }
+        )
+    }
+
     /// 32 random bytes in base64: a sealing key.
     static func newKey() -> String {
         Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
@@ -64,7 +87,8 @@ enum PostgresTokenStoreUnderTest {
                 // The same user's store in another pool (another process), which gives up at once.
                 let user = try #require(store as? PostgresTokenStore).user
                 let other = try await Self.store(
-                    user: user, keys: try TokenSealingKeys(parsing: "k1:\(newKey())"), client: try await otherProcess.value,
+                    user: user, keys: try TokenSealingKeys(parsing: "k1:\(newKey())"),
+                    client: try await otherProcess.value,
                     lockWait: .milliseconds(1))
                 return try await other.acquireLock(key)
             })
@@ -240,17 +264,20 @@ struct PostgresTokenStoreTests {
         let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
         let user = "deadline-\(UUID())"
         let deadlines = VirtualClock()
+        // A database of its own: the blocker waits for no other test.
+        let (client, blocker, drop) = try await Under.freshDatabase()
+        defer { drop() }
         let store = try PostgresTokenStore(
-            client: try await Under.shared.value, user: user, keys: keys, deadline: .seconds(15),
-            lockWait: .seconds(30), deadlineClock: deadlines)
+            client: client, user: user, keys: keys, deadline: .seconds(15), lockWait: .seconds(30),
+            deadlineClock: deadlines)
         let saved = tokens()
         try await store.save(saved, for: key)
-        let blocker = try await Under.otherProcess.value
         let released = AsyncStream.makeStream(of: Void.self)
         let locked = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
             try await blocker.withTransaction(logger: Logger(label: "test")) { connection in
-                try await connection.query("LOCK TABLE spotlink_token IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "test"))
+                try await connection.query(
+                    "LOCK TABLE spotlink_token IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "test"))
                 locked.continuation.yield()
                 for await _ in released.stream { break }
             }
@@ -261,7 +288,8 @@ struct PostgresTokenStoreTests {
         deadlines.advance(by: .seconds(15))
         let error = try await #require(throws: TokenStoreError.self) { try await load.value }
         #expect(error.code == .unavailable)
-        #expect(error.message.contains("read a sign-in within 15 s") && error.message.contains("kept"), "\(error.message)")
+        #expect(
+            error.message.contains("read a sign-in within 15 s") && error.message.contains("kept"), "\(error.message)")
         released.continuation.yield()
         try await holder.value
         #expect(try await store.load(key) == saved)
