@@ -39,7 +39,9 @@ enum PostgresTokenStoreUnderTest {
     }
 
     /// A database of its own, migrated, with a running client; dropped by the caller.
-    static func freshDatabase() async throws -> (client: PostgresClient, other: PostgresClient, drop: @Sendable () -> Void) {
+    static func freshDatabase() async throws -> (
+        client: PostgresClient, other: PostgresClient, drop: @Sendable () -> Void
+    ) {
         let admin = try await shared.value
         let name = "spotlink_tokens_\(UUID().uuidString.prefix(8).lowercased())"
         try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
