@@ -353,3 +353,47 @@ struct PostgresCrossProcessRefreshTests {
         }
     }
 }
+
+@Suite("Sealing keys: read from the environment or a file, never shown")
+struct TokenSealingKeysTests {
+    static let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+
+    @Test func theFirstKeySealsAndTheOthersOpen() throws {
+        let keys = try TokenSealingKeys(parsing: "new:\(Self.key),\n# rotated 2026-05\nold:\(Self.key)")
+        #expect(keys.currentID == "new")
+        #expect(keys.ids == ["new", "old"])
+        #expect(!"\(keys)".contains(Self.key) && "\(keys)".contains("old"))
+        let fromEnvironment = try TokenSealingKeys.fromEnvironment(in: ["SPOTLINK_TOKEN_KEYS": "a:\(Self.key)"])
+        #expect(fromEnvironment.currentID == "a")
+    }
+
+    /// Each unusable entry is named by its place and ID, with what to do, and never shown.
+    @Test(arguments: [
+        ("", "holds no key"), ("nokey", "is not ID:KEY"), ("bad id:\(key)", "letters, digits"),
+        ("a:\(key),a:\(key)", "uses the ID “a” again"), ("a:c2hvcnQ=", "is not 32 bytes"),
+    ])
+    func anUnusableEntryIsNamedWithTheFix(text: String, says: String) throws {
+        let error = try #require(throws: TokenStoreError.self) { try TokenSealingKeys(parsing: text, source: "TEST") }
+        #expect(error.code == .misconfigured)
+        #expect(error.message.contains(says), "\(error.message)")
+        #expect(!error.message.contains(Self.key) && !error.message.contains("c2hvcnQ="))
+        let unset = try #require(throws: TokenStoreError.self) { try TokenSealingKeys.fromEnvironment(in: [:]) }
+        #expect(unset.message.contains("SPOTLINK_TOKEN_KEYS is not set"))
+    }
+
+    /// A key file others can read is refused until it is 0600.
+    @Test func aKeyFileOthersCanReadIsRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("k:\(Self.key)\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        let error = try #require(throws: TokenStoreError.self) { try TokenSealingKeys(contentsOf: file) }
+        #expect(error.code == .insecure && error.message.contains("chmod 600"), "\(error.message)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        #expect(try TokenSealingKeys(contentsOf: file).currentID == "k")
+        let missing = try #require(throws: TokenStoreError.self) {
+            try TokenSealingKeys(contentsOf: file.appendingPathExtension("absent"))
+        }
+        #expect(missing.code == .io)
+    }
+}
