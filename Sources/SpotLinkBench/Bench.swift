@@ -28,13 +28,14 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, postgres (repeatable)."
+            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, request-cost, postgres (repeatable)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
     @Option(help: .private) var ledgerTarget: String = ""
     @Option(help: .private) var ledgerCount: Int = 0
     @Option(help: .private) var ledgerKey: String = ""
+    @Option(help: .private) var requestCostWorker: Int?
 
     func run() async throws {
         if let ledgerWorker {
@@ -43,6 +44,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             }
             return try await Metrics.ledgerWorker(kind, target: ledgerTarget, count: ledgerCount, key: ledgerKey)
         }
+        if let requestCostWorker { return try await Metrics.requestCostWorker(iterations: requestCostWorker) }
         let report = Report(json: json)
         func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
         if wanted("fetch") {
@@ -70,6 +72,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.refreshUnchanged(report)
             try await Metrics.quotaCooldown(report)
         }
+        if wanted("request-cost") { try await Metrics.requestCost(report, quick: quick) }
         if wanted("postgres") { try await Metrics.postgres(report, quick: quick) }
         guard report.conclude(check: check) else { throw ExitCode.failure }
     }
