@@ -232,7 +232,6 @@ let package = Package(
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksPostgres",
                 "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -265,6 +264,16 @@ let package = Package(
             name: "RefreshRaceChild",
             dependencies: ["SpotifyAuth", "SpotifyWebAPI"],
             path: "Tests/Helpers/RefreshRaceChild",
+            swiftSettings: strictSettings
+        ),
+        // spotlink-bench's request-cost worker: the only binary that links the allocation counter.
+        .executableTarget(
+            name: "SpotLinkRequestCost",
+            dependencies: [
+                "PlaylistLinksSQLite", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyWebAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -35,7 +35,6 @@ struct SpotLinkBench: AsyncParsableCommand {
     @Option(help: .private) var ledgerTarget: String = ""
     @Option(help: .private) var ledgerCount: Int = 0
     @Option(help: .private) var ledgerKey: String = ""
-    @Option(help: .private) var requestCostWorker: Int?
 
     func run() async throws {
         if let ledgerWorker {
@@ -44,7 +43,6 @@ struct SpotLinkBench: AsyncParsableCommand {
             }
             return try await Metrics.ledgerWorker(kind, target: ledgerTarget, count: ledgerCount, key: ledgerKey)
         }
-        if let requestCostWorker { return try await Metrics.requestCostWorker(iterations: requestCostWorker) }
         let report = Report(json: json)
         func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
         if wanted("fetch") {
