@@ -280,10 +280,11 @@ private struct ItemFields {
                 switch key {
                 case "id":
                     try seen.insert(0)
-                    id = try reader.lenientString()
+                    id = reader.interned(try reader.lenientString())
                 case "name":
                     try seen.insert(1)
                     name = try reader.optionalString()
+                    name.value = reader.interned(name.value)
                 default:
                     try reader.skipValue()
                 }
@@ -309,10 +310,11 @@ private struct ItemFields {
             switch key {
             case "id":
                 try seen.insert(0)
-                id = try reader.lenientString()
+                id = reader.interned(try reader.lenientString())
             case "name":
                 try seen.insert(1)
                 name = try reader.optionalString()
+                name.value = reader.interned(name.value)
             case "images":
                 try seen.insert(2)
                 images = try reader.lenientImages()

@@ -133,7 +133,12 @@ extension JSONReader {
             switch key {
             case "url":
                 try seen.insert(0)
-                url = try reader.lenientString().flatMap { URL(string: $0) }
+                url = try reader.lenientString().flatMap { text in
+                    if let known = reader.internedURLs[text] { return known }
+                    let made = URL(string: text)
+                    reader.internedURLs[text] = made
+                    return made
+                }
             case "width":
                 try seen.insert(1)
                 let read = try reader.optionalInt()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A forward-only, validating reader over the bytes of one JSON document, for the paging objects
 /// the client decodes most (entries, playlists, search results).
 ///
@@ -40,6 +42,19 @@ package struct JSONReader {
     private let end: Int
     private var index = 0
     private var depth = 0
+    /// URLs already read in this document, by their text: a page repeats its albums' cover URLs
+    /// once per track, and one `URL` each instead of one per track keeps a long fetch smaller.
+    var internedURLs: [String: URL] = [:]
+    /// Album and artist names and IDs already read in this document, by value: the tracks of one
+    /// album repeat them, and one copy each is kept. (Interning the albums' image lists as well
+    /// saved 1.6 MiB more of the 10,000-entry fetch, and cost a tenth of the decoding speed.)
+    var internedStrings: Set<String> = []
+
+    /// `text`, as the copy this document read first when it read the same text before.
+    mutating func interned(_ text: String?) -> String? {
+        guard let text else { return nil }
+        return internedStrings.insert(text).memberAfterInsert
+    }
 
     /// A reader over `bytes`, which must stay valid while the reader is used.
     /// - Throws: ``Declined`` for an empty document.
