@@ -323,6 +323,13 @@ private struct ItemFields {
             }
         }
         guard isObject else { return }
+        if let id, !images.isEmpty {
+            if let first = reader.albumImages[id], first == images {
+                images = first
+            } else {
+                reader.albumImages[id] = images
+            }
+        }
         album = SimplifiedAlbum(id: id, name: name.value ?? "", images: images)
         albumName = name.wellTyped ? (name.value, true) : (nil, false)
     }
