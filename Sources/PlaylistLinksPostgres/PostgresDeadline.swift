@@ -10,9 +10,20 @@ import Synchronization
 /// the call's task is cancelled; without a deadline, a request handler would wait for ever. The
 /// call is cancelled and left behind: its transaction either committed whole or not at all.
 public enum PostgresDeadline {
-    /// The limit when a store is given none: long enough for a loaded server, short enough that a
-    /// user waiting on a request is told something.
-    public static let `default`: Duration = .seconds(15)
+    /// The limit when a store is given none: 15 s, long enough for a loaded server, short enough
+    /// that a user waiting on a request is told something; or the whole seconds in the environment
+    /// variable ``environmentVariable``, for an environment known to be slow (the test suite under
+    /// ThreadSanitizer sets 120).
+    public static let `default`: Duration = fromEnvironment(ProcessInfo.processInfo.environment) ?? .seconds(15)
+
+    /// `SPOTLINK_POSTGRES_DEADLINE`: the default deadline in whole seconds.
+    public static let environmentVariable = "SPOTLINK_POSTGRES_DEADLINE"
+
+    /// The deadline `environment` sets, or `nil` when it sets none or not a positive whole number.
+    package static func fromEnvironment(_ environment: [String: String]) -> Duration? {
+        guard let text = environment[environmentVariable], let seconds = Int(text), seconds > 0 else { return nil }
+        return .seconds(seconds)
+    }
 
     /// Runs `body`, returning its result, or throwing `expired()` once `limit` has passed on
     /// `clock` without one. It does not wait for a `body` that never ends: that task is cancelled

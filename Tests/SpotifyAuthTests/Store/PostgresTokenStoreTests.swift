@@ -397,3 +397,14 @@ struct TokenSealingKeysTests {
         #expect(missing.code == .io)
     }
 }
+
+@Suite("PostgreSQL deadlines: the default and its environment variable")
+struct PostgresDeadlineDefaultTests {
+    @Test func theEnvironmentSetsTheDefaultInWholeSeconds() {
+        #expect(PostgresDeadline.fromEnvironment(["SPOTLINK_POSTGRES_DEADLINE": "120"]) == .seconds(120))
+        for text in ["", "0", "-5", "1.5", "soon"] {
+            #expect(PostgresDeadline.fromEnvironment(["SPOTLINK_POSTGRES_DEADLINE": text]) == nil, "\(text)")
+        }
+        #expect(PostgresDeadline.fromEnvironment([:]) == nil)
+    }
+}
