@@ -22,17 +22,20 @@ public enum PostgresSchema {
     ///   a URL that cannot be used; `.database` when the server cannot be reached or refuses the
     ///   sign-in, or when the database was written by a newer SpotifyLink (update this server
     ///   before it writes there).
-    ///   A server that does not answer within `deadline` fails with `.database` too.
+    ///   A server that does not answer within `PostgresDeadline.default`, or a migration that does
+    ///   not end within `deadline` (10 minutes unless given: a new index on a large table takes
+    ///   its time), fails with `.database` too, and leaves the tables as they were.
     public static func migrate(
-        _ url: String, deadline: Duration = PostgresDeadline.default,
+        _ url: String, deadline: Duration = .seconds(600),
         logger: Logger = Logger(label: "spotlink.postgres")
     ) async throws {
         let configuration = try PostgresURL.connectionConfiguration(url)
         let connection: PostgresConnection
+        let connecting = PostgresDeadline.default
         do {
             connection = try await PostgresDeadline.run(
-                within: deadline, clock: SystemClock(),
-                expired: { PostgresFailure.expired("answer at \(PostgresURL.redacted(url))", deadline) }
+                within: connecting, clock: SystemClock(),
+                expired: { PostgresFailure.expired("answer at \(PostgresURL.redacted(url))", connecting) }
             ) {
                 try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             }
