@@ -1,17 +1,23 @@
 import Foundation
 import SpotifyLinkSupport
 
-/// The one authority over "may this request leave now": the short rate-limit window (the gate
-/// every request of the client shares) and the cooldowns kept in the ledger (learned by any client
-/// or process of the app) as one state, read once per request and kept by the ledger's store.
+/// The one authority over "may this request leave now", holding the one cooldown value.
 ///
-/// A 429 closes the gate for every request and is written to the ledger, so other clients and
-/// processes wait too; a quota 429 starts a cooldown of hours, during which nothing is sent; a
-/// cooldown another process learned closes the gate here when a request asks. (The daily budget is
-/// the ledger's: `LedgerStage` counts each request as it leaves, and refuses a background one past
-/// the budget in the same step.)
+/// The cooldown (when requests may leave again after a 429) is ``current``, a single
+/// ``Cooldown``: learned from this client's 429s, or read from the ledger, where every client and
+/// process of the app keeps what it learned. It is read from the ledger once per request and
+/// written there when a 429 changes it. ``RateLimitGate`` adds what is this client's own: the
+/// backoff of 429s in a row, and pacing.
+///
+/// The admission never sleeps: it says how long to wait, and the request's state machine waits.
+/// A 429 closes the way for every request; a quota 429 starts a cooldown of hours, during which
+/// nothing is sent; a cooldown another process learned holds here from the next request on. (The
+/// daily budget is the ledger's: `LedgerStage` counts each request as it leaves, and refuses a
+/// background one past the budget in the same step.)
 actor Admission {
     private var gate: RateLimitGate
+    /// The cooldown known here: this client's latest, or the ledger's when that one holds longer.
+    private var current: Cooldown?
     let ledger: RequestLedger
     private let clock: any SpotifyClock
     private let jitter: @Sendable () -> Double
@@ -28,41 +34,34 @@ actor Admission {
         self.jitter = jitter
     }
 
-    /// Waits until a request may leave, or throws ``SpotifyAPIError``: during a quota cooldown
-    /// (whatever the wait: sending lengthens it), or when the rate limit lasts longer than a
-    /// request waits.
-    func admit() async throws {
+    /// Whether a request may leave now: `.proceed`; `.wait` that long and ask again; or `.fail`,
+    /// the rate limit lasting longer than a request waits.
+    /// - Throws: ``SpotifyAPIError`` during a quota cooldown, whatever the wait: sending would
+    ///   lengthen it.
+    func admit() async throws -> RateLimitGate.Decision {
         let now = clock.now
-        if let learned = await ledger.activeCooldown(at: now) {
-            if learned.kind == .quota { throw SpotifyAPIError.cooldown(learned, now: now) }
-            gate.close(until: learned.until)
+        adopt(await ledger.activeCooldown(at: now), now: now)
+        if let current, let waiting = gate.waiting(until: current.until, now: now) {
+            if current.kind == .quota { throw SpotifyAPIError.cooldown(current, now: now) }
+            return waiting
         }
-        while true {
-            let now = clock.now
-            switch gate.admit(now: now) {
-            case .proceed: return
-            case .wait(let duration): try await clock.sleep(for: duration)
-            case .fail(let wait): throw SpotifyAPIError.rateLimitedFor(wait, now: now)
-            }
-        }
+        return gate.pace(now: now)
     }
 
-    /// A 429 of the rate limit: the gate closes for every request, and the ledger keeps the
+    /// A 429 of the rate limit: the way closes for every request, and the ledger keeps the
     /// cooldown for the app's other clients and processes.
     /// - Returns: how long this request waits, or that it fails.
     func rateLimited(retryAfter: Duration?) async -> RateLimitGate.Decision {
         rateLimitCount += 1
         let now = clock.now
-        let decision = gate.recordRateLimited(
-            retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) }, now: now, jitter: jitter())
-        if let until = gate.closedUntil, until > now {
-            await ledger.learn(Cooldown(kind: .rateLimit, until: until, learnedAt: now))
-        }
-        return decision
+        let wait = gate.recordRateLimited(
+            retryAfter: retryAfter.map { min($0, RequestLedger.maximumCooldown) }, jitter: jitter())
+        await learn(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+        return gate.decision(for: wait)
     }
 
     /// A 429 of the Development Mode quota: the cooldown (its `Retry-After`, at most a day; an hour
-    /// when unreadable) is kept in the ledger and closes the gate.
+    /// when unreadable) is kept here and in the ledger.
     /// - Returns: the error to throw.
     func quotaExceeded(retryAfter: Duration?) async -> SpotifyAPIError {
         let now = clock.now
@@ -70,22 +69,37 @@ actor Admission {
         let cooldown = Cooldown(
             kind: .quota, until: now.addingTimeInterval(min(asked, RequestLedger.maximumCooldown).seconds),
             learnedAt: now)
-        await ledger.learn(cooldown)
-        gate.close(until: cooldown.until)
+        await learn(cooldown, now: now)
         return SpotifyAPIError.cooldown(cooldown, now: now)
     }
 
     /// An answer arrived without a 429: the backoff exponent starts over.
     func succeeded() { gate.recordSuccess() }
 
-    /// The cooldown in force now, wherever it was learned: the ledger's (any client or process of
-    /// the app), or this client's gate; the later-ending one, a quota before a rate limit.
+    /// The cooldown in force now, wherever it was learned: this client's, or the ledger's (any
+    /// client or process of the app).
     func cooldown() async -> Cooldown? {
         let now = clock.now
-        let learned = await ledger.activeCooldown(at: now)
-        if learned?.kind == .quota { return learned }
-        guard let closed = gate.closedUntil, closed > now else { return learned }
-        if let learned, learned.until >= closed { return learned }
-        return Cooldown(kind: .rateLimit, until: closed, learnedAt: learned?.learnedAt ?? now)
+        adopt(await ledger.activeCooldown(at: now), now: now)
+        guard let current, current.isActive(at: now) else { return nil }
+        return current
+    }
+
+    /// Keeps `cooldown` here and in the ledger, where it holds unless a longer one is kept.
+    private func learn(_ cooldown: Cooldown, now: Date) async {
+        adopt(cooldown, now: now)
+        await ledger.learn(cooldown)
+    }
+
+    /// Takes `learned` as the cooldown unless the one held ends later, or is a quota cooldown
+    /// still in force against a rate limit (nothing is sent during a quota cooldown, so its end
+    /// is what a person waits for).
+    private func adopt(_ learned: Cooldown?, now: Date) {
+        guard let learned else { return }
+        if let current, current.isActive(at: now) {
+            if current.kind == .quota && learned.kind == .rateLimit { return }
+            if learned.kind == current.kind && current.until >= learned.until { return }
+        }
+        current = learned
     }
 }

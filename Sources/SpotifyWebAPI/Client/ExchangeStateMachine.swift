@@ -7,13 +7,17 @@ import SpotifyLinkSupport
 /// action and reports the outcome as the next event.
 ///
 /// ```
-/// admitting ─admitted→ sending ─answered 2xx→ done
+/// admitting ─admission proceed→ sending ─answered 2xx→ done
 ///     ↑                   │ ─answered 401→ refreshing ─refreshed→ admitting
 ///     │                   │ ─answered 429→ reportingRateLimit ─rateLimitReported→ waiting
 ///     └──────woke──────── waiting ←─answered 5xx / transient 401 / transport failure─┘
+///     admitting ─admission wait→ waiting;  admitting ─admission fail→ done
 /// ```
 ///
 /// The rules:
+/// - The admission says whether the request may leave: now, after a wait (a 429's cooldown, or
+///   pacing), or not at all (the cooldown lasts longer than a request waits). Every wait on the
+///   path is the machine's `.sleep`.
 /// - 2xx succeeds (a 304 never reaches the machine: the conditional-request stage answers it).
 /// - A 401 whose body is the transient "Access token missing" is retried with the same token after
 ///   1 s, then 2 s; any other 401 gets one refreshed token; a 401 after that fails.
@@ -26,7 +30,7 @@ import SpotifyLinkSupport
 struct ExchangeStateMachine {
     /// Where the exchange is.
     enum State: Equatable {
-        /// Waiting for the admission to let the request leave (the cooldowns and the gate).
+        /// Asking the admission whether the request may leave (the cooldown and pacing).
         case admitting
         /// A request is out.
         case sending
@@ -42,7 +46,7 @@ struct ExchangeStateMachine {
 
     /// What the shell does next: one action for each event.
     enum Action: Equatable {
-        /// Ask the admission to let a request leave, then ``admitted()``.
+        /// Ask the admission whether a request may leave, then ``admission(_:)``.
         case admit
         /// Send with the current token, then ``answered(status:body:retryAfter:jitter:)`` or
         /// ``transportFailed(_:jitter:)``.
@@ -95,10 +99,18 @@ struct ExchangeStateMachine {
         return .admit
     }
 
-    /// The admission let the request leave.
-    mutating func admitted() -> Action {
+    /// The admission's answer: leave now, wait, or fail.
+    mutating func admission(_ decision: RateLimitGate.Decision) -> Action {
         transition(from: .admitting, to: .sending)
-        return .send
+        switch decision {
+        case .proceed:
+            return .send
+        case .wait(let duration):
+            return wait(duration)
+        case .fail(let wait):
+            state = .done
+            return .failRateLimited(wait: wait)
+        }
     }
 
     /// An answer arrived with `status`; `retryAfter` is its parsed `Retry-After`; `jitter` is a

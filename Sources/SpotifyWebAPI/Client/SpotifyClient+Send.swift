@@ -92,8 +92,7 @@ extension SpotifyClient {
             switch action {
             case .admit:
                 try Task.checkCancellation()
-                try await admission.admit()
-                action = machine.admitted()
+                action = machine.admission(try await admission.admit())
             case .send:
                 let current = try await accessToken(held: token)
                 token = current

@@ -152,9 +152,34 @@ struct AdmissionTests {
         // The ledger holds it: another process's admission waits it out too, without a 429 of its own.
         let elsewhere = admission(clock, RequestLedger(key: key, store: store))
         #expect(await elsewhere.cooldown()?.kind == .rateLimit)
-        let start = clock.now
-        try await elsewhere.admit()
-        #expect(clock.now.timeIntervalSince(start) == 5)
+        #expect(try await elsewhere.admit() == .wait(.seconds(5)))
+        clock.advance(by: .seconds(2))
+        #expect(try await here.admit() == .wait(.seconds(3)))
+        #expect(try await elsewhere.admit() == .wait(.seconds(3)))
+        clock.advance(by: .seconds(3))
+        #expect(try await elsewhere.admit() == .proceed)
+        #expect(await elsewhere.cooldown() == nil)
+        #expect(clock.totalSlept == .zero, "the admission says how long to wait; it never sleeps")
+    }
+
+    /// One cooldown value: a shorter 429 after a longer one does not reopen the way early, here
+    /// or in another process, and a rate limit learned during a quota cooldown does not replace it.
+    @Test func aShorterCooldownNeverShortensTheOneInForce() async throws {
+        let clock = VirtualClock(mode: .automatic)
+        let store = MemoryRequestLedgerStore()
+        let here = admission(clock, RequestLedger(key: key, store: store))
+        #expect(await here.rateLimited(retryAfter: .seconds(10)) == .wait(.seconds(10)))
+        #expect(await here.rateLimited(retryAfter: .seconds(1)) == .wait(.seconds(1)))
+        clock.advance(by: .seconds(5))
+        #expect(try await here.admit() == .wait(.seconds(5)))
+        let elsewhere = admission(clock, RequestLedger(key: key, store: store))
+        #expect(try await elsewhere.admit() == .wait(.seconds(5)))
+        _ = await elsewhere.quotaExceeded(retryAfter: .seconds(600))
+        #expect(await here.cooldown()?.kind == .quota)
+        _ = await here.rateLimited(retryAfter: .seconds(900))
+        #expect(await here.cooldown()?.kind == .quota)
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await here.admit() }
+        #expect(refused.code == .quotaExceeded)
     }
 
     @Test func aQuotaCooldownRefusesAtOnceAndComesBeforeARateLimit() async throws {
@@ -173,9 +198,9 @@ struct AdmissionTests {
     @Test func aWaitLongerThanARequestWaitsFailsInsteadOfSleeping() async throws {
         let clock = VirtualClock(mode: .automatic)
         let admission = admission(clock, RequestLedger(key: key), maxWait: .seconds(10))
-        _ = await admission.rateLimited(retryAfter: .seconds(120))
-        let error = try await #require(throws: SpotifyAPIError.self) { try await admission.admit() }
-        #expect(error.code == .rateLimited)
+        #expect(await admission.rateLimited(retryAfter: .seconds(120)) == .fail(retryAfter: .seconds(120)))
+        clock.advance(by: .seconds(20))
+        #expect(try await admission.admit() == .fail(retryAfter: .seconds(100)))
         #expect(clock.totalSlept == .zero)
     }
 

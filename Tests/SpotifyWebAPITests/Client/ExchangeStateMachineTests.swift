@@ -21,7 +21,7 @@ struct ExchangeStateMachineTests {
     static func sending(idempotent: Bool = true) -> ExchangeStateMachine {
         var machine = ExchangeStateMachine(idempotent: idempotent, maxAttempts: 3, maxRateLimitRetries: 2)
         _ = machine.start()
-        _ = machine.admitted()
+        _ = machine.admission(.proceed)
         return machine
     }
 
@@ -32,13 +32,13 @@ struct ExchangeStateMachineTests {
         var machine = Self.get()
         #expect(machine.state == .admitting)
         #expect(machine.start() == .admit)
-        #expect(machine.admitted() == .send)
+        #expect(machine.admission(.proceed) == .send)
         #expect(machine.state == .sending)
         #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0.5) == .refreshToken)
         #expect(machine.state == .refreshing)
         #expect(machine.refreshed() == .admit)
         #expect(machine.state == .admitting)
-        #expect(machine.admitted() == .send)
+        #expect(machine.admission(.proceed) == .send)
         #expect(
             machine.answered(status: 429, body: Data(), retryAfter: .seconds(3), jitter: 0.5)
                 == .reportRateLimit(retryAfter: .seconds(3)))
@@ -46,9 +46,25 @@ struct ExchangeStateMachineTests {
         #expect(machine.rateLimitReported(.wait(.seconds(3))) == .sleep(.seconds(3)))
         #expect(machine.state == .waiting)
         #expect(machine.woke() == .admit)
-        #expect(machine.admitted() == .send)
+        #expect(machine.admission(.proceed) == .send)
         #expect(machine.answered(status: 200, body: Data("{}".utf8), retryAfter: nil, jitter: 0.5) == .succeed)
         #expect(machine.state == .done)
+    }
+
+    /// The admission's waits are the machine's own sleeps; its refusal is final, and nothing is
+    /// sent before it.
+    @Test func theAdmissionsWaitIsASleepAndItsRefusalFails() {
+        var machine = Self.get()
+        _ = machine.start()
+        #expect(machine.admission(.wait(.seconds(4))) == .sleep(.seconds(4)))
+        #expect(machine.state == .waiting)
+        #expect(machine.woke() == .admit)
+        #expect(machine.admission(.proceed) == .send)
+        #expect(machine.state == .sending)
+        var refused = Self.get()
+        _ = refused.start()
+        #expect(refused.admission(.fail(retryAfter: .seconds(600))) == .failRateLimited(wait: .seconds(600)))
+        #expect(refused.state == .done)
     }
 
     @Test func aTransient401PausesTwiceThenRefreshesOnceThenFails() {
@@ -56,8 +72,8 @@ struct ExchangeStateMachineTests {
         let answer = { (machine: inout ExchangeStateMachine) -> Action in
             let action = machine.answered(status: 401, body: Self.transient401, retryAfter: nil, jitter: 0)
             switch action {
-            case .sleep: _ = machine.woke(); _ = machine.admitted()
-            case .refreshToken: _ = machine.refreshed(); _ = machine.admitted()
+            case .sleep: _ = machine.woke(); _ = machine.admission(.proceed)
+            case .refreshToken: _ = machine.refreshed(); _ = machine.admission(.proceed)
             default: break
             }
             return action
@@ -73,7 +89,7 @@ struct ExchangeStateMachineTests {
         var machine = Self.sending()
         #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0) == .refreshToken)
         _ = machine.refreshed()
-        _ = machine.admitted()
+        _ = machine.admission(.proceed)
         #expect(machine.answered(status: 401, body: Self.expired401, retryAfter: nil, jitter: 0) == .failStatus)
     }
 
@@ -81,10 +97,10 @@ struct ExchangeStateMachineTests {
         var get = Self.sending()
         #expect(get.answered(status: 503, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.milliseconds(500)))
         _ = get.woke()
-        _ = get.admitted()
+        _ = get.admission(.proceed)
         #expect(get.answered(status: 502, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.seconds(1)))
         _ = get.woke()
-        _ = get.admitted()
+        _ = get.admission(.proceed)
         #expect(get.answered(status: 500, body: Data(), retryAfter: nil, jitter: 0.5) == .failStatus)
         var post = Self.sending(idempotent: false)
         #expect(post.answered(status: 503, body: Data(), retryAfter: nil, jitter: 0.5) == .failStatus)
@@ -94,10 +110,10 @@ struct ExchangeStateMachineTests {
         var machine = Self.sending()
         #expect(machine.transportFailed(.timedOut, jitter: 0.5) == .sleep(.milliseconds(500)))
         _ = machine.woke()
-        _ = machine.admitted()
+        _ = machine.admission(.proceed)
         #expect(machine.answered(status: 500, body: Data(), retryAfter: nil, jitter: 0.5) == .sleep(.seconds(1)))
         _ = machine.woke()
-        _ = machine.admitted()
+        _ = machine.admission(.proceed)
         #expect(machine.transportFailed(.transport("the connection was lost (reset)"), jitter: 0.5) == .failTransport)
         var post = Self.sending(idempotent: false)
         #expect(post.transportFailed(.timedOut, jitter: 0.5) == .failTransport)
@@ -137,8 +153,8 @@ struct ExchangeStateMachineTests {
             _ = machine.answered(status: 429, body: Data(), retryAfter: .seconds(3), jitter: 0)
             let action = machine.rateLimitReported(decision)
             switch action {
-            case .sleep: _ = machine.woke(); _ = machine.admitted()
-            case .admit: _ = machine.admitted()
+            case .sleep: _ = machine.woke(); _ = machine.admission(.proceed)
+            case .admit: _ = machine.admission(.proceed)
             default: break
             }
             return action

@@ -4,52 +4,40 @@ import Testing
 
 @testable import SpotifyWebAPI
 
-@Suite("The rate-limit gate as a state machine")
+@Suite("The rate-limit gate: backoff, pacing and how long a request waits")
 struct RateLimitGateTests {
     let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    @Test func closesForEveryoneUntilRetryAfter() {
+    @Test func aRetryAfterIsTheWaitAndAMissingOneBacksOff() {
         var gate = RateLimitGate(policy: .init())
-        #expect(gate.admit(now: start) == .proceed)
-        #expect(gate.recordRateLimited(retryAfter: .seconds(5), now: start, jitter: 0) == .wait(.seconds(5)))
-        #expect(gate.admit(now: start.addingTimeInterval(2)) == .wait(.seconds(3)))
-        #expect(gate.admit(now: start.addingTimeInterval(5)) == .proceed)
-    }
-
-    @Test func aLaterShorterRetryAfterDoesNotReopenEarly() {
-        var gate = RateLimitGate(policy: .init())
-        _ = gate.recordRateLimited(retryAfter: .seconds(10), now: start, jitter: 0)
-        _ = gate.recordRateLimited(retryAfter: .seconds(1), now: start, jitter: 0)
-        #expect(gate.admit(now: start.addingTimeInterval(5)) == .wait(.seconds(5)))
+        #expect(gate.recordRateLimited(retryAfter: .seconds(5), jitter: 0) == .seconds(5))
+        #expect(gate.recordRateLimited(retryAfter: .zero, jitter: 0) == .seconds(2))
     }
 
     @Test func backoffGrowsAndIsCapped() {
         var gate = RateLimitGate(policy: .init(maxWait: .seconds(1000)))
-        var waits: [Duration] = []
-        for _ in 0..<8 {
-            if case .wait(let wait) = gate.recordRateLimited(retryAfter: nil, now: start, jitter: 0) {
-                waits.append(wait)
-            }
-        }
+        let waits = (0..<8).map { _ in gate.recordRateLimited(retryAfter: nil, jitter: 0) }
         #expect(waits == [1, 2, 4, 8, 16, 32, 32, 32].map { Duration.seconds($0) })
         gate.recordSuccess()
-        #expect(gate.recordRateLimited(retryAfter: nil, now: start, jitter: 1) == .wait(.milliseconds(1500)))
+        #expect(gate.recordRateLimited(retryAfter: nil, jitter: 1) == .milliseconds(1500))
     }
 
-    @Test func beyondTheCapFailsAndStaysClosed() {
-        var gate = RateLimitGate(policy: .init(maxWait: .seconds(60)))
-        #expect(
-            gate.recordRateLimited(retryAfter: .seconds(3600), now: start, jitter: 0)
-                == .fail(retryAfter: .seconds(3600)))
-        #expect(gate.admit(now: start.addingTimeInterval(100)) == .fail(retryAfter: .seconds(3500)))
-        #expect(gate.admit(now: start.addingTimeInterval(3540)) == .wait(.seconds(60)))
+    @Test func aWaitBeyondTheCapFailsAndWhatRemainsIsWaited() {
+        let gate = RateLimitGate(policy: .init(maxWait: .seconds(60)))
+        #expect(gate.decision(for: .seconds(3600)) == .fail(retryAfter: .seconds(3600)))
+        let closed = start.addingTimeInterval(3600)
+        #expect(gate.waiting(until: closed, now: start.addingTimeInterval(100)) == .fail(retryAfter: .seconds(3500)))
+        #expect(gate.waiting(until: closed, now: start.addingTimeInterval(3540)) == .wait(.seconds(60)))
+        // Within a millisecond of the end, the way is open: no endless zero-length waits.
+        #expect(gate.waiting(until: closed, now: closed.addingTimeInterval(-0.0005)) == nil)
+        #expect(gate.waiting(until: closed, now: closed) == nil)
     }
 
     @Test func pacingSpacesRequestsOverTheWindow() {
         var gate = RateLimitGate(policy: .init(pacingLimit: 3))
-        for _ in 0..<3 { #expect(gate.admit(now: start) == .proceed) }
-        #expect(gate.admit(now: start.addingTimeInterval(10)) == .wait(.seconds(20)))
-        #expect(gate.admit(now: start.addingTimeInterval(30)) == .proceed)
+        for _ in 0..<3 { #expect(gate.pace(now: start) == .proceed) }
+        #expect(gate.pace(now: start.addingTimeInterval(10)) == .wait(.seconds(20)))
+        #expect(gate.pace(now: start.addingTimeInterval(30)) == .proceed)
     }
 
     @Test(arguments: [
