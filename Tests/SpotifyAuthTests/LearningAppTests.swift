@@ -137,5 +137,8 @@ struct ScopedTokens: AccessTokenProvider {
     let scopes: Set<String>
     func accessToken() async throws -> AccessToken { token }
     func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken { token }
-    func grantedScopes() async -> Set<String>? { scopes }
+    func accessToken(for apiBaseURL: URL, scopes needed: [String]) async throws -> AccessToken {
+        try SpotifyAPIError.requireScope(of: needed, granted: scopes)
+        return token
+    }
 }

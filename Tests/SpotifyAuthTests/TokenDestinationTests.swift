@@ -45,13 +45,42 @@ struct TokenDestinationTests {
             let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
             #expect(error.message.contains("belong to another Spotify service"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
-            #expect(await live.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
+            #expect(live.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
             let local = SpotifySession(
                 endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "app"),
                 store: MemoryTokenStore())
-            #expect(await local.mayBeSent(to: emulator.baseURL.appendingPathComponent("v1")))
-            #expect(await !local.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
+            #expect(local.mayBeSent(to: emulator.baseURL.appendingPathComponent("v1")))
+            #expect(!local.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
         }
+    }
+
+    /// The session answers the client's one question per request (where may this token go, for
+    /// which scopes): a foreign API and a missing scope are refused before any refresh, and an
+    /// answer that passes is the token, refreshed when it was about to expire.
+    @Test func oneQuestionRefusesBeforeAnyRefresh() async throws {
+        let clock = VirtualClock()
+        let transport = ScriptedTransport([
+            .json(#"{"access_token":"SENTINEL_AT_new","token_type":"Bearer","expires_in":3600}"#)
+        ])
+        let store = MemoryTokenStore()
+        var tokens = storedTokens(expiresIn: 10, clock: clock)
+        tokens.scopes = ["playlist-read-private"]
+        try await store.save(tokens, for: testKey)
+        let subject = session(transport, store: store, clock: clock)
+        let elsewhere = try await #require(throws: SpotifyAPIError.self) {
+            try await subject.accessToken(for: URL(string: "https://api.spotify.com/v1")!, scopes: [])
+        }
+        #expect(elsewhere.code == .invalidRequest && elsewhere.message.contains("belong to another Spotify service"))
+        let lacking = try await #require(throws: SpotifyAPIError.self) {
+            try await subject.accessToken(
+                for: emulatorServer.apiBaseURL, scopes: ["user-top-read", "user-read-recently-played"])
+        }
+        #expect(lacking.code == .missingScope && lacking.scope == "user-top-read")
+        #expect(transport.requests.isEmpty, "a refused call refreshed the token")
+        let token = try await subject.accessToken(
+            for: emulatorServer.apiBaseURL, scopes: ["user-top-read", "playlist-read-private"])
+        #expect(token.unredactedValue == "SENTINEL_AT_new")
+        #expect(transport.requests.count == 1)
     }
 
     @Test func serviceTextLosesControlsSeparatorsAndBidiOverrides() {

@@ -279,15 +279,31 @@ public actor SpotifySession: AccessTokenProvider {
 
     public func accessToken() async throws -> AccessToken {
         let asked = refreshesEnded
-        switch RefreshRules.forAccess(stored: try await tokens(), now: clock.now, margin: Self.proactiveMargin) {
-        case .notSignedIn: throw notSignedIn()
-        case .useStored(let stored): return stored.accessToken
-        case .refresh(let stored): return try await refresh(replacing: stored.accessToken, askedAt: asked).accessToken
-        }
+        return try await access(stored: try await tokens(), askedAt: asked)
     }
 
     public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
         try await refresh(replacing: failed, askedAt: refreshesEnded).accessToken
+    }
+
+    /// The token for one request, in one call: refused toward an API another accounts service
+    /// serves (live tokens never go to an emulator, nor an emulator's to Spotify) and for a call
+    /// needing a scope the sign-in lacks, both before any refresh; else ``accessToken()``.
+    public func accessToken(for apiBaseURL: URL, scopes: [String]) async throws -> AccessToken {
+        guard mayBeSent(to: apiBaseURL) else { throw SpotifyAPIError.tokensBelongElsewhere(apiBaseURL) }
+        let asked = refreshesEnded
+        let stored = try await tokens()
+        if let stored { try SpotifyAPIError.requireScope(of: scopes, granted: Set(stored.scopes)) }
+        return try await access(stored: stored, askedAt: asked)
+    }
+
+    /// The stored access token, or a refreshed one when it is about to expire.
+    private func access(stored: StoredTokens?, askedAt asked: Int) async throws -> AccessToken {
+        switch RefreshRules.forAccess(stored: stored, now: clock.now, margin: Self.proactiveMargin) {
+        case .notSignedIn: throw notSignedIn()
+        case .useStored(let stored): return stored.accessToken
+        case .refresh(let stored): return try await refresh(replacing: stored.accessToken, askedAt: asked).accessToken
+        }
     }
 
     /// Keeps who signed in with the tokens, keyed by `account_id`; saved only when it changed.
@@ -308,16 +324,10 @@ public actor SpotifySession: AccessTokenProvider {
 
     /// Whether `apiBaseURL` is the Web API of this session's accounts service (same scheme, host
     /// and port): live tokens never go to an emulator, nor an emulator's to Spotify.
-    public func mayBeSent(to apiBaseURL: URL) async -> Bool {
+    package nonisolated func mayBeSent(to apiBaseURL: URL) -> Bool {
         let own = endpoint.server.apiBaseURL
         return own.scheme == apiBaseURL.scheme && own.host?.lowercased() == apiBaseURL.host?.lowercased()
             && own.port == apiBaseURL.port
-    }
-
-    /// The scopes of the stored sign-in, so that a call needing another fails before it is sent.
-    public func grantedScopes() async -> Set<String>? {
-        guard let tokens = try? await tokens() else { return nil }
-        return Set(tokens.scopes)
     }
 
     /// The scopes a new sign-in should ask for to add `scopes`: the ones granted now and the new

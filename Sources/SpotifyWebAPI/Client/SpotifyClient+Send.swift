@@ -77,8 +77,7 @@ extension SpotifyClient {
     /// Runs one request: the checks once, then attempts as the state machine directs, each
     /// admitted, authorized and sent through the stages. This shell only carries out actions.
     func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
-        try await checkDestination(url)
-        try await checkScopes(endpoint)
+        try checkDestination(url)
         let context = ExchangeContext(route: endpoint.route, background: Self.requestPriority == .background)
         var machine = ExchangeStateMachine(
             idempotent: endpoint.isIdempotent, maxAttempts: configuration.maxAttempts,
@@ -94,7 +93,7 @@ extension SpotifyClient {
                 try Task.checkCancellation()
                 action = machine.admission(try await admission.admit())
             case .send:
-                let current = try await accessToken(held: token)
+                let current = try await accessToken(held: token, endpoint)
                 token = current
                 outcome = try await attempt(authorized(endpoint, url, current), context)
                 action = next(after: outcome, &machine)
@@ -141,10 +140,12 @@ extension SpotifyClient {
         }
     }
 
-    /// The token held for this request, or the provider's when none is held yet.
-    func accessToken(held: AccessToken?) async throws -> AccessToken {
+    /// The token held for this request, or, when none is held yet, the provider's answer to the
+    /// one question: the token for this API and the endpoint's scopes (which refuses a foreign
+    /// API or a missing scope before anything is sent).
+    func accessToken(held: AccessToken?, _ endpoint: Endpoint) async throws -> AccessToken {
         if let held { return held }
-        return try await tokens.accessToken()
+        return try await tokens.accessToken(for: configuration.apiBaseURL, scopes: endpoint.scopes)
     }
 
     /// The token stage: the request with the bearer token, as JSON.
@@ -162,8 +163,9 @@ extension SpotifyClient {
     }
 
     /// The destination stage: refuses to put a bearer token on the wire unencrypted (plain `http`
-    /// to anything but this machine) or toward an API its tokens do not belong to.
-    func checkDestination(_ url: URL) async throws {
+    /// to anything but this machine). Whether the tokens belong to this API is the provider's
+    /// answer, with the token.
+    func checkDestination(_ url: URL) throws {
         let host = (url.host ?? "").lowercased()
         let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
         guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
@@ -172,20 +174,6 @@ extension SpotifyClient {
                 "An access token is sent only over https (or plain http to this machine, for an emulator); "
                     + "\(url.scheme ?? "?")://\(host) was refused. Fix the API base URL.")
         }
-        guard await tokens.mayBeSent(to: configuration.apiBaseURL) else {
-            throw SpotifyAPIError.invalid(
-                "apiBaseURL",
-                "These tokens belong to another Spotify service than \(host); none was sent. "
-                    + "Use the API of the accounts service you signed in with.")
-        }
-    }
-
-    /// The scope stage: a call needing a scope the sign-in lacks fails before it is sent.
-    func checkScopes(_ endpoint: Endpoint) async throws {
-        guard !endpoint.scopes.isEmpty, let granted = await tokens.grantedScopes(),
-            granted.isDisjoint(with: endpoint.scopes)
-        else { return }
-        throw SpotifyAPIError.missingScope(endpoint.scopes[0], granted: granted)
     }
 
     /// The error for how the exchange ended: what the answer's status means, or the transport

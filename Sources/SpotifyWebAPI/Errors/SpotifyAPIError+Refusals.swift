@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension SpotifyAPIError {
     /// The kind of a 403, from its body (JSON or plain text) and the endpoint it answered.
@@ -40,6 +40,22 @@ extension SpotifyAPIError {
         return SpotifyAPIError(
             code: .forbidden, status: 403,
             message: "Spotify refused access\(said). The account may not be allowed to see this.")
+    }
+
+    /// Refuses a call needing one of `needed` when the sign-in granted none of them, before
+    /// anything is sent.
+    package static func requireScope(of needed: [String], granted: Set<String>) throws(SpotifyAPIError) {
+        guard let first = needed.first, granted.isDisjoint(with: needed) else { return }
+        throw missingScope(first, granted: granted)
+    }
+
+    /// The refusal to send a token toward the API at `apiBaseURL`, which another accounts service
+    /// serves than the one that issued it.
+    package static func tokensBelongElsewhere(_ apiBaseURL: URL) -> SpotifyAPIError {
+        SpotifyAPIError.invalid(
+            "apiBaseURL",
+            "These tokens belong to another Spotify service than \((apiBaseURL.host ?? "").lowercased()); none was "
+                + "sent. Use the API of the accounts service you signed in with.")
     }
 
     /// The error for a call whose scope the sign-in lacks, raised before anything is sent.

@@ -67,18 +67,24 @@ public protocol AccessTokenProvider: Sendable {
     /// Implementations refresh only if `failed` is still the current token, so that many requests
     /// failing together cause one refresh.
     func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken
-    /// The scopes the user granted, or `nil` when unknown (then nothing is checked before sending).
-    func grantedScopes() async -> Set<String>?
-    /// Whether these tokens may be sent to the Web API at `apiBaseURL`: a session's tokens belong
-    /// to the API of its own accounts service, never to another host.
-    func mayBeSent(to apiBaseURL: URL) async -> Bool
+    /// The token for one request to the Web API at `apiBaseURL`, for a call that needs one of
+    /// `scopes` (none when empty): the one question ``SpotifyClient`` asks per request, once the
+    /// request may leave.
+    ///
+    /// A provider that knows where its tokens belong and what was granted refuses here, before
+    /// anything is sent or refreshed: `SpotifySession` (SpotifyAuth) throws ``SpotifyAPIError``
+    /// (``SpotifyAPIError/Code-swift.struct/invalidRequest``) toward another accounts service's
+    /// API, and ``SpotifyAPIError/Code-swift.struct/missingScope`` when the sign-in granted none
+    /// of `scopes`.
+    func accessToken(for apiBaseURL: URL, scopes: [String]) async throws -> AccessToken
 }
 
 extension AccessTokenProvider {
-    /// Unknown by default: requests are sent and a 403 tells.
-    public func grantedScopes() async -> Set<String>? { nil }
-    /// Any API by default; `SpotifySession` (SpotifyAuth) answers for its own accounts service only.
-    public func mayBeSent(to apiBaseURL: URL) async -> Bool { true }
+    /// ``accessToken()``, for any API and any scope: requests are sent, and a 403 tells what the
+    /// sign-in lacks.
+    public func accessToken(for apiBaseURL: URL, scopes: [String]) async throws -> AccessToken {
+        try await accessToken()
+    }
 }
 
 /// A provider that always hands out the same token; a 401 is final.

@@ -9,14 +9,17 @@ import Synchronization
 /// A token provider that counts refreshes and hands out numbered sentinel tokens.
 final class CountingTokenProvider: AccessTokenProvider {
     private let state = Lock<(current: Int, refreshes: Int)>((1, 0))
-    /// What ``grantedScopes()`` reports; `nil` (unknown) by default.
+    /// The scopes granted; `nil` (unknown: nothing is checked before sending) by default.
     let scopes: Set<String>?
 
     init(scopes: Set<String>? = nil) {
         self.scopes = scopes
     }
 
-    func grantedScopes() async -> Set<String>? { scopes }
+    func accessToken(for apiBaseURL: URL, scopes needed: [String]) async throws -> AccessToken {
+        if let scopes { try SpotifyAPIError.requireScope(of: needed, granted: scopes) }
+        return try await accessToken()
+    }
 
     var refreshes: Int { state.withLock { $0.refreshes } }
 

@@ -276,7 +276,46 @@ struct TokenOnlyWhenSentTests {
             return AccessToken("t")
         }
         func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken { failed }
-        func grantedScopes() async -> Set<String>? { scopes }
+        func accessToken(for apiBaseURL: URL, scopes needed: [String]) async throws -> AccessToken {
+            if let scopes { try SpotifyAPIError.requireScope(of: needed, granted: scopes) }
+            return try await accessToken()
+        }
+    }
+
+    /// The client asks its token provider one question per request, once it may leave: the token
+    /// for this API and these scopes. A retry with a refreshed token asks for the refresh alone.
+    @Test func oneQuestionPerRequest() async throws {
+        final class Questions: AccessTokenProvider {
+            let asked = Lock<[String]>([])
+            func accessToken() async throws -> AccessToken {
+                asked.withLock { $0.append("accessToken()") }
+                return AccessToken("t1")
+            }
+            func accessToken(for apiBaseURL: URL, scopes: [String]) async throws -> AccessToken {
+                asked.withLock { $0.append("for \(apiBaseURL.host ?? "") \(scopes.joined(separator: ","))") }
+                return AccessToken("t1")
+            }
+            func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
+                asked.withLock { $0.append("refreshed") }
+                return AccessToken("t2")
+            }
+        }
+        let tokens = Questions()
+        let transport = ScriptedTransport([
+            .json(#"{"id":"me"}"#),
+            .apiError(401, "The access token expired"),
+            .json(#"{"is_playing":false,"progress_ms":0,"timestamp":0,"currently_playing_type":"track"}"#),
+        ])
+        let client = makeClient(transport, tokens: tokens)
+        _ = try await client.currentUser()
+        #expect(tokens.asked.withLock { $0 } == ["for api.spotify.com "])
+        _ = try await client.currentlyPlaying()
+        #expect(
+            tokens.asked.withLock { $0 }
+                == [
+                    "for api.spotify.com ", "for api.spotify.com user-read-currently-playing,user-read-playback-state",
+                    "refreshed",
+                ])
     }
 
     @Test func neitherDuringACooldownNorForAMissingScope() async throws {
