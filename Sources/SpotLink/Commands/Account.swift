@@ -281,7 +281,8 @@ struct RequestReport {
             object["requests"] = [
                 "last_hour": usage.lastHour, "last_24h": usage.last24Hours, "background_24h": usage.background24Hours,
                 "by_endpoint": Dictionary(uniqueKeysWithValues: usage.byEndpoint.map { ($0.endpoint, $0.count) }),
-                "by_outcome": usage.byOutcome,
+                "by_outcome": Dictionary(uniqueKeysWithValues: usage.byStatus.map { (String($0.key), $0.value) })
+                    .merging(usage.unanswered > 0 ? ["no answer": usage.unanswered] : [:]) { $1 },
             ]
         }
         return object

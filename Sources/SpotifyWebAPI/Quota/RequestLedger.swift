@@ -30,8 +30,11 @@ public struct RequestUsage: Sendable, Hashable {
     public var background24Hours: Int
     /// Requests of the last 24 hours by endpoint (`GET /playlists/{id}`), most used first.
     public var byEndpoint: [EndpointCount]
-    /// Requests of the last 24 hours by outcome: an HTTP status as text, or `no answer`.
-    public var byOutcome: [String: Int]
+    /// Requests of the last 24 hours that got an answer, by its HTTP status.
+    public var byStatus: [Int: Int]
+    /// Requests of the last 24 hours that got no answer: the connection failed, the time ran
+    /// out, or the process ended first.
+    public var unanswered: Int
 }
 
 /// What one Spotify app on this device has learned about Spotify's limits and spent of its quota.
@@ -96,10 +99,10 @@ public struct RequestLedger: Sendable {
     public func usage(at now: Date) async throws -> RequestUsage {
         let entries = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
         var endpoints: [String: Int] = [:]
-        var outcomes: [String: Int] = [:]
+        var statuses: [Int: Int] = [:]
         for entry in entries {
             endpoints[entry.endpoint, default: 0] += 1
-            outcomes[entry.status.map(String.init) ?? "no answer", default: 0] += 1
+            if let status = entry.status { statuses[status, default: 0] += 1 }
         }
         let hourAgo = now.addingTimeInterval(-3600)
         return RequestUsage(
@@ -109,7 +112,7 @@ public struct RequestLedger: Sendable {
             byEndpoint: endpoints.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
                 RequestUsage.EndpointCount(endpoint: $0.key, count: $0.value)
             },
-            byOutcome: outcomes)
+            byStatus: statuses, unanswered: entries.count { $0.status == nil })
     }
 
     /// Counts a request for `route` leaving at `now`, in one step with the daily budget: a

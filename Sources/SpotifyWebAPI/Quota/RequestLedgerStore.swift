@@ -3,9 +3,9 @@ import SpotifyLinkSupport
 import Synchronization
 
 /// A period in which no request may leave the device, learned from a 429.
-public struct Cooldown: Hashable, Sendable, Codable {
+public struct Cooldown: Hashable, Sendable {
     /// Which limit Spotify said was reached.
-    public enum Kind: String, Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable {
         /// The rolling 30-second rate limit: seconds to minutes.
         case rateLimit
         /// The Development Mode request quota (`QUOTA_EXCEEDED`): hours.
@@ -23,7 +23,7 @@ public struct Cooldown: Hashable, Sendable, Codable {
     ///   - kind: the limit reached.
     ///   - until: the end of the cooldown.
     ///   - learnedAt: when the limit was reported.
-    public init(kind: Kind, until: Date, learnedAt: Date) {
+    package init(kind: Kind, until: Date, learnedAt: Date) {
         self.kind = kind
         self.until = until
         self.learnedAt = learnedAt

@@ -38,9 +38,9 @@ public enum AccessTokenKind: SecretKind {}
 /// Marks a refresh token.
 public enum RefreshTokenKind: SecretKind {}
 /// Marks an authorization code.
-public enum AuthorizationCodeKind: SecretKind {}
+package enum AuthorizationCodeKind: SecretKind {}
 /// Marks a PKCE code verifier.
-public enum CodeVerifierKind: SecretKind {}
+package enum CodeVerifierKind: SecretKind {}
 /// Marks a client secret.
 public enum ClientSecretKind: SecretKind {}
 
@@ -49,9 +49,9 @@ public typealias AccessToken = Secret<AccessTokenKind>
 /// An OAuth refresh token. Prints `<redacted>`.
 public typealias RefreshToken = Secret<RefreshTokenKind>
 /// An OAuth authorization code from the redirect. Prints `<redacted>`.
-public typealias AuthorizationCode = Secret<AuthorizationCodeKind>
+package typealias AuthorizationCode = Secret<AuthorizationCodeKind>
 /// A PKCE code verifier. Prints `<redacted>`.
-public typealias CodeVerifier = Secret<CodeVerifierKind>
+package typealias CodeVerifier = Secret<CodeVerifierKind>
 /// A client secret, for the client-credentials flow only (never inside a shipped app). Prints `<redacted>`.
 public typealias ClientSecret = Secret<ClientSecretKind>
 

@@ -84,7 +84,7 @@ struct ExchangeStageTests {
         let usage = try await ledger.usage(at: clock.now)
         #expect(usage.last24Hours == 2)
         #expect(usage.background24Hours == 2)
-        #expect(usage.byOutcome == ["200": 1, "no answer": 1])
+        #expect(usage.byStatus == [200: 1] && usage.unanswered == 1)
         #expect(usage.byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
     }
 

@@ -149,7 +149,7 @@ struct RequestLedgerTests {
             usage.byEndpoint == [
                 .init(endpoint: "GET /me", count: 2), .init(endpoint: "GET /me/player/currently-playing", count: 1),
             ])
-        #expect(usage.byOutcome == ["200": 2, "204": 1])
+        #expect(usage.byStatus == [200: 2, 204: 1] && usage.unanswered == 0)
         clock.advance(by: .seconds(86_400 - 7200 + 1))
         usage = try await client.requestUsage()
         #expect(usage.last24Hours == 2)
@@ -160,7 +160,7 @@ struct RequestLedgerTests {
         let client = makeClient(transport)
         _ = try? await client.playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         #expect(try await client.requestUsage().byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
-        #expect(try await client.requestUsage().byOutcome == ["404": 1])
+        #expect(try await client.requestUsage().byStatus == [404: 1])
     }
 
     @Test func pastTheBudgetBackgroundWorkStopsAndWhatAPersonAsksForGoes() async throws {
