@@ -59,7 +59,7 @@ extension Metrics {
         let config = folder.appendingPathComponent("config")
         let store = FileTokenStore(directory: config.appendingPathComponent("tokens"))
         let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
-        try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+        try await LoopbackSignIn().run(session: session) { url in
             _ = try? await ConsentBrowser().visit(url)
         }
         try Data(#"{"store":"file"}"#.utf8).write(to: config.appendingPathComponent("settings.json"))

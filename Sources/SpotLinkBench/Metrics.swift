@@ -89,7 +89,7 @@ enum Metrics {
         let server = AuthorizationServer.emulator(url: url)
         let session = SpotifySession(
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
-        try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { authorize in
+        try await LoopbackSignIn().run(session: session) { authorize in
             _ = try? await ConsentBrowser().visit(authorize)
         }
         let (_, _, listing) = try await TestHTTP().send(
@@ -175,7 +175,7 @@ enum Metrics {
         let session = SpotifySession(
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: MemoryTokenStore(),
             clock: clock)
-        try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+        try await LoopbackSignIn().run(session: session) { url in
             _ = try? await ConsentBrowser().visit(url)
         }
         clock.advance(by: .seconds(3600))

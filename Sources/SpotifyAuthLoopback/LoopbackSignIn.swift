@@ -4,68 +4,75 @@ public import SpotifyWebAPI
 
 /// Sign-in for command-line and desktop apps: PKCE through the browser, with the redirect
 /// received by a listener on this machine that is open only while the sign-in is pending.
+///
+/// It signs in the session's own app at the session's own accounts service
+/// (`SpotifySession.endpoint`), as ``BrowserSignIn`` does: the tokens can only be saved under
+/// the key of the app that asked for them.
+///
+/// ```swift
+/// let session = SpotifySession(endpoint: TokenEndpoint(server: .live, clientID: clientID), store: store)
+/// try await LoopbackSignIn().run(session: session) { url in print("Open \(url) to sign in") }
+/// ```
 public struct LoopbackSignIn: Sendable {
-    /// The app's client ID from Spotify's dashboard.
-    package var clientID: String
     /// A loopback redirect URI as registered with Spotify, e.g. `http://127.0.0.1/callback`. Without
     /// a port, any free port is used (Spotify matches loopback URIs registered without a port).
     package var redirectURI: String
-    /// The scopes asked for.
-    package var scopes: [String]
-    /// The accounts service (Spotify's, or the emulator's).
-    package var server: AuthorizationServer
     /// How long the user has to finish.
     package var timeout: Duration
-    /// Show Spotify's consent page even when the user agreed before (to grant an added scope).
-    package var showDialog: Bool
 
     /// - Parameters:
-    ///   - clientID: the app's client ID from Spotify's dashboard.
     ///   - redirectURI: the loopback redirect URI registered in the dashboard; its port is replaced
     ///     by the one the listener gets.
-    ///   - scopes: what to ask for; to add a scope to a sign-in, pass
-    ///     `SpotifySession.scopesForSignIn(adding:)` and `showDialog: true`.
-    ///   - server: the accounts service (Spotify's, or the emulator's).
     ///   - timeout: how long the user has to finish in the browser.
-    ///   - showDialog: show the consent page even to a user who agreed before.
-    public init(
-        clientID: String, redirectURI: String = "http://127.0.0.1/callback", scopes: [String] = SpotifyScope.all,
-        server: AuthorizationServer, timeout: Duration = .seconds(300), showDialog: Bool = false
-    ) {
-        self.clientID = clientID
+    public init(redirectURI: String = "http://127.0.0.1/callback", timeout: Duration = .seconds(300)) {
         self.redirectURI = redirectURI
-        self.scopes = scopes
-        self.server = server
         self.timeout = timeout
-        self.showDialog = showDialog
     }
 
-    /// Runs the whole sign-in and stores the tokens in `session`.
+    /// Signs in with the scopes granted now plus `scopes`, and saves the tokens in `session`.
+    ///
+    /// Adding a scope shows Spotify's consent page even to a user who agreed before, since only a
+    /// new consent grants one.
     ///
     /// - Parameters:
-    ///   - session: receives the tokens.
-    ///   - transport: reaches the token endpoint.
-    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
+    ///   - session: the app and accounts service to sign in with; receives the tokens.
+    ///   - scopes: scopes to add to the ones granted now (all of SpotifyLink's for a first sign-in).
     ///   - clock: the deadline's clock.
+    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
     /// - Throws: `OAuthError` (`.timedOut` after `timeout`, `.accessDenied`, `.stateMismatch`
-    ///   after repeated forged callbacks, …); `CancellationError` when the task is cancelled. The
-    ///   port is closed in every case.
+    ///   after repeated forged callbacks, …); `TokenStoreError` when the tokens could not be
+    ///   saved; `CancellationError` when the task is cancelled. The port is closed in every case.
     @discardableResult
     public func run(
-        session: SpotifySession, transport: any Transport = platformDefaultTransport(),
-        clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
+        session: SpotifySession, adding scopes: [String] = [], clock: any SpotifyClock = SystemClock(),
+        openBrowser: @escaping @Sendable (URL) async -> Void
     ) async throws -> StoredTokens {
         try await run(
-            session: session, transport: transport, random: SystemRandomSource(), clock: clock,
+            session: session, scopes: await session.scopesForSignIn(adding: scopes), showDialog: !scopes.isEmpty,
+            random: SystemRandomSource(), clock: clock, openBrowser: openBrowser)
+    }
+
+    /// Signs in asking for exactly `scopes`, and saves the tokens in `session`.
+    ///
+    /// - Parameter showDialog: show the consent page even to a user who agreed before.
+    /// - Throws: as ``run(session:adding:clock:openBrowser:)``.
+    @discardableResult
+    public func run(
+        session: SpotifySession, scopes: [String], showDialog: Bool, clock: any SpotifyClock = SystemClock(),
+        openBrowser: @escaping @Sendable (URL) async -> Void
+    ) async throws -> StoredTokens {
+        try await run(
+            session: session, scopes: scopes, showDialog: showDialog, random: SystemRandomSource(), clock: clock,
             openBrowser: openBrowser)
     }
 
-    /// ``run(session:transport:clock:openBrowser:)`` drawing the PKCE verifier and state from
-    /// `random` (tests pass a recording one).
+    /// ``run(session:scopes:showDialog:clock:openBrowser:)`` drawing the PKCE verifier and state
+    /// from `random` (tests pass a recording one).
     @discardableResult
     package func run(
-        session: SpotifySession, transport: any Transport = platformDefaultTransport(), random: any RandomSource,
-        clock: any SpotifyClock = SystemClock(), openBrowser: @escaping @Sendable (URL) async -> Void
+        session: SpotifySession, scopes: [String] = SpotifyScope.all, showDialog: Bool = false,
+        random: any RandomSource, clock: any SpotifyClock = SystemClock(),
+        openBrowser: @escaping @Sendable (URL) async -> Void
     ) async throws -> StoredTokens {
         guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {
             throw OAuthError(
@@ -81,11 +88,10 @@ public struct LoopbackSignIn: Sendable {
             let actualRedirect = "http://\(hostPart):\(receiver.port)\(path)"
             let flow = try AuthorizationFlow(
                 .init(
-                    clientID: clientID, redirectURI: actualRedirect, scopes: scopes, server: server,
-                    showDialog: showDialog),
+                    clientID: session.endpoint.clientID, redirectURI: actualRedirect, scopes: scopes,
+                    server: session.endpoint.server, showDialog: showDialog),
                 random: random)
-            let endpoint = TokenEndpoint(server: server, clientID: clientID, transport: transport, clock: clock)
-            await coordinator.begin(flow: flow, endpoint: endpoint, session: session)
+            await coordinator.begin(flow: flow, session: session)
             await openBrowser(flow.authorizeURL)
             // The coordinator saved the tokens before it told the browser "connected".
             let tokens = try await coordinator.result(timeout: timeout, clock: clock)
@@ -101,19 +107,17 @@ public struct LoopbackSignIn: Sendable {
 /// Holds the flow while the listener waits, and turns callbacks into one result.
 actor CallbackCoordinator {
     private var flow: AuthorizationFlow?
-    private var endpoint: TokenEndpoint?
     private var session: SpotifySession?
     private var outcome: Result<StoredTokens, any Error>?
     private var waiter: CheckedContinuation<StoredTokens, any Error>?
 
-    func begin(flow: AuthorizationFlow, endpoint: TokenEndpoint, session: SpotifySession) {
+    func begin(flow: AuthorizationFlow, session: SpotifySession) {
         self.flow = flow
-        self.endpoint = endpoint
         self.session = session
     }
 
     func receive(_ query: String) async -> LoopbackReceiver.Page {
-        guard var flow, let endpoint, outcome == nil else {
+        guard var flow, let session, outcome == nil else {
             return .init(
                 status: 400, title: "No sign-in pending",
                 message: "There is no Spotify sign-in waiting here. You can close this tab.")
@@ -132,9 +136,8 @@ actor CallbackCoordinator {
             return .init(status: 400, title: "Spotify was not connected", message: error.message)
         case .exchange(let code):
             do {
-                let tokens = try await endpoint.exchange(code, flow: flow)
                 // "Connected" only once the tokens are kept: a store that fails says so here too.
-                try await session?.signedIn(tokens)
+                let tokens = try await session.finishSignIn(code, flow: flow).tokens
                 finish(.success(tokens))
                 return .init(
                     status: 200, title: "Spotify is connected",

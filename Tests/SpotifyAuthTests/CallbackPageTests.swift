@@ -32,7 +32,7 @@ struct CallbackPageTests {
             let failure = Lock<(any Error)?>(nil)
             // A browser that fails leaves the sign-in waiting: a minute, not five, and the
             // browser's error is the one reported.
-            let signIn = LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(60))
+            let signIn = LoopbackSignIn(timeout: .seconds(60))
             do {
                 _ = try await signIn.run(session: session) { url in
                     let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
@@ -77,7 +77,7 @@ struct CallbackPageTests {
             let page = Lock<(Int, String)>((0, ""))
             let http = self.http
             await #expect {
-                try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(session: session) { url in
+                try await LoopbackSignIn().run(session: session) { url in
                     let redirect = url.queryValue("redirect_uri").flatMap(URL.init(string:))
                     let state = url.queryValue("state") ?? ""
                     let iss = server.issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -22,7 +22,7 @@ struct LoopbackTests {
         let server = AuthorizationServer.emulator(url: emulator.baseURL)
         let endpoint = TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock)
         let session = SpotifySession(endpoint: endpoint, store: store, clock: clock)
-        let signIn = LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: timeout)
+        let signIn = LoopbackSignIn(timeout: timeout)
         let tokens = try await signIn.run(session: session, clock: clock) { url in
             if let browser {
                 await browser(url)
@@ -41,6 +41,29 @@ struct LoopbackTests {
             #expect(Set(tokens.scopes) == Set(SpotifyScope.all))
             let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session)
             #expect(try await client.currentUser().id == "emu-user")
+        }
+    }
+
+    /// The sign-in is the session's own app at the session's own accounts service: there is no
+    /// second client ID to disagree with the key the tokens are saved under.
+    @Test func itSignsInTheSessionsOwnAppAndSavesUnderItsKey() async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.clients.append(.init(id: "second-app", redirectURIs: ["http://127.0.0.1/callback"]))
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let server = AuthorizationServer.emulator(url: emulator.baseURL)
+            let store = MemoryTokenStore()
+            let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "second-app"), store: store)
+            let asked = Lock<URL?>(nil)
+            let tokens = try await LoopbackSignIn(timeout: .seconds(30)).run(session: session) { url in
+                asked.withLock { $0 = url }
+                _ = try? await ConsentBrowser().visit(url)
+            }
+            let authorize = try #require(asked.withLock { $0 })
+            #expect(authorize.queryValue("client_id") == "second-app")
+            #expect(authorize.host == emulator.baseURL.host && authorize.port == emulator.baseURL.port)
+            #expect(tokens.clientID == "second-app")
+            #expect(try await store.load(SpotifyAppKey(issuer: server.issuer, clientID: "second-app")) == tokens)
+            #expect(try await store.load(SpotifyAppKey(issuer: server.issuer, clientID: "spotlink-demo")) == nil)
         }
     }
 
@@ -203,7 +226,7 @@ struct LoopbackTests {
                 logger: logger)
             let random = RecordingRandomSource()
             let code = Lock<String?>(nil)
-            let tokens = try await LoopbackSignIn(clientID: "spotlink-demo", server: server).run(
+            let tokens = try await LoopbackSignIn().run(
                 session: session, random: random, clock: clock
             ) { url in
                 let visit = try? await ConsentBrowser().visit(url)

@@ -32,7 +32,7 @@ struct SignInSaveTests {
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
             let page = Lock<ConsentBrowser.Visit?>(nil)
             let error = try await #require(throws: TokenStoreError.self) {
-                try await LoopbackSignIn(clientID: "spotlink-demo", server: server, timeout: .seconds(30)).run(
+                try await LoopbackSignIn(timeout: .seconds(30)).run(
                     session: session
                 ) { url in
                     let visit = try? await ConsentBrowser().visit(url)

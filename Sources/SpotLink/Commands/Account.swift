@@ -46,14 +46,10 @@ struct Login: AsyncParsableCommand {
         try await Self.checkUsable(tokenStore, context)
         let spotify = try context.services(store: tokenStore)
         let session = spotify.session
-        let scopes = await session.scopesForSignIn(adding: addedScopes)
-        let signIn = LoopbackSignIn(
-            clientID: context.clientID, redirectURI: redirectURI, scopes: scopes, server: context.server,
-            timeout: .seconds(timeout),
-            showDialog: !addedScopes.isEmpty)
+        let signIn = LoopbackSignIn(redirectURI: redirectURI, timeout: .seconds(timeout))
         let noBrowser = noBrowser
         do {
-            let tokens = try await signIn.run(session: session) { url in
+            let tokens = try await signIn.run(session: session, adding: addedScopes) { url in
                 Output.note("Open this URL to sign in: \(url.absoluteString)")
                 if !noBrowser { Browser.open(url) }
             }

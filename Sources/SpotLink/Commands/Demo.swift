@@ -49,10 +49,10 @@ struct Demo: AsyncParsableCommand {
         let session = spotify.session
         // The journal's and routine's scopes, and the learning app's saved and top tracks.
         let scopes = SpotifyScope.all + [LibraryScope.savedTracks, LibraryScope.topItems]
-        let signIn = LoopbackSignIn(
-            clientID: context.clientID, scopes: scopes, server: context.server, timeout: .seconds(30))
         narrator.step("Signing in with PKCE through a loopback listener; the demo's browser follows the redirect")
-        let tokens = try await signIn.run(session: session) { url in await Self.browse(url) }
+        let tokens = try await LoopbackSignIn(timeout: .seconds(30)).run(
+            session: session, scopes: scopes, showDialog: false
+        ) { url in await Self.browse(url) }
         let client = spotify.client
         let user = try await client.currentUser()
         narrator.step(

@@ -138,9 +138,7 @@ public struct BrowserSignIn: Sendable {
             // The exchange and the save finish even if the app is sent to the background meanwhile.
             let finishing = flow
             return try await session.activity.run("Finishing the Spotify sign-in") {
-                let tokens = try await endpoint.exchange(code, flow: finishing)
-                try Task.checkCancellation()
-                return (tokens, try await session.signedIn(tokens))
+                try await session.finishSignIn(code, flow: finishing)
             }
         // A browser sheet returns once: a callback the flow would wait past is a failed sign-in.
         case .ignore(let error), .fail(let error):

@@ -208,6 +208,19 @@ public actor SpotifySession: AccessTokenProvider {
         }
     }
 
+    /// The last step of every sign-in, with a browser sheet or a loopback listener: exchanges
+    /// `code` at this session's own token endpoint and saves the tokens, so they are kept under
+    /// the key of the app that asked for them.
+    ///
+    /// - Returns: the tokens saved and the status change the save made.
+    package func finishSignIn(_ code: AuthorizationCode, flow: AuthorizationFlow) async throws
+        -> (tokens: StoredTokens, status: StatusChange)
+    {
+        let tokens = try await endpoint.exchange(code, flow: flow)
+        try Task.checkCancellation()
+        return (tokens, try await signedIn(tokens))
+    }
+
     /// The stored tokens, and the status they leave the session in with its place in the order of
     /// changes, read together.
     package func tokensAndStatus() async throws -> (tokens: StoredTokens?, status: StatusChange) {
