@@ -96,7 +96,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
                     """
                     INSERT INTO spotlink_request (id, issuer, client_id, sent_at, endpoint, status, background)
                     VALUES (\(entry.id), \(key.issuer), \(key.clientID), \(entry.sentAt.timeIntervalSince1970),
-                            \(entry.endpoint), \(entry.status), \(entry.background))
+                            \(entry.route), \(entry.status), \(entry.background))
                     """, logger: self.logger)
                 return reservation
             }
@@ -128,7 +128,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
             {
                 entries.append(
                     LedgerEntry(
-                        sentAt: Date(timeIntervalSince1970: sentAt), endpoint: endpoint, status: status,
+                        sentAt: Date(timeIntervalSince1970: sentAt), route: endpoint, status: status,
                         background: background, id: id ?? UUID()))
             }
             return entries

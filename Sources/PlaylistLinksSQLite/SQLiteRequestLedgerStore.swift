@@ -135,7 +135,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                             """,
                         arguments: [
                             entry.id.uuidString, key.issuer, key.clientID, entry.sentAt.timeIntervalSince1970,
-                            entry.endpoint, entry.status, entry.background,
+                            entry.route, entry.status, entry.background,
                         ])
                 }
                 return .commit
@@ -163,7 +163,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 arguments: [key.issuer, key.clientID, date.timeIntervalSince1970]
             ).map { row in
                 LedgerEntry(
-                    sentAt: Date(timeIntervalSince1970: row["sentAt"]), endpoint: row["endpoint"],
+                    sentAt: Date(timeIntervalSince1970: row["sentAt"]), route: row["endpoint"],
                     status: row["status"], background: row["background"],
                     id: (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID())
             }

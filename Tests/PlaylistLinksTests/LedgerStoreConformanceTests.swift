@@ -49,7 +49,7 @@ struct LedgerStoreConformanceTests {
             for index in 0..<40 {
                 group.addTask {
                     let entry = LedgerEntry(
-                        sentAt: start.addingTimeInterval(Double(index)), endpoint: "GET /me", status: nil,
+                        sentAt: start.addingTimeInterval(Double(index)), route: "GET /me", status: nil,
                         background: true)
                     let store = index.isMultiple(of: 2) ? first : second
                     return (
@@ -71,7 +71,7 @@ struct LedgerStoreConformanceTests {
         try await second.settle(counted[0].id, status: 200, for: key)
         #expect(try await first.entries(for: key, since: start).first { $0.id == counted[0].id }?.status == 200)
         let later = LedgerEntry(
-            sentAt: start.addingTimeInterval(200), endpoint: "GET /me", status: nil, background: true)
+            sentAt: start.addingTimeInterval(200), route: "GET /me", status: nil, background: true)
         #expect(
             try await first.reserve(later, for: key, limit: 12, windowStart: start.addingTimeInterval(100)) == .counted)
         #expect(try await second.entries(for: key, since: .distantPast).map(\.id) == [later.id])

@@ -306,7 +306,7 @@ struct PostgresStoreTests {
         let ledger = PostgresRequestLedgerStore(
             client: client, logger: Logger(label: "test"), deadline: .seconds(15), deadlineClock: deadlines)
         let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "deadline-\(UUID())")
-        let entry = LedgerEntry(sentAt: Date(), endpoint: "GET /me", status: nil, background: false)
+        let entry = LedgerEntry(sentAt: Date(), route: "GET /me", status: nil, background: false)
 
         let locked = AsyncStream.makeStream(of: Void.self)
         let released = AsyncStream.makeStream(of: Void.self)

@@ -41,7 +41,7 @@ struct SQLiteRequestLedgerStoreTests {
         var ids: [UUID] = []
         for offset in [0.0, 10, 20] {
             let entry = LedgerEntry(
-                sentAt: now.addingTimeInterval(offset), endpoint: "GET /me", status: nil, background: offset == 10)
+                sentAt: now.addingTimeInterval(offset), route: "GET /me", status: nil, background: offset == 10)
             ids.append(entry.id)
             #expect(
                 try await first.reserve(entry, for: key, limit: nil, windowStart: now.addingTimeInterval(-86_400))
@@ -51,7 +51,7 @@ struct SQLiteRequestLedgerStoreTests {
         #expect(
             try await second.reserve(
                 LedgerEntry(
-                    sentAt: now.addingTimeInterval(30), endpoint: "GET /me/playlists", status: nil, background: false),
+                    sentAt: now.addingTimeInterval(30), route: "GET /me/playlists", status: nil, background: false),
                 for: key, limit: nil, windowStart: now.addingTimeInterval(5)) == .counted)
         let reopened = try SQLiteRequestLedgerStore(url: url)
         let entries = try await reopened.entries(for: key, since: now.addingTimeInterval(-1))
@@ -159,11 +159,11 @@ struct RevalidationTests {
                 tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
                 ledger: RequestLedger(key: key, dailyBudget: 0))
             let outcome = try await MetadataRefresher(store: links, client: client).refresh(record: session42)
-            guard case .failed(let message) = outcome else {
+            guard case .failed(let error) = outcome else {
                 Issue.record("expected stale, got \(String(describing: outcome))")
                 return
             }
-            #expect(message.contains("daily budget"))
+            #expect(error.code == .budgetExhausted && error.message.contains("daily budget"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             // A person asking still gets through.
             let asked = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refresh(

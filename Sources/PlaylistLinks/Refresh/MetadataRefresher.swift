@@ -27,8 +27,9 @@ public struct MetadataRefresher: Sendable {
         case notFound
         /// Spotify answered 403: the playlist is no longer accessible to this user; what was saved stays.
         case forbidden
-        /// Spotify could not be reached or failed; the cache was left as it was.
-        case failed(String)
+        /// Spotify could not be reached or failed, with the error that says why (an app words it
+        /// with its own text); the cache was left as it was.
+        case failed(SpotifyAPIError)
     }
 
     /// Where the metadata and covers are kept.
@@ -174,7 +175,7 @@ public struct MetadataRefresher: Sendable {
                 // Refusals of the whole account (not on the user list, the owner's Premium, a
                 // missing scope) stop the refresh: asking again cannot help.
                 if error.refusesAccount { throw error }
-                return .failed(error.message)
+                return .failed(error)
             }
         }
         let summary = playlist.summary
@@ -199,7 +200,7 @@ public struct MetadataRefresher: Sendable {
                         entries = all.items
                         nullEntries = all.nullCount
                     } catch let error as SpotifyAPIError {
-                        return .failed(error.message)
+                        return .failed(error)
                     }
                 }
                 let durations = entries.compactMap(\.item.duration)

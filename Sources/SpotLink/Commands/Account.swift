@@ -249,7 +249,7 @@ struct RequestReport {
     init(client: SpotifyClient) async {
         cooldown = await client.cooldown()
         usage = try? await client.requestUsage()
-        message = cooldown.map { SpotifyAPIError.cooldown($0, now: client.clock.now).message }
+        message = cooldown.map { SpotifyAPIError.coolingDown($0, now: client.clock.now).message }
     }
 
     var lines: [String] {
@@ -259,7 +259,7 @@ struct RequestReport {
             lines.append(
                 "Requests to Spotify: \(usage.lastHour) in the last hour, \(usage.last24Hours) in the last 24 h"
                     + (usage.background24Hours > 0 ? " (\(usage.background24Hours) by background work)" : ""))
-            for entry in usage.byEndpoint.prefix(8) { lines.append("  \(entry.count)  \(entry.endpoint)") }
+            for entry in usage.byRoute.prefix(8) { lines.append("  \(entry.count)  \(entry.route)") }
         }
         return lines
     }
@@ -276,7 +276,7 @@ struct RequestReport {
         if let usage {
             object["requests"] = [
                 "last_hour": usage.lastHour, "last_24h": usage.last24Hours, "background_24h": usage.background24Hours,
-                "by_endpoint": Dictionary(uniqueKeysWithValues: usage.byEndpoint.map { ($0.endpoint, $0.count) }),
+                "by_endpoint": Dictionary(uniqueKeysWithValues: usage.byRoute.map { ($0.route, $0.count) }),
                 "by_outcome": Dictionary(uniqueKeysWithValues: usage.byStatus.map { (String($0.key), $0.value) })
                     .merging(usage.unanswered > 0 ? ["no answer": usage.unanswered] : [:]) { $1 },
             ]

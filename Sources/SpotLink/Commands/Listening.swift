@@ -17,7 +17,7 @@ struct NowPlaying: AsyncParsableCommand {
         help:
             "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour)."
     )
-    var polling: Polling = .budgeted
+    var polling: PollingChoice = .budgeted
 
     func run() async throws {
         let context = try Context(global)
@@ -41,7 +41,7 @@ struct NowPlaying: AsyncParsableCommand {
 }
 
 /// The polling policies a user can choose.
-enum Polling: String, ExpressibleByArgument, CaseIterable {
+enum PollingChoice: String, ExpressibleByArgument, CaseIterable {
     case budgeted, economical, responsive
 
     var policy: NowPlayingMonitor.Polling {
@@ -63,7 +63,7 @@ struct Routine: AsyncParsableCommand {
         help:
             "How to poll: budgeted (at most 30 calls an hour, the default), economical (about one call per track) or responsive (skips seen within 30 s, about 120 calls an hour)."
     )
-    var polling: Polling = .budgeted
+    var polling: PollingChoice = .budgeted
 
     func validate() throws {
         if let minutes, minutes <= 0 { throw ValidationError("--minutes must be positive.") }

@@ -102,7 +102,7 @@ struct Refresh: AsyncParsableCommand {
         }
         // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
         if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
-            throw CLIFailure(SpotifyAPIError.cooldown(cooldown, now: client.clock.now).message, exitCode: 4)
+            throw CLIFailure(SpotifyAPIError.coolingDown(cooldown, now: client.clock.now).message, exitCode: 4)
         }
     }
 }
@@ -248,7 +248,7 @@ struct Doctor: AsyncParsableCommand {
         let ledger = try context.openLedger()
         let now = Context.wallClock.now
         if let cooldown = await ledger.activeCooldown(at: now) {
-            checks.append(("request quota", false, SpotifyAPIError.cooldown(cooldown, now: now).message))
+            checks.append(("request quota", false, SpotifyAPIError.coolingDown(cooldown, now: now).message))
         } else {
             let spent =
                 (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" }

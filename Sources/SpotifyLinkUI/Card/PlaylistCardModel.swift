@@ -99,6 +99,8 @@ public final class PlaylistCardModel {
             do {
                 let outcome = try await refresher.refresh(playlist: id)
                 await readCard()
+                // The card says what it shows (saved details); the outcome's error is there for an app
+                // that words the reason itself.
                 if case .failed = outcome { status = .couldNotRefresh }
             } catch {
                 await readCard()

@@ -42,7 +42,7 @@ actor Admission {
         let now = clock.now
         adopt(await ledger.activeCooldown(at: now), now: now)
         if let current, let waiting = gate.waiting(until: current.until, now: now) {
-            if current.kind == .quota { throw SpotifyAPIError.cooldown(current, now: now) }
+            if current.kind == .quota { throw SpotifyAPIError.coolingDown(current, now: now) }
             return waiting
         }
         return gate.pace(now: now)
@@ -70,7 +70,7 @@ actor Admission {
             kind: .quota, until: now.addingTimeInterval(min(asked, RequestLedger.maximumCooldown).seconds),
             learnedAt: now)
         await learn(cooldown, now: now)
-        return SpotifyAPIError.cooldown(cooldown, now: now)
+        return SpotifyAPIError.coolingDown(cooldown, now: now)
     }
 
     /// An answer arrived without a 429: the backoff exponent starts over.

@@ -9,7 +9,7 @@ extension SpotifyAPIError {
     ///   - cooldown: the cooldown, as ``SpotifyClient/cooldown()`` reports it.
     ///   - now: the time to count the wait from.
     ///   - timeZone: where the clock time is read; the device's by default.
-    package static func cooldown(_ cooldown: Cooldown, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError {
+    package static func coolingDown(_ cooldown: Cooldown, now: Date, timeZone: TimeZone = .current) -> SpotifyAPIError {
         let wait = Duration.clampedSeconds(cooldown.until.timeIntervalSince(now))
         let when = LimitWording.lift(after: wait, at: cooldown.until, now: now, timeZone: timeZone)
         switch cooldown.kind {
@@ -32,7 +32,7 @@ extension SpotifyAPIError {
 
     /// The error for a rate limit that lasts `wait` from `now`, longer than a request waits.
     static func rateLimitedFor(_ wait: Duration, now: Date) -> SpotifyAPIError {
-        cooldown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
+        coolingDown(Cooldown(kind: .rateLimit, until: now.addingTimeInterval(wait.seconds), learnedAt: now), now: now)
     }
 
     /// The error for background work past the app's daily budget.

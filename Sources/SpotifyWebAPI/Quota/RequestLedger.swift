@@ -14,10 +14,10 @@ public enum RequestPriority: String, Sendable, Hashable {
 
 /// The requests spent in a window, as ``RequestLedger/usage(at:)`` reports them.
 public struct RequestUsage: Sendable, Hashable {
-    /// Requests to one endpoint.
-    public struct EndpointCount: Sendable, Hashable {
-        /// Method and folded path, as `GET /playlists/{id}`.
-        public var endpoint: String
+    /// Requests to one route.
+    public struct RouteCount: Sendable, Hashable {
+        /// The route: method and folded path, as `GET /playlists/{id}`.
+        public var route: String
         /// Requests in the last 24 hours.
         public var count: Int
     }
@@ -28,8 +28,8 @@ public struct RequestUsage: Sendable, Hashable {
     public var last24Hours: Int
     /// Of those, sent by background work.
     public var background24Hours: Int
-    /// Requests of the last 24 hours by endpoint (`GET /playlists/{id}`), most used first.
-    public var byEndpoint: [EndpointCount]
+    /// Requests of the last 24 hours by route (`GET /playlists/{id}`), most used first.
+    public var byRoute: [RouteCount]
     /// Requests of the last 24 hours that got an answer, by its HTTP status.
     public var byStatus: [Int: Int]
     /// Requests of the last 24 hours that got no answer: the connection failed, the time ran
@@ -98,10 +98,10 @@ public struct RequestLedger: Sendable {
     /// The requests spent up to `now`.
     public func usage(at now: Date) async throws -> RequestUsage {
         let entries = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
-        var endpoints: [String: Int] = [:]
+        var routes: [String: Int] = [:]
         var statuses: [Int: Int] = [:]
         for entry in entries {
-            endpoints[entry.endpoint, default: 0] += 1
+            routes[entry.route, default: 0] += 1
             if let status = entry.status { statuses[status, default: 0] += 1 }
         }
         let hourAgo = now.addingTimeInterval(-3600)
@@ -109,8 +109,8 @@ public struct RequestLedger: Sendable {
             lastHour: entries.count { $0.sentAt >= hourAgo },
             last24Hours: entries.count,
             background24Hours: entries.count { $0.background },
-            byEndpoint: endpoints.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
-                RequestUsage.EndpointCount(endpoint: $0.key, count: $0.value)
+            byRoute: routes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                RequestUsage.RouteCount(route: $0.key, count: $0.value)
             },
             byStatus: statuses, unanswered: entries.count { $0.status == nil })
     }
@@ -129,7 +129,7 @@ public struct RequestLedger: Sendable {
         if let limit, limit <= 0 {
             throw SpotifyAPIError.budgetExhausted(budget: limit, reopens: now.addingTimeInterval(Self.window), now: now)
         }
-        let entry = LedgerEntry(sentAt: now, endpoint: route, status: nil, background: background)
+        let entry = LedgerEntry(sentAt: now, route: route, status: nil, background: background)
         let windowStart = now.addingTimeInterval(-Self.window)
         switch try? await store.reserve(entry, for: key, limit: limit, windowStart: windowStart) {
         case .counted: return entry.id

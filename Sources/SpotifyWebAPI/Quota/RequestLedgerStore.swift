@@ -40,7 +40,7 @@ package struct LedgerEntry: Hashable, Sendable, Codable {
     /// When it was sent.
     package var sentAt: Date
     /// Method and path with IDs folded, as `GET /playlists/{id}/items`.
-    package var endpoint: String
+    package var route: String
     /// The HTTP status, or `nil` while none came: a request still out, or one that ended without
     /// an answer (a transport failure, a process that ended first).
     package var status: Int?
@@ -49,14 +49,14 @@ package struct LedgerEntry: Hashable, Sendable, Codable {
 
     /// - Parameters:
     ///   - sentAt: when the request left.
-    ///   - endpoint: method and folded path.
+    ///   - route: method and folded path.
     ///   - status: the HTTP status, `nil` without an answer.
     ///   - background: whether background work sent it.
     ///   - id: names the entry; a new one by default.
-    package init(sentAt: Date, endpoint: String, status: Int?, background: Bool, id: UUID = UUID()) {
+    package init(sentAt: Date, route: String, status: Int?, background: Bool, id: UUID = UUID()) {
         self.id = id
         self.sentAt = sentAt
-        self.endpoint = endpoint
+        self.route = route
         self.status = status
         self.background = background
     }

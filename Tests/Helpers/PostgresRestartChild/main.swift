@@ -73,7 +73,7 @@ func run(url: String, data: String, bin: String) async throws {
         return metadata
     }
     @Sendable func entry(_ offset: Double) -> LedgerEntry {
-        LedgerEntry(sentAt: start.addingTimeInterval(offset), endpoint: "GET /me", status: nil, background: false)
+        LedgerEntry(sentAt: start.addingTimeInterval(offset), route: "GET /me", status: nil, background: false)
     }
 
     // Saved before the fault.

@@ -85,7 +85,7 @@ struct ExchangeStageTests {
         #expect(usage.last24Hours == 2)
         #expect(usage.background24Hours == 2)
         #expect(usage.byStatus == [200: 1] && usage.unanswered == 1)
-        #expect(usage.byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
+        #expect(usage.byRoute.map(\.route) == ["GET /playlists/{id}"])
     }
 
     /// The budget is judged in the same step as the count: a background request past it is never

@@ -146,8 +146,8 @@ struct RequestLedgerTests {
         #expect(usage.last24Hours == 3)
         #expect(usage.lastHour == 2)
         #expect(
-            usage.byEndpoint == [
-                .init(endpoint: "GET /me", count: 2), .init(endpoint: "GET /me/player/currently-playing", count: 1),
+            usage.byRoute == [
+                .init(route: "GET /me", count: 2), .init(route: "GET /me/player/currently-playing", count: 1),
             ])
         #expect(usage.byStatus == [200: 2, 204: 1] && usage.unanswered == 0)
         clock.advance(by: .seconds(86_400 - 7200 + 1))
@@ -159,7 +159,7 @@ struct RequestLedgerTests {
         let transport = ScriptedTransport([.apiError(404, "Resource not found")])
         let client = makeClient(transport)
         _ = try? await client.playlist(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
-        #expect(try await client.requestUsage().byEndpoint.map(\.endpoint) == ["GET /playlists/{id}"])
+        #expect(try await client.requestUsage().byRoute.map(\.route) == ["GET /playlists/{id}"])
         #expect(try await client.requestUsage().byStatus == [404: 1])
     }
 
