@@ -30,8 +30,8 @@ extension Metrics {
             let start = ContinuousClock.now
             await card.load()
             firstRead.append(elapsedMs(start))
-            guard await card.status == nil else {
-                throw BenchFailure("the first card read failed: \(await card.status!)")
+            guard await card.note == nil else {
+                throw BenchFailure("the first card read failed: \(await card.note!)")
             }
             let relaunch = await MainActor.run {
                 let start = ContinuousClock.now

@@ -40,7 +40,7 @@ public final class SpotifyLink {
     public var links: SQLitePlaylistLinkStore { services.links }
     /// The settings screen's Connect / Disconnect.
     public let connection: SpotifyConnectionModel
-    /// How the models' messages are worded: `text(card.status)`.
+    /// How the models' messages are worded: `text(card.note)`.
     public let text: SpotifyText
 
     /// Spotify for the app with `clientID`, signing in through `redirectURI`, with the platform's

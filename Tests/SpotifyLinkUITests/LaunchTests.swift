@@ -81,7 +81,7 @@ struct LaunchTests {
 
         let card = spotify.card(for: RecordID(namespace: "session", id: "1"))
         await card.load()
-        #expect(card.status == nil)
+        #expect(card.note == nil)
         _ = try await spotify.ledger.usage(at: Date())
 
         let links = folder.appendingPathComponent("links.sqlite").path
@@ -110,15 +110,15 @@ struct LaunchTests {
         let record = RecordID(namespace: "session", id: "1")
         let card = spotify.card(for: record)
         await card.load()
-        #expect(card.status == .storageUnavailable)
-        #expect(spotify.text(card.status!).contains("Free up some space"))
+        #expect(card.note == .storageUnavailable)
+        #expect(spotify.text(card.note!).contains("Free up some space"))
         await #expect(throws: PlaylistLinksError.self) { try await spotify.ledger.usage(at: Date()) }
 
         // The disk is fixed: the same SpotifyLink opens the folder at the next use.
         try FileManager.default.removeItem(at: blocker)
         try await spotify.links.link(record, to: try SpotifyID("37i9dQZF1DX8NTLI2TtZa6"))
         await card.load()
-        #expect(card.status == .playlistDetailsPending)
+        #expect(card.note == .playlistDetailsPending)
         #expect(try card.card?.metadata.id == SpotifyID("37i9dQZF1DX8NTLI2TtZa6"))
     }
 

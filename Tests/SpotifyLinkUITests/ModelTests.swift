@@ -57,7 +57,7 @@ struct ConnectionModelTests {
             let card = PlaylistCardModel(record: record, spotify: harness.spotify)
             await card.load()
             await card.waitForRefresh()
-            #expect(card.status == nil)
+            #expect(card.note == nil)
             seen.append((account, card.card?.metadata.name, await harness.emulator.totalRequests(prefix: "GET /v1/")))
             await harness.stop()
         }
@@ -197,10 +197,10 @@ struct ConnectionModelTests {
         await card.load()
         await card.waitForRefresh()
         try await waitUntil("the connection model follows the session") {
-            harness.connection.state == .needsSignInAgain(.expired)
+            harness.connection.state == .needsSignIn(.expired)
         }
         await harness.connection.load()
-        if case .needsSignInAgain = harness.connection.state {
+        if case .needsSignIn = harness.connection.state {
         } else {
             Issue.record("after load: \(harness.connection.state)")
         }
@@ -336,7 +336,7 @@ struct PickerModelTests {
         #expect(metadata.snapshotID == deep.snapshotID && metadata.snapshotID != nil)
         #expect(card.summary == .playlistSummary(tracks: 50, duration: nil))
         // Spotify is gone: the refresh failed, and the card is as it was.
-        #expect(card.status == .couldNotRefresh)
+        #expect(card.note == .couldNotRefresh)
     }
 
     /// Details a day old are refreshed when the card opens; younger ones cost nothing.
@@ -371,12 +371,12 @@ struct PickerModelTests {
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
         harness.clock.advance(by: .seconds(89 * 86_400))
         await card.load()
-        #expect(card.card?.metadata.name == "Deep Work" && card.status == nil)
+        #expect(card.card?.metadata.name == "Deep Work" && card.note == nil)
         #expect(card.card?.cover == nil)  // not shown for 89 days: covers go after 30
         harness.clock.advance(by: .seconds(2 * 86_400))
         await card.load()
         #expect(card.card?.metadata.name == nil)
-        #expect(card.status == .playlistDetailsExpired)
+        #expect(card.note == .playlistDetailsExpired)
         #expect(card.openInSpotify()?.reference == .playlist(deep))
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before)
         let english = SpotifyText(locale: Locale(identifier: "en_US"))
@@ -476,14 +476,14 @@ struct CardModelTests {
         // At once: the link is there, details not yet.
         #expect(card.card?.metadata.id == deep)
         #expect(card.isRefreshing)
-        #expect(card.status == .playlistDetailsPending)
+        #expect(card.note == .playlistDetailsPending)
         await card.waitForRefresh()
         #expect(!card.isRefreshing)
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
         #expect(card.summary == .playlistSummary(tracks: 50, duration: card.card?.metadata.totalDuration))
         #expect(SpotifyText(locale: Locale(identifier: "en_US"))(try #require(card.summary)).hasPrefix("50 tracks · "))
-        #expect(card.status == nil)
+        #expect(card.note == nil)
         #expect(card.openInSpotify()?.appURL.absoluteString == "spotify:playlist:\(deep.rawValue)")
         #expect(
             card.openInSpotify()?.url(spotifyInstalled: false).absoluteString
@@ -509,7 +509,7 @@ struct CardModelTests {
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
         #expect(card.card?.metadata.availability == .notFound)
-        #expect(card.status == .playlistDeleted)
+        #expect(card.note == .playlistDeleted)
         await harness.stop()
     }
 
@@ -678,7 +678,7 @@ struct NeverConnectedTests {
         // Disconnected, only the (empty) saved library is filtered: nothing matches.
         #expect(picker.phase == .empty(.noPlaylistsMatch("focus")))
         #expect(card.card?.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
-        #expect(card.status == .playlistDetailsPending)
+        #expect(card.note == .playlistDetailsPending)
         #expect(!card.isRefreshing)
         await harness.stop()
     }

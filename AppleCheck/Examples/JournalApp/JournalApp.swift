@@ -32,7 +32,7 @@ struct SessionPlaylist: View {               // the session's screen: the saved 
             if let data = card.card?.cover, let image = UIImage(data: data) { Image(uiImage: image) }
             Text(card.card?.metadata.name ?? "")
             if let summary = card.summary { Text(spotify.text(summary)) }   // "50 tracks · 3 h 12 min"
-            if let status = card.status { Text(spotify.text(status)) }      // deleted, not fetched yet…
+            if let note = card.note { Text(spotify.text(note)) }        // deleted, not fetched yet…
             if let link = card.openInSpotify(fallback: .appStore) {        // the app, else the App Store
                 Button(spotify.text(.spotifyButton(link.label()))) { Task { await link.open(with: openURL) } }
             }

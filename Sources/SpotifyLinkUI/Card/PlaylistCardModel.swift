@@ -11,8 +11,8 @@ public import SpotifyWebAPI
 /// Opening a card twenty times a day costs no request when its details are fresh: a Development
 /// Mode app shares about a thousand requests a day among all its users.
 ///
-/// The link is never dropped: a deleted or inaccessible playlist keeps its card with a status
-/// line, and a failed refresh leaves the card as it was. The details saved from Spotify are
+/// The link is never dropped: a deleted or inaccessible playlist keeps its card with a note
+/// (``note``), and a failed refresh leaves the card as it was. The details saved from Spotify are
 /// temporary, as Spotify's terms ask (`RetentionPolicy`): a cover not shown for 30 days and
 /// details not refreshed for 90 days go when the card is read, offline too, and the card says so.
 @MainActor @Observable
@@ -24,7 +24,7 @@ public final class PlaylistCardModel {
     /// Whether a refresh from Spotify is under way.
     public private(set) var isRefreshing = false
     /// A line under the card: deleted, inaccessible, not fetched yet, couldn't refresh, or why.
-    public private(set) var status: SpotifyMessage?
+    public private(set) var note: SpotifyMessage?
 
     private let store: any PlaylistLinkStore
     private let connection: SpotifyConnectionModel
@@ -101,11 +101,11 @@ public final class PlaylistCardModel {
                 await readCard()
                 // The card says what it shows (saved details); the outcome's error is there for an app
                 // that words the reason itself.
-                if case .failed = outcome { status = .couldNotRefresh }
+                if case .failed = outcome { note = .couldNotRefresh }
             } catch {
                 await readCard()
                 // An ended sign-in shows on the settings screen through the session's status.
-                status = status ?? SpotifyMessage(error, now: clock.now)
+                note = note ?? SpotifyMessage(error, now: clock.now)
             }
         }
     }
@@ -119,13 +119,13 @@ public final class PlaylistCardModel {
         do {
             card = try await store.card(for: record, retention: retention, at: clock.now)
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
-            status = card.flatMap { card in
+            note = card.flatMap { card in
                 card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)
             }
         } catch let error as PlaylistLinksError where error.code == .database {
-            status = .storageUnavailable
+            note = .storageUnavailable
         } catch {
-            status = .savedPlaylistUnreadable
+            note = .savedPlaylistUnreadable
         }
     }
 }

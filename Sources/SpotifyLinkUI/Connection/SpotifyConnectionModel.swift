@@ -22,7 +22,7 @@ public final class SpotifyConnectionModel {
         /// Connected to this account.
         case connected(Account)
         /// Spotify ended the sign-in (six months passed, access revoked): why, and a Connect button.
-        case needsSignInAgain(SpotifySession.SignInEnd)
+        case needsSignIn(SpotifySession.SignInEnd)
         /// The last attempt failed: what to tell the user. Connect is offered again.
         case failed(SpotifyMessage)
     }
@@ -95,7 +95,7 @@ public final class SpotifyConnectionModel {
     public var message: SpotifyMessage? {
         switch state {
         case .failed(let message): message
-        case .needsSignInAgain(let end): .signInEnded(end)
+        case .needsSignIn(let end): .signInEnded(end)
         case .connected: signInWarning
         case .disconnected, .connecting: nil
         }
@@ -123,7 +123,7 @@ public final class SpotifyConnectionModel {
             guard change.generation >= knownGeneration else { return }
             knownGeneration = change.generation
             guard let tokens = stored else {
-                if case .needsSignIn(let end) = change.status { state = .needsSignInAgain(end) }
+                if case .needsSignIn(let end) = change.status { state = .needsSignIn(end) }
                 return
             }
             state = .connected(Account(tokens.account, scopes: tokens.scopes))
@@ -131,7 +131,7 @@ public final class SpotifyConnectionModel {
             await fetchAccount(scopes: tokens.scopes)
         } catch {
             if case .needsSignIn(let end) = await session.status {
-                state = .needsSignInAgain(end)
+                state = .needsSignIn(end)
             } else if let message = SpotifyMessage(error, now: client.clock.now) {
                 state = .failed(message)
             }
@@ -234,7 +234,7 @@ public final class SpotifyConnectionModel {
         guard isNewer(change) else { return }
         switch change.status {
         case .needsSignIn(let end) where state != .connecting:
-            state = .needsSignInAgain(end)
+            state = .needsSignIn(end)
             signInWarning = nil
         case .signedOut where isConnected:
             state = .disconnected
