@@ -117,7 +117,7 @@ extension Metrics {
         }
         _ = try await background.refreshStale(olderThan: .zero)
         var mark = await webRequests(emulator)
-        let asked = MetadataRefresher(store: links, client: api, priority: .userInitiated)
+        let asked = MetadataRefresher(store: links, client: api, origin: .person)
         for index in 0..<3 {
             let record = RecordID(namespace: "session", id: "\(index)")
             try await links.link(record, to: ids[index])

@@ -98,7 +98,7 @@ public final class NowPlayingMonitor: Sendable {
     private func poll() async -> NowPlayingState {
         control.withLock { $0.calls += 1 }
         do {
-            let playing = try await SpotifyClient.withPriority(.background) { try await client.currentlyPlaying() }
+            let playing = try await SpotifyClient.withOrigin(.backgroundWork) { try await client.currentlyPlaying() }
             return NowPlayingState(playing, observedAt: clock.now)
         } catch let error as SpotifyAPIError {
             switch error.code {

@@ -166,7 +166,7 @@ struct RevalidationTests {
             #expect(error.code == .budgetExhausted && error.message.contains("daily budget"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             // A person asking still gets through.
-            let asked = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refresh(
+            let asked = try await MetadataRefresher(store: links, client: client, origin: .person).refresh(
                 record: session42)
             #expect(asked == .refreshed(entriesFetched: true))
         }

@@ -11,8 +11,8 @@ public import SpotifyWebAPI
 /// It spends as few requests as still reflect every change: a playlist whose `snapshot_id` is the
 /// one cached keeps its count, duration and cover, and ``refreshStale(olderThan:concurrency:progress:)``
 /// revalidates the playlists in the user's library 50 at a time from `/me/playlists` before it reads
-/// any playlist on its own. Its requests are background requests (`RequestPriority.background`)
-/// unless made with another `priority`, so a ledger's daily budget stops them.
+/// any playlist on its own. Its requests are background work (`RequestOrigin.backgroundWork`)
+/// unless made with another `origin`, so a ledger's daily budget stops them.
 public struct MetadataRefresher: Sendable {
     /// What happened to one playlist.
     public enum Outcome: Sendable, Equatable {
@@ -38,21 +38,21 @@ public struct MetadataRefresher: Sendable {
     package let client: SpotifyClient
     let transport: any Transport
     /// Who the refresher's requests are for: background work unless a person asked for them.
-    package let priority: RequestPriority
+    package let origin: RequestOrigin
 
     /// - Parameters:
     ///   - store: where the metadata and covers are kept.
     ///   - client: reads the playlists (its gate, ledger and session apply).
     ///   - transport: fetches cover bytes (image URLs need no token).
-    ///   - priority: `.userInitiated` when a person asked for this refresh (a pull to refresh, a command).
+    ///   - origin: `.person` when a person asked for this refresh (a pull to refresh, a command).
     public init(
         store: any PlaylistLinkStore, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
-        priority: RequestPriority = .background
+        origin: RequestOrigin = .backgroundWork
     ) {
         self.store = store
         self.client = client
         self.transport = transport
-        self.priority = priority
+        self.origin = origin
     }
 
     /// Refreshes the playlist linked to `record`.
@@ -110,7 +110,7 @@ public struct MetadataRefresher: Sendable {
         while !pending.isEmpty {
             let page: Page<SimplifiedPlaylist>
             do {
-                page = try await SpotifyClient.withPriority(priority) {
+                page = try await SpotifyClient.withOrigin(origin) {
                     try await client.myPlaylists(limit: 50, offset: offset)
                 }
             } catch is SpotifyAPIError {
@@ -148,7 +148,7 @@ public struct MetadataRefresher: Sendable {
     public func refresh(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws
         -> Outcome
     {
-        try await SpotifyClient.withPriority(priority) { try await read(playlist: id, progress: progress) }
+        try await SpotifyClient.withOrigin(origin) { try await read(playlist: id, progress: progress) }
     }
 
     private func read(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)?) async throws -> Outcome {

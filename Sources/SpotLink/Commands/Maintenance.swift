@@ -74,7 +74,7 @@ struct Refresh: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let links = try context.links()
         let json = global.json
-        let outcomes = try await MetadataRefresher(store: links, client: client, priority: .userInitiated).refreshStale(
+        let outcomes = try await MetadataRefresher(store: links, client: client, origin: .person).refreshStale(
             olderThan: .clampedSeconds(stale * 3600)
         ) { done, total in
             if !json { Output.progress("Refreshing", done, total) }

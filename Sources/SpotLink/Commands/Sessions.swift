@@ -120,7 +120,7 @@ struct SessionCommand: AsyncParsableCommand {
             var refreshed = false
             if let spotify = try? context.services(), (try? await spotify.session.tokens()) != nil {
                 let outcome = try? await MetadataRefresher(
-                    store: links, client: spotify.client, priority: .userInitiated
+                    store: links, client: spotify.client, origin: .person
                 ).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }

@@ -76,21 +76,21 @@ public final class PlaylistCardModel {
         await readCard()
         guard let metadata = card?.metadata else { return }
         let age = metadata.fetchedAt.map { clock.now.timeIntervalSince($0) }
-        if age.map({ $0 >= retention.refreshAfter.seconds }) ?? true { startRefresh(.background) }
+        if age.map({ $0 >= retention.refreshAfter.seconds }) ?? true { startRefresh(.backgroundWork) }
     }
 
     /// Refreshes from Spotify when connected (pull to refresh: a person asked) and returns when it
     /// is done; a refresh already running is joined, not repeated.
     public func refresh() async {
-        startRefresh(.userInitiated)
+        startRefresh(.person)
         await refreshTask?.value
     }
 
-    private func startRefresh(_ priority: RequestPriority) {
+    private func startRefresh(_ origin: RequestOrigin) {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
         let refresher = MetadataRefresher(
-            store: store, client: client, transport: coverTransport, priority: priority)
+            store: store, client: client, transport: coverTransport, origin: origin)
         refreshTask = Task {
             defer {
                 isRefreshing = false

@@ -68,8 +68,8 @@ extension SpotifyClient {
     func exchange(_ endpoint: Endpoint) async throws -> (HTTPResponse, Data) {
         let url = try url(for: endpoint)
         guard endpoint.method == .get else { return try await perform(endpoint, url: url) }
-        let priority = Self.requestPriority
-        return try await inFlight.run(key: "\(priority.rawValue) \(url.absoluteString)") {
+        let origin = Self.requestOrigin
+        return try await inFlight.run(key: "\(origin.rawValue) \(url.absoluteString)") {
             try await self.perform(endpoint, url: url)
         }
     }
@@ -78,7 +78,7 @@ extension SpotifyClient {
     /// admitted, authorized and sent through the stages. This shell only carries out actions.
     func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
         try checkDestination(url)
-        let context = ExchangeContext(route: endpoint.route, background: Self.requestPriority == .background)
+        let context = ExchangeContext(route: endpoint.route, background: Self.requestOrigin == .backgroundWork)
         var machine = ExchangeStateMachine(
             idempotent: endpoint.isIdempotent, maxAttempts: configuration.maxAttempts,
             maxRateLimitRetries: configuration.maxRateLimitRetries)

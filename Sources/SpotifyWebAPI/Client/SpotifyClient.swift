@@ -74,7 +74,7 @@ public final class SpotifyClient: Sendable {
     let stages: [any ExchangeStage]
 
     /// Who is asking, for the requests of the current task and its children.
-    @TaskLocal package static var requestPriority: RequestPriority = .userInitiated
+    @TaskLocal package static var requestOrigin: RequestOrigin = .person
 
     /// - Parameters:
     ///   - configuration: `.live` or `.emulator(url:)`, with limits.
@@ -133,14 +133,14 @@ public final class SpotifyClient: Sendable {
         try await ledger.usage(at: clock.now)
     }
 
-    /// Runs `body` with its requests marked as `priority`.
+    /// Runs `body` with its requests marked as coming from `origin`.
     ///
-    /// Background requests stop at the ledger's daily budget with
+    /// Background work stops at the ledger's daily budget with
     /// ``SpotifyAPIError/Code-swift.struct/budgetExhausted``; the refresher and the now-playing
     /// monitor mark theirs so.
-    public static func withPriority<T: Sendable>(
-        _ priority: RequestPriority, _ body: () async throws -> T, isolation: isolated (any Actor)? = #isolation
+    public static func withOrigin<T: Sendable>(
+        _ origin: RequestOrigin, _ body: () async throws -> T, isolation: isolated (any Actor)? = #isolation
     ) async rethrows -> T {
-        try await $requestPriority.withValue(priority, operation: body, isolation: isolation)
+        try await $requestOrigin.withValue(origin, operation: body, isolation: isolation)
     }
 }

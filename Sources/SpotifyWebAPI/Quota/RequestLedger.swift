@@ -1,15 +1,17 @@
 public import Foundation
 
-/// Who asked for a request: a person, right now, or work the app does on its own.
+/// Who asked for a request: a person, right now, or work the app does on its own. It decides the
+/// daily budget, not the order of requests.
 ///
-/// Past a ledger's ``RequestLedger/dailyBudget`` background requests fail before they are sent,
-/// while requests a person asked for go on until Spotify's own quota. Set it for a stretch of work
-/// with ``SpotifyClient/withPriority(_:_:isolation:)``; requests are ``userInitiated`` unless told otherwise.
-public enum RequestPriority: String, Sendable, Hashable {
+/// Past a ledger's ``RequestLedger/dailyBudget`` background work fails before it is sent, while
+/// requests a person asked for go on until Spotify's own quota. Set it for a stretch of work with
+/// ``SpotifyClient/withOrigin(_:_:isolation:)``; requests come from a ``person`` unless told
+/// otherwise.
+public enum RequestOrigin: String, Sendable, Hashable {
     /// A person is waiting for the answer.
-    case userInitiated
+    case person
     /// Metadata refresh, now-playing polls and other work nobody asked for this moment.
-    case background
+    case backgroundWork
 }
 
 /// The requests spent in a window, as ``RequestLedger/usage(at:)`` reports them.

@@ -26,7 +26,7 @@ let spotify = SpotifyLink(configuration)
 var sent = 0, budget = 0, other = 0
 for _ in 0..<count {
     do {
-        _ = try await SpotifyClient.withPriority(.background) { try await spotify.client.currentUser() }
+        _ = try await SpotifyClient.withOrigin(.backgroundWork) { try await spotify.client.currentUser() }
         sent += 1
     } catch let error as SpotifyAPIError where error.code == .budgetExhausted {
         budget += 1

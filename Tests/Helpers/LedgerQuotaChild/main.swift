@@ -27,7 +27,7 @@ let client = SpotifyClient(
 var sent = 0, quota = 0, budget = 0, other = 0
 for _ in 0..<count {
     do {
-        _ = try await SpotifyClient.withPriority(.background) { try await client.currentUser() }
+        _ = try await SpotifyClient.withOrigin(.backgroundWork) { try await client.currentUser() }
         sent += 1
     } catch let error as SpotifyAPIError where error.code == .quotaExceeded {
         quota += 1

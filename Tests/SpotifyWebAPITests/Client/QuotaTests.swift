@@ -167,9 +167,9 @@ struct RequestLedgerTests {
         let clock = VirtualClock(mode: .automatic)
         let transport = ScriptedTransport { _, _ in .json(meJSON) }
         let client = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, dailyBudget: 3))
-        for _ in 0..<3 { _ = try await SpotifyClient.withPriority(.background) { try await client.currentUser() } }
+        for _ in 0..<3 { _ = try await SpotifyClient.withOrigin(.backgroundWork) { try await client.currentUser() } }
         let error = try await #require(throws: SpotifyAPIError.self) {
-            try await SpotifyClient.withPriority(.background) { try await client.currentUser() }
+            try await SpotifyClient.withOrigin(.backgroundWork) { try await client.currentUser() }
         }
         #expect(error.code == .budgetExhausted)
         #expect(error.message.contains("budget of 3"))
