@@ -3,7 +3,7 @@ import Foundation
 
 /// `spotlink`: the whole SpotifyLink flow from a terminal, against real Spotify or an emulator.
 @main
-struct SpotLink: AsyncParsableCommand {
+struct SpotlinkCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
