@@ -6,7 +6,7 @@ public import SpotifyWebAPI
 /// received by a listener on this machine that is open only while the sign-in is pending.
 ///
 /// It signs in the session's own app at the session's own accounts service
-/// (`SpotifySession.endpoint`), as ``BrowserSignIn`` does: the tokens can only be saved under
+/// (`SpotifySession.endpoint`), as `BrowserSignIn` does: the tokens can only be saved under
 /// the key of the app that asked for them.
 ///
 /// ```swift
@@ -54,7 +54,12 @@ public struct LoopbackSignIn: Sendable {
 
     /// Signs in asking for exactly `scopes`, and saves the tokens in `session`.
     ///
-    /// - Parameter showDialog: show the consent page even to a user who agreed before.
+    /// - Parameters:
+    ///   - session: the app and accounts service to sign in with; receives the tokens.
+    ///   - scopes: exactly the scopes to ask for.
+    ///   - showDialog: show the consent page even to a user who agreed before.
+    ///   - clock: the deadline's clock.
+    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
     /// - Throws: as ``run(session:adding:clock:openBrowser:)``.
     @discardableResult
     public func run(
