@@ -52,6 +52,6 @@ struct DisconnectRaceTests {
         store.release.continuation.finish()
         await disconnecting.value
         #expect(try await session.tokens() == nil, "tokens saved by the finishing sign-in outlived the disconnect")
-        #expect(model.state == .disconnected)
+        #expect(model.phase == .disconnected)
     }
 }

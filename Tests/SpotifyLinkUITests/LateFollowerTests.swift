@@ -69,7 +69,7 @@ struct LateFollowerTests {
         // Now the late "signed out" reaches the model; the sign-in's own "signed in" follows it.
         follower.letGo()
         #expect(try await follower.next("the sign-in's status") == .signedIn)
-        #expect(model.isConnected, "a late status turned the model to \(model.state)")
+        #expect(model.isConnected, "a late status turned the model to \(model.phase)")
         follower.letGo()
     }
 
@@ -78,12 +78,12 @@ struct LateFollowerTests {
         defer { Task { await emulator.stop() } }
         let (model, follower) = try await Self.connectedWhileTheFollowerIsHeld(emulator)
         await model.disconnect()
-        #expect(model.state == .disconnected)
+        #expect(model.phase == .disconnected)
         follower.letGo()
         #expect(try await follower.next("the sign-in's status") == .signedIn)
         follower.letGo()
         #expect(try await follower.next("the sign-out's status") == .signedOut)
-        #expect(model.state == .disconnected)
+        #expect(model.phase == .disconnected)
         follower.letGo()
     }
 
@@ -109,6 +109,6 @@ struct LateFollowerTests {
         #expect(try await follower.next("the store's first read") == .signedIn)
         follower.letGo()
         await model.load()
-        #expect(model.isConnected, "after load: \(model.state)")
+        #expect(model.isConnected, "after load: \(model.phase)")
     }
 }

@@ -18,17 +18,17 @@ struct ConnectionModelTests {
     @Test func doubleConnectStartsOneSignIn() async throws {
         let harness = try await UIHarness()
         await harness.connection.load()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         harness.connection.connect(using: harness.browser)
-        #expect(harness.connection.state == .connecting)
+        #expect(harness.connection.phase == .connecting)
         harness.connection.connect(using: harness.browser)
         harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
         #expect(harness.signIns.value == 1)
         #expect(harness.connection.signInCount == 1)
         #expect(await harness.emulator.requestCount("POST /api/token") == 1)
-        guard case .connected(let account) = harness.connection.state else {
-            Issue.record("state \(harness.connection.state)")
+        guard case .connected(let account) = harness.connection.phase else {
+            Issue.record("state \(harness.connection.phase)")
             return
         }
         #expect(account.userID == "emu-user")
@@ -47,8 +47,8 @@ struct ConnectionModelTests {
         for created in [nil, Date(timeIntervalSince1970: 1_748_736_000)] {  // 2025-06-01
             let harness = try await UIHarness(clientCreated: created)
             try await harness.connect()
-            guard case .connected(var account) = harness.connection.state else {
-                Issue.record("state \(harness.connection.state)")
+            guard case .connected(var account) = harness.connection.phase else {
+                Issue.record("state \(harness.connection.phase)")
                 return
             }
             #expect(account.imageURL != nil)
@@ -76,7 +76,7 @@ struct ConnectionModelTests {
         await harness.connection.load()
         harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
-        #expect(harness.connection.state == .failed(.userNotRegistered))
+        #expect(harness.connection.phase == .failed(.userNotRegistered))
         #expect(!harness.connection.isConnected)
         #expect(await harness.emulator.requestCount("GET /v1/me") == 1)
         #expect(try await harness.session.tokens() != nil)
@@ -100,10 +100,10 @@ struct ConnectionModelTests {
         harness.connection.connect(using: harness.browser)
         var iterator = opened.stream.makeAsyncIterator()
         await iterator.next()
-        #expect(harness.connection.state == .connecting)
+        #expect(harness.connection.phase == .connecting)
         harness.connection.cancelConnect()
         await harness.connection.waitForConnect()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         #expect(await harness.emulator.requestCount("POST /api/token") == 0)
         await harness.stop()
     }
@@ -115,7 +115,7 @@ struct ConnectionModelTests {
         }
         harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         await harness.stop()
     }
 
@@ -123,7 +123,7 @@ struct ConnectionModelTests {
         let harness = try await UIHarness { url, _ in try await ConsentBrowser(agree: false).callback(for: url) }
         harness.connection.connect(using: harness.browser)
         await harness.connection.waitForConnect()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         await harness.stop()
     }
 
@@ -147,7 +147,7 @@ struct ConnectionModelTests {
         }
         #expect(japanese(harness.connection.disconnectExplanation()).contains("削除されます"))
         await harness.connection.disconnect()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory, keptDetails: false))
         #expect(try await harness.session.tokens() == nil)
         #expect(try harness.links.link(for: record)?.playlist == deep)
@@ -197,12 +197,12 @@ struct ConnectionModelTests {
         await card.load()
         await card.waitForRefresh()
         try await waitUntil("the connection model follows the session") {
-            harness.connection.state == .needsSignIn(.expired)
+            harness.connection.phase == .needsSignIn(.expired)
         }
         await harness.connection.load()
-        if case .needsSignIn = harness.connection.state {
+        if case .needsSignIn = harness.connection.phase {
         } else {
-            Issue.record("after load: \(harness.connection.state)")
+            Issue.record("after load: \(harness.connection.phase)")
         }
         await harness.stop()
     }
@@ -430,7 +430,7 @@ struct ScopeAndAccountTests {
             return try await ConsentBrowser().callback(for: url)
         }
         try await harness.connect()
-        guard case .connected(let account) = harness.connection.state else {
+        guard case .connected(let account) = harness.connection.phase else {
             Issue.record("not connected")
             return
         }
@@ -549,7 +549,7 @@ struct CardModelTests {
         await harness.connection.disconnect()
         held.open()
         await card.waitForRefresh()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         #expect(!card.isRefreshing)
         #expect(card.card?.metadata.id == deep)
         let calls = harness.transport.requestCount
@@ -644,7 +644,7 @@ struct IndicatorModelTests {
         #expect(harness.transport.requestCount == calls)
         #expect(harness.clock.sleeperCount == 0)
         #expect(!indicator.isVisible)
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         await harness.stop()
     }
 }
@@ -655,7 +655,7 @@ struct NeverConnectedTests {
     @Test func noModelTouchesTheNetwork() async throws {
         let harness = try await UIHarness()
         await harness.connection.load()
-        #expect(harness.connection.state == .disconnected)
+        #expect(harness.connection.phase == .disconnected)
         let record = RecordID(namespace: "session", id: "1")
         try await harness.links.link(record, to: SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         let picker = PlaylistPickerModel(spotify: harness.spotify)

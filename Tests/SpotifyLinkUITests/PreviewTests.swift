@@ -16,7 +16,7 @@ struct PreviewTests {
         #expect(spotify.services.configuration.server == .live)
 
         await spotify.connection.load()
-        #expect(spotify.connection.isConnected, "\(spotify.connection.state)")
+        #expect(spotify.connection.isConnected, "\(spotify.connection.phase)")
 
         let card = spotify.card(for: SpotifyServices.previewRecord)
         await card.load()
@@ -42,7 +42,7 @@ struct PreviewTests {
         nowPlaying.stop()
 
         try await waitUntil("the connection learns the listener's name from /me") {
-            if case .connected(let account) = spotify.connection.state { return account.displayName == "Aiko" }
+            if case .connected(let account) = spotify.connection.phase { return account.displayName == "Aiko" }
             return false
         }
         let folder = spotify.services.configuration.folder

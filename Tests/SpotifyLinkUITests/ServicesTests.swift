@@ -26,7 +26,7 @@ struct ServicesTests {
             let spotify = SpotifyLink(services: services)
             spotify.connection.connect { url, _ in try await ConsentBrowser().callback(for: url) }
             await spotify.connection.waitForConnect()
-            #expect(spotify.connection.isConnected, "\(spotify.connection.state)")
+            #expect(spotify.connection.isConnected, "\(spotify.connection.phase)")
 
             let deep = try SpotifyID(try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id)
             let record = RecordID(namespace: "session", id: "1")

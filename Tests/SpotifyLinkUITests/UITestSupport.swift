@@ -96,7 +96,7 @@ final class UIHarness {
     func connect() async throws {
         connection.connect(using: browser)
         await connection.waitForConnect()
-        guard connection.isConnected else { throw HarnessError("not connected: \(connection.state)") }
+        guard connection.isConnected else { throw HarnessError("not connected: \(connection.phase)") }
     }
 
     func stop() async { await emulator.stop() }

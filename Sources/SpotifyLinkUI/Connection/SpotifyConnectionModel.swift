@@ -14,7 +14,7 @@ public import SpotifyWebAPI
 @MainActor @Observable
 public final class SpotifyConnectionModel {
     /// What the settings screen shows.
-    public enum State: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable {
         /// Not connected: show Connect.
         case disconnected
         /// A sign-in is in flight; ``connect(using:)`` does nothing more until it ends.
@@ -42,7 +42,7 @@ public final class SpotifyConnectionModel {
     }
 
     /// Where the connection is: what the settings row shows.
-    public private(set) var state: State = .disconnected
+    public private(set) var phase: Phase = .disconnected
     /// Shown near the Connect button when the six-month sign-in limit is near.
     public private(set) var signInWarning: SpotifyMessage?
     /// What the last disconnect did, to show once.
@@ -93,7 +93,7 @@ public final class SpotifyConnectionModel {
     /// What to show near the Connect button, if anything: why the last attempt failed, why
     /// Spotify ended the sign-in, or that it ends soon.
     public var message: SpotifyMessage? {
-        switch state {
+        switch phase {
         case .failed(let message): message
         case .needsSignIn(let end): .signInEnded(end)
         case .connected: signInWarning
@@ -103,7 +103,7 @@ public final class SpotifyConnectionModel {
 
     /// Whether Spotify may be called: only with a sign-in in place.
     public var isConnected: Bool {
-        if case .connected = state { return true }
+        if case .connected = phase { return true }
         return false
     }
 
@@ -123,17 +123,17 @@ public final class SpotifyConnectionModel {
             guard change.generation >= knownGeneration else { return }
             knownGeneration = change.generation
             guard let tokens = stored else {
-                if case .needsSignIn(let end) = change.status { state = .needsSignIn(end) }
+                if case .needsSignIn(let end) = change.status { phase = .needsSignIn(end) }
                 return
             }
-            state = .connected(Account(tokens.account, scopes: tokens.scopes))
+            phase = .connected(Account(tokens.account, scopes: tokens.scopes))
             signInWarning = try await session.daysUntilSignInEnds().map { .signInEndsSoon(days: $0) }
             await fetchAccount(scopes: tokens.scopes)
         } catch {
             if case .needsSignIn(let end) = await session.status {
-                state = .needsSignIn(end)
+                phase = .needsSignIn(end)
             } else if let message = SpotifyMessage(error, now: client.clock.now) {
-                state = .failed(message)
+                phase = .failed(message)
             }
         }
     }
@@ -156,28 +156,28 @@ public final class SpotifyConnectionModel {
 
     /// Signs in again in `browser`, asking for `scopes` on top of those granted (Spotify fixes
     /// scopes at consent, so only a new sign-in adds one; its consent page is shown); works while
-    /// connected. Offer it when a model's state says ``SpotifyMessage/missingScope(_:)``.
+    /// connected. Offer it when a model's phase says ``SpotifyMessage/missingScope(_:)``.
     public func connect(adding scopes: [String], using browser: @escaping BrowserSignIn.Browser) {
         startSignIn(adding: scopes, browser: browser)
     }
 
     private func startSignIn(adding scopes: [String], browser: @escaping BrowserSignIn.Browser) {
         guard connectTask == nil else { return }
-        let previous = state
-        state = .connecting
+        let previous = phase
+        phase = .connecting
         signInCount += 1
         connectTask = Task {
             defer { connectTask = nil }
             do {
                 let (tokens, change) = try await signIn.signIn(session: session, adding: scopes, browser: browser)
                 _ = isNewer(change)
-                state = .connected(Account(tokens.account, scopes: tokens.scopes))
+                phase = .connected(Account(tokens.account, scopes: tokens.scopes))
                 signInWarning = nil
                 await fetchAccount(scopes: tokens.scopes)
             } catch {
                 // Closing the sheet or declining is not a failure: back to where it was.
                 let message = SpotifyMessage(error, now: client.clock.now)
-                state = message.map(State.failed) ?? (previous == .connecting ? .disconnected : previous)
+                phase = message.map(Phase.failed) ?? (previous == .connecting ? .disconnected : previous)
             }
         }
     }
@@ -210,13 +210,13 @@ public final class SpotifyConnectionModel {
         }
         do {
             _ = isNewer(try await session.signedOut())
-            state = .disconnected
+            phase = .disconnected
             signInWarning = nil
             let forgetting = !keepingDetails && links != nil
             if forgetting { try await links?.forgetSpotifyDetails() }
             lastDisconnectMessage = .disconnected(session.store.kind, keptDetails: !forgetting)
         } catch {
-            state = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
+            phase = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
         }
     }
 
@@ -233,11 +233,11 @@ public final class SpotifyConnectionModel {
     private func follow(_ change: SpotifySession.StatusChange) {
         guard isNewer(change) else { return }
         switch change.status {
-        case .needsSignIn(let end) where state != .connecting:
-            state = .needsSignIn(end)
+        case .needsSignIn(let end) where phase != .connecting:
+            phase = .needsSignIn(end)
             signInWarning = nil
         case .signedOut where isConnected:
-            state = .disconnected
+            phase = .disconnected
         default:
             break
         }
@@ -253,7 +253,7 @@ public final class SpotifyConnectionModel {
             // Spotify lets a user who is not on a Development Mode app's user list finish the
             // sign-in, then refuses every call: that is not "connected". The sign-in is kept, so it
             // works as soon as the developer adds the account.
-            if isConnected, let message = SpotifyMessage(error, now: client.clock.now) { state = .failed(message) }
+            if isConnected, let message = SpotifyMessage(error, now: client.clock.now) { phase = .failed(message) }
             return
         } catch {
             // Offline or rate limited: still connected, the name comes later; an ended sign-in
@@ -264,7 +264,7 @@ public final class SpotifyConnectionModel {
         guard isConnected else { return }
         var account = Account(SpotifyAccount(user), scopes: scopes)
         account.imageURL = SpotifyImage.best(in: user.images)?.url
-        state = .connected(account)
+        phase = .connected(account)
     }
 }
 

@@ -27,7 +27,7 @@ public final class LearnerModel {
 
     /// The connected account: name, picture and scopes; `nil` while disconnected.
     public var profile: SpotifyConnectionModel.Account? {
-        if case .connected(let account) = connection.state { return account }
+        if case .connected(let account) = connection.phase { return account }
         return nil
     }
 
