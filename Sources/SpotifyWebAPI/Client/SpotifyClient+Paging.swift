@@ -73,11 +73,23 @@ extension SpotifyClient {
                 progress?(FetchProgress(fetched: fetched, total: nil))
             }
         }
+        let nullCount = pages.reduce(0) { $0 + $1.nullCount }
+        let undecodableCount = pages.reduce(0) { $0 + $1.undecodableCount }
         return PagedCollection(
-            items: pages.flatMap(\.items),
-            total: first.total,
-            nullCount: pages.reduce(0) { $0 + $1.nullCount },
-            undecodableCount: pages.reduce(0) { $0 + $1.undecodableCount },
-            pageCount: pages.count, peakConcurrency: peak)
+            items: Self.concatenating(&pages), total: first.total, nullCount: nullCount,
+            undecodableCount: undecodableCount, pageCount: pages.count, peakConcurrency: peak)
+    }
+
+    /// The pages' items in order, in one array sized once; each page lets go of its items as they
+    /// are copied. `flatMap` grew the array by doubling while every page still held its own: for
+    /// 10,000 entries about three times the result's size at the peak.
+    static func concatenating<Item>(_ pages: inout [Page<Item>]) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(pages.reduce(0) { $0 + $1.items.count })
+        for index in pages.indices {
+            items.append(contentsOf: pages[index].items)
+            pages[index].items = []
+        }
+        return items
     }
 }

@@ -11,7 +11,14 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     /// Its length.
     public var duration: Duration
     /// Its `spotify:` URI; `nil` for tracks Spotify no longer has.
-    public var uri: String?
+    ///
+    /// Made from ``id`` when it is `spotify:track:` and the ID, as Spotify sends for every catalog
+    /// track, so that 10,000 entries do not each keep a 36-byte copy; any other URI is kept as sent.
+    public var uri: String? {
+        get { storedURI.uri(id: id, kind: "track") }
+        set { storedURI = DerivedURI(newValue, id: id, kind: "track") }
+    }
+    var storedURI: DerivedURI
     /// Its artists, in credit order.
     public var artists: [SimplifiedArtist]
     /// Its album.
@@ -48,7 +55,7 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
         id = container.decodeLeniently(SpotifyID.self, forKey: .id)
         name = container.decodeLeniently(String.self, forKey: .name) ?? ""
         duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        uri = container.decodeLeniently(String.self, forKey: .uri)
+        storedURI = DerivedURI(container.decodeLeniently(String.self, forKey: .uri), id: id, kind: "track")
         artists = container.decodeLeniently([SimplifiedArtist].self, forKey: .artists) ?? []
         album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
         isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
@@ -115,4 +122,44 @@ public struct LocalFile: Hashable, Sendable {
     public var artistName: String?
     /// The album, from the file's tags.
     public var albumName: String?
+}
+
+/// A `spotify:` URI kept only when it cannot be made from the item's ID and kind.
+enum DerivedURI: Hashable, Sendable {
+    /// No URI was sent.
+    case absent
+    /// `spotify:KIND:ID`, made again when asked for.
+    case fromID
+    /// Anything else, as sent.
+    case other(String)
+
+    init(_ uri: String?, id: SpotifyID?, kind: String) {
+        guard let uri else {
+            self = .absent
+            return
+        }
+        if let id, Self.matches(uri, id: id, kind: kind) {
+            self = .fromID
+        } else {
+            self = .other(uri)
+        }
+    }
+
+    func uri(id: SpotifyID?, kind: String) -> String? {
+        switch self {
+        case .absent: nil
+        case .fromID: id.map { "spotify:\(kind):\($0.rawValue)" }
+        case .other(let uri): uri
+        }
+    }
+
+    /// Whether `uri` is `spotify:KIND:ID`, compared byte by byte without building it.
+    private static func matches(_ uri: String, id: SpotifyID, kind: String) -> Bool {
+        var rest = Substring(uri).utf8
+        for prefix in ["spotify:".utf8, kind.utf8, ":".utf8] {
+            guard rest.starts(with: prefix) else { return false }
+            rest = rest.dropFirst(prefix.count)
+        }
+        return rest.elementsEqual(id.rawValue.utf8)
+    }
 }

@@ -202,6 +202,32 @@ struct FastDecodingTests {
         #expect(tracks(Data(Self.page([Self.track, Self.episode, Self.local, "null", "[1]"]).utf8)) == .agreed)
     }
 
+    /// A track's URI is made from its ID only when it is that ID's `spotify:track:` URI; any other
+    /// is kept as sent, by both readers, and a URI set later is kept too.
+    @Test func aTracksURIIsMadeFromItsIDOnlyWhenItIsThatIDsOwn() throws {
+        let id = "4iV5W9uYEdYUVa79Axb7Rh"
+        let sent: [String?] = [
+            "spotify:track:\(id)", "spotify:track:1301WleyT98MSxVHPZCA6M", "spotify:episode:\(id)",
+            "spotify:track:\(id)x", "spotify:track:", "spotify:tra", nil,
+        ]
+        let items = sent.map { uri in
+            #"{"type":"track","id":"\#(id)","name":"S","uri":\#(uri.map { "\"\($0)\"" } ?? "null")}"#
+        }
+        let data = Data(Self.page(items).utf8)
+        let fast = try #require(Page<Track>.fastDecoded(from: data))
+        let slow = try makeSpotifyDecoder().decode(Page<Track>.self, from: data)
+        #expect(fast.items.map(\.uri) == sent)
+        #expect(slow.items.map(\.uri) == sent)
+        var track = fast.items[0]
+        track.uri = "spotify:track:1301WleyT98MSxVHPZCA6M"
+        #expect(track.uri == "spotify:track:1301WleyT98MSxVHPZCA6M")
+        #expect(track != fast.items[0])
+        track.uri = nil
+        #expect(track.uri == nil)
+        track.uri = "spotify:track:\(id)"
+        #expect(track == fast.items[0])
+    }
+
     /// Documents the fast reader must leave to JSONDecoder: where JSONDecoder's reading is its own
     /// (a fraction as an integer, another date form, repeated or escaped names) or the JSON is bad.
     static let declinedShapes: [String] = [

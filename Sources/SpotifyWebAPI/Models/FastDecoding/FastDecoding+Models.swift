@@ -502,7 +502,7 @@ extension Track {
         self.id = id
         self.name = name
         self.duration = duration
-        self.uri = uri
+        self.storedURI = DerivedURI(uri, id: id, kind: "track")
         self.artists = artists
         self.album = album
         self.isPlayable = isPlayable
