@@ -48,12 +48,12 @@ extension Metrics {
         let (output, reason) = python(["-c", script, file.path, "\(iterations)"])
         guard let output, let theirs = Double(output) else {
             report.metric(
-                "decode_vs_python", 0, "ratio", floor: nil, target: .machine(.atLeast(1)),
+                "decode_vs_python", 0, "ratio", floor: nil, target: .machine(.atLeast(2)),
                 extra: ["skipped": reason ?? "no answer", "ours_mb_s": ours.rounded()])
             return
         }
         report.metric(
-            "decode_vs_python", ours / theirs, "ratio", floor: 1, target: .machine(.atLeast(1)),
+            "decode_vs_python", ours / theirs, "ratio", floor: 1, target: .machine(.atLeast(2)),
             extra: [
                 "ours_mb_s": (ours * 10).rounded() / 10, "python_mb_s": (theirs * 10).rounded() / 10,
                 "bytes": page.count,
@@ -74,7 +74,7 @@ extension Metrics {
         let oursMs = elapsedMs(start)
         let floor = Double(adaptiveRounds(pages: ours.pageCount, initial: 4, maximum: 8)) * 40
         report.metric(
-            "fetch_10k_adaptive", oursMs, "ms", floor: floor, target: .machine(.atMost(1.3), onRatio: true),
+            "fetch_10k_adaptive", oursMs, "ms", floor: floor, target: .machine(.atMost(1.2), onRatio: true),
             extra: ["peak_concurrency": ours.peakConcurrency, "pages": ours.pageCount])
         let token = await emulator.issueAccessToken()
         let script = """
@@ -97,7 +97,7 @@ extension Metrics {
         guard let answer, answer.count == 2, let theirs = Double(answer[0]) else {
             let missing = reason?.contains("No module named 'spotipy'") == true
             report.metric(
-                "fetch_vs_spotipy", 0, "x faster", floor: nil, target: .machine(.atLeast(6)),
+                "fetch_vs_spotipy", 0, "x faster", floor: nil, target: .machine(.atLeast(7)),
                 extra: [
                     "skipped": missing
                         ? "spotipy is not installed for python3: python3 -m pip install spotipy==2.26.0"
@@ -106,7 +106,7 @@ extension Metrics {
             return
         }
         report.metric(
-            "fetch_vs_spotipy", theirs / oursMs, "x faster", floor: nil, target: .machine(.atLeast(6)),
+            "fetch_vs_spotipy", theirs / oursMs, "x faster", floor: nil, target: .machine(.atLeast(7)),
             extra: ["spotipy_ms": theirs.rounded(), "ours_ms": oursMs.rounded(), "spotipy": String(answer[1])])
     }
 
