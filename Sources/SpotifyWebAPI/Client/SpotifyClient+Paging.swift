@@ -29,6 +29,10 @@ public struct PagedCollection<Item: Sendable & Decodable>: Sendable {
 }
 
 extension SpotifyClient {
+    /// The longest list whose reported total plans the requests: the largest offset Spotify's
+    /// paging accepts (`GET /me/playlists`, 100,000).
+    static let longestList = 100_000
+
     /// Reads page 0 for the total, then the rest concurrently by offset, keeping list order.
     ///
     /// When Spotify gives no total, pages are read one after another until a short page.
@@ -40,56 +44,63 @@ extension SpotifyClient {
         page fetch: @escaping @Sendable (_ offset: Int, _ limit: Int) async throws -> Page<Item>
     ) async throws -> PagedCollection<Item> {
         let first = try await fetch(0, pageSize)
-        var pages: [Page<Item>] = [first]
+        var collection = PagedCollection<Item>(
+            items: [], total: first.total, nullCount: 0, undecodableCount: 0, pageCount: 0)
+        // A total beyond any list Spotify pages through is not believed: it would size the result
+        // and plan that many requests. Such a list is read by following `next`, as one without a total.
+        let planned = first.total.flatMap { (0...Self.longestList).contains($0) ? $0 : nil }
+        if let planned { collection.items.reserveCapacity(planned) }
+        collection.append(first)
         var fetched = first.elementCount
-        var peak = 1
-        progress?(FetchProgress(fetched: fetched, total: first.total))
-        if let total = first.total {
+        progress?(FetchProgress(fetched: fetched, total: planned))
+        if let total = planned {
             let offsets = Array(stride(from: pageSize, to: total, by: pageSize))
-            var slots = [Page<Item>?](repeating: nil, count: offsets.count)
+            // Pages that came before an earlier one; each joins the result, and is let go, as soon as
+            // every page before it has.
+            var waiting = [Page<Item>?](repeating: nil, count: offsets.count)
+            var joined = 0
             var allowed = PageConcurrency(initial: concurrency, maximum: maximumConcurrency ?? concurrency)
             var limitsSeen = await admission.rateLimitCount
             let launched = try await withBoundedTaskGroup(over: offsets, limit: allowed.current) { offset in
                 try await fetch(offset, pageSize)
             } received: { index, page in
-                slots[index] = page
                 fetched += page.elementCount
+                waiting[index] = page
+                while joined < waiting.count, let next = waiting[joined] {
+                    collection.append(next)
+                    waiting[joined] = nil
+                    joined += 1
+                }
                 progress?(FetchProgress(fetched: fetched, total: total))
                 let limits = await admission.rateLimitCount
                 allowed.answered(rateLimited: limits > limitsSeen)
                 limitsSeen = limits
                 return allowed.current
             }
-            peak = max(peak, launched)
-            pages += slots.compactMap { $0 }
+            collection.peakConcurrency = max(1, launched)
         } else {
             var offset = first.elementCount
             var last = first
             while last.next != nil, last.elementCount > 0 {
                 last = try await fetch(offset, pageSize)
-                pages.append(last)
+                collection.append(last)
                 offset += last.elementCount
                 fetched += last.elementCount
                 progress?(FetchProgress(fetched: fetched, total: nil))
             }
         }
-        let nullCount = pages.reduce(0) { $0 + $1.nullCount }
-        let undecodableCount = pages.reduce(0) { $0 + $1.undecodableCount }
-        return PagedCollection(
-            items: Self.concatenating(&pages), total: first.total, nullCount: nullCount,
-            undecodableCount: undecodableCount, pageCount: pages.count, peakConcurrency: peak)
+        return collection
     }
+}
 
-    /// The pages' items in order, in one array sized once; each page lets go of its items as they
-    /// are copied. `flatMap` grew the array by doubling while every page still held its own: for
-    /// 10,000 entries about three times the result's size at the peak.
-    static func concatenating<Item>(_ pages: inout [Page<Item>]) -> [Item] {
-        var items: [Item] = []
-        items.reserveCapacity(pages.reduce(0) { $0 + $1.items.count })
-        for index in pages.indices {
-            items.append(contentsOf: pages[index].items)
-            pages[index].items = []
-        }
-        return items
+extension PagedCollection {
+    /// Adds a page's items, in list order, and its counts. The result is sized once and pages join
+    /// it as they arrive: keeping every page until the end, then joining them (`flatMap`), held the
+    /// list about twice, and more while the array grew by doubling.
+    mutating func append(_ page: Page<Item>) {
+        items.append(contentsOf: page.items)
+        nullCount += page.nullCount
+        undecodableCount += page.undecodableCount
+        pageCount += 1
     }
 }

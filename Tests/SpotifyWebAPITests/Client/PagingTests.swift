@@ -14,7 +14,7 @@ struct PagingTests {
         ScriptedTransport { request, _ in
             let components = URLComponents(string: "https://x" + (request.path ?? ""))
             let offset = Int(components?.queryItems?.first { $0.name == "offset" }?.value ?? "0") ?? 0
-            let entries = (offset..<min(offset + 50, count)).map { index in
+            let entries = (offset..<max(offset, min(offset + 50, count))).map { index in
                 index == 7
                     ? "null" : #"{"is_local":false,"item":{"type":"track","name":"T\#(index)","duration_ms":1000}}"#
             }
@@ -45,6 +45,16 @@ struct PagingTests {
         let result = try await makeClient(transport).allPlaylistEntries(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         #expect(result.items.count == 119)
         #expect(result.pageCount == 3)
+    }
+
+    /// A total no list has (a broken or hostile answer) neither sizes the result nor plans a
+    /// request per page: the list is read by following `next`, one real page after another.
+    @Test(arguments: [100_001, 1_000_000_000_000_000, Int.max, -5])
+    func anUnbelievableTotalIsReadByFollowingNext(total: Int) async throws {
+        let transport = Self.playlistServer(total: total, count: 120)
+        let result = try await makeClient(transport).allPlaylistEntries(try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(result.items.count == 119)
+        #expect(transport.requests.count == 3)
     }
 
     @Test func oneFailingPageFailsTheWholeReadWithItsError() async throws {
