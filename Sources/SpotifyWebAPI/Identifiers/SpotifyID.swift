@@ -1,6 +1,31 @@
 /// A Spotify catalog ID: exactly 22 base62 characters.
+///
+/// An ID keeps its 22 characters in place, three words without heap storage, rather than as a
+/// `String` of its own: a 10,000-entry playlist holds tens of thousands of IDs.
 public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
-    public let rawValue: String
+    /// How an ID is kept.
+    private enum Storage: Hashable, Sendable {
+        /// A catalog ID's 22 ASCII bytes, big-endian, the last two bytes zero.
+        case packed(UInt64, UInt64, UInt64)
+        /// Anything else ``init(unchecked:)`` was given (a row written by an earlier version or by
+        /// hand), as it is.
+        case text(String)
+    }
+
+    private let storage: Storage
+
+    /// The ID's 22 characters.
+    public var rawValue: String {
+        switch storage {
+        case .text(let text):
+            return text
+        case .packed:
+            return String(unsafeUninitializedCapacity: 22) { buffer in
+                for index in 0..<22 { buffer[index] = byte(at: index) }
+                return 22
+            }
+        }
+    }
 
     /// Validates `rawValue` as a catalog ID.
     /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code/invalidIdentifier``.
@@ -13,11 +38,39 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
                 parameter: "id"
             )
         }
-        self.rawValue = rawValue
+        self.storage = Self.packing(rawValue)
     }
 
     package init(unchecked rawValue: String) {
-        self.rawValue = rawValue
+        self.storage = Self.isValid(rawValue) ? Self.packing(rawValue) : .text(rawValue)
+    }
+
+    /// `text`, 22 ASCII bytes, as three big-endian words.
+    private static func packing(_ text: String) -> Storage {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        for (index, byte) in text.utf8.enumerated() {
+            let shifted = UInt64(byte) << UInt64(56 - 8 * (index % 8))
+            switch index / 8 {
+            case 0: words.0 |= shifted
+            case 1: words.1 |= shifted
+            default: words.2 |= shifted
+            }
+        }
+        return .packed(words.0, words.1, words.2)
+    }
+
+    /// The byte at `index` (0..<22) of a packed ID.
+    private func byte(at index: Int) -> UInt8 {
+        guard case .packed(let first, let second, let third) = storage else { return 0 }
+        let word = index < 8 ? first : index < 16 ? second : third
+        return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+    }
+
+    /// Whether `bytes` are this ID's characters, compared without making its `String`.
+    package func hasCharacters(_ bytes: some Collection<UInt8>) -> Bool {
+        guard case .packed = storage else { return bytes.elementsEqual(rawValue.utf8) }
+        guard bytes.count == 22 else { return false }
+        return bytes.enumerated().allSatisfy { index, character in character == byte(at: index) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,5 +96,12 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     public var description: String { rawValue }
-    public static func < (lhs: SpotifyID, rhs: SpotifyID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Character order, as the IDs' strings compare.
+    public static func < (lhs: SpotifyID, rhs: SpotifyID) -> Bool {
+        if case .packed(let a0, let a1, let a2) = lhs.storage, case .packed(let b0, let b1, let b2) = rhs.storage {
+            return (a0, a1, a2) < (b0, b1, b2)
+        }
+        return lhs.rawValue < rhs.rawValue
+    }
 }
