@@ -28,7 +28,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, request-cost, postgres (repeatable)."
+            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, request-cost, postgres (repeatable)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
@@ -50,6 +50,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.playlistFetch(report, sequential: true)
         }
         if wanted("decode") { try Metrics.decode(report, iterations: quick ? 200 : 2000) }
+        if only.contains("decode-typed") { try Metrics.decodeTyped(report, iterations: quick ? 2000 : 20000) }
         if wanted("refresh") { try await Metrics.refreshSingleFlight(report) }
         if wanted("bulk") { try await Metrics.bulkUnderRateLimit(report, playlists: 50) }
         if wanted("now-playing") {

@@ -133,6 +133,19 @@ enum Metrics {
             ])
     }
 
+    /// The client's typed reading of the 50-entry page alone, with nothing else in the process:
+    /// what `scripts/profile.sh decode-typed` profiles. Only when asked for by name (`--only`).
+    static func decodeTyped(_ report: Report, iterations: Int) throws {
+        let page = try pageBytes()
+        for _ in 0..<iterations / 10 { _ = try decodeSpotifyResponse(Page<PlaylistEntry>.self, from: page) }
+        let start = ContinuousClock.now
+        for _ in 0..<iterations { _ = try decodeSpotifyResponse(Page<PlaylistEntry>.self, from: page) }
+        let seconds = (ContinuousClock.now - start).seconds
+        report.metric(
+            "decode_typed_mb_s", Double(page.count * iterations) / 1_048_576 / seconds, "MB/s", floor: nil,
+            target: .contrast(), extra: ["bytes": page.count, "iterations": iterations])
+    }
+
     static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

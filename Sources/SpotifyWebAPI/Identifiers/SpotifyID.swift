@@ -45,6 +45,26 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
         self.storage = Self.isValid(rawValue) ? Self.packing(rawValue) : .text(rawValue)
     }
 
+    /// The ID whose characters are `bytes`, or `nil` when they are not 22 letters and digits:
+    /// checked and packed in one pass, with no `String` made.
+    package init?(characters bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 22 else { return nil }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        for index in 0..<22 {
+            let byte = bytes[index]
+            guard (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) else {
+                return nil
+            }
+            let shifted = UInt64(byte) << UInt64(56 - 8 * (index % 8))
+            switch index / 8 {
+            case 0: words.0 |= shifted
+            case 1: words.1 |= shifted
+            default: words.2 |= shifted
+            }
+        }
+        storage = .packed(words.0, words.1, words.2)
+    }
+
     /// `text`, 22 ASCII bytes, as three big-endian words.
     private static func packing(_ text: String) -> Storage {
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)

@@ -145,6 +145,21 @@ enum DerivedURI: Hashable, Sendable {
         }
     }
 
+    /// A track's URI as the fast reader found it in the document.
+    init(_ uri: JSONReader.RawString?, id: SpotifyID?) {
+        switch uri {
+        case nil: self = .absent
+        case .text(let text): self.init(text, id: id, kind: "track")
+        case .bytes(let bytes):
+            let prefix = "spotify:track:".utf8
+            if let id, bytes.starts(with: prefix), id.hasCharacters(bytes[prefix.count...]) {
+                self = .fromID
+            } else {
+                self = .other(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
     func uri(id: SpotifyID?, kind: String) -> String? {
         switch self {
         case .absent: nil
@@ -160,6 +175,6 @@ enum DerivedURI: Hashable, Sendable {
             guard rest.starts(with: prefix) else { return false }
             rest = rest.dropFirst(prefix.count)
         }
-        return rest.elementsEqual(id.rawValue.utf8)
+        return id.hasCharacters(rest)
     }
 }

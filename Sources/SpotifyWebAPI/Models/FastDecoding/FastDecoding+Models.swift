@@ -177,7 +177,9 @@ private struct ItemFields {
     var hasProbeKey = false
     var type: String?
     var name: String?
-    var uri: String?
+    /// As it stands in the document: a track's is compared with its ID, and no `String` is made
+    /// when it is that ID's own.
+    var uri: JSONReader.RawString?
     var durationMs: Int?
     var id: SpotifyID?
     /// `[SimplifiedArtist]` leniently: `nil` when not an array of objects.
@@ -212,7 +214,7 @@ private struct ItemFields {
             case "uri":
                 try seen.insert(2)
                 fields.hasProbeKey = true
-                fields.uri = try reader.lenientString()
+                fields.uri = try reader.lenientRawString()
             case "duration_ms":
                 try seen.insert(3)
                 fields.hasProbeKey = true
@@ -336,18 +338,19 @@ private struct ItemFields {
 
     var track: Track {
         Track(
-            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri, artists: artists ?? [],
-            album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL, discNumber: discNumber,
+            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: DerivedURI(uri, id: id),
+            artists: artists ?? [], album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL,
+            discNumber: discNumber,
             trackNumber: trackNumber, isrc: isrc)
     }
 
     /// The entry's item, as `PlaylistEntry.init(from:)` chooses it.
     func playlistItem(isLocal: Bool) -> PlaylistEntry.Item {
         guard hasProbeKey else { return .unavailable }
-        if isLocal || (uri?.hasPrefix("spotify:local:") ?? false) {
+        if isLocal || (uri?.starts(with: "spotify:local:") ?? false) {
             return .localFile(
                 LocalFile(
-                    name: name ?? "", uri: uri ?? "", duration: .milliseconds(durationMs ?? 0),
+                    name: name ?? "", uri: uri?.string ?? "", duration: .milliseconds(durationMs ?? 0),
                     artistName: firstArtistName.valid ? firstArtistName.name : nil,
                     albumName: albumName.valid ? albumName.name : nil))
         }
@@ -357,7 +360,8 @@ private struct ItemFields {
         case "episode":
             return .episode(
                 Episode(
-                    id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri, showName: showName,
+                    id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri?.string,
+                    showName: showName,
                     images: images))
         default:
             return .unknown(type: type)
@@ -495,14 +499,14 @@ extension SimplifiedPlaylist: FastPageItem {
 
 extension Track {
     init(
-        id: SpotifyID?, name: String, duration: Duration, uri: String?, artists: [SimplifiedArtist],
+        id: SpotifyID?, name: String, duration: Duration, uri: DerivedURI, artists: [SimplifiedArtist],
         album: SimplifiedAlbum?, isPlayable: Bool?, explicit: Bool?, previewURL: URL?, discNumber: Int?,
         trackNumber: Int?, isrc: String?
     ) {
         self.id = id
         self.name = name
         self.duration = duration
-        self.storedURI = DerivedURI(uri, id: id, kind: "track")
+        self.storedURI = uri
         self.artists = artists
         self.album = album
         self.isPlayable = isPlayable

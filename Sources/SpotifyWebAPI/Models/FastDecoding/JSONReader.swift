@@ -192,24 +192,52 @@ package struct JSONReader {
 
     // MARK: Scalars
 
+    /// A string as it stands in the document: its bytes when it has no escapes (a view, valid
+    /// while the reader is, already checked as UTF-8), else the text the escapes make.
+    package enum RawString {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        case text(String)
+
+        /// The string.
+        package var string: String {
+            switch self {
+            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .text(let text): text
+            }
+        }
+
+        /// Whether the string begins with `prefix` (ASCII), without making it.
+        package func starts(with prefix: StaticString) -> Bool {
+            let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            switch self {
+            case .bytes(let bytes): return bytes.starts(with: expected)
+            case .text(let text): return text.utf8.starts(with: expected)
+            }
+        }
+    }
+
     /// Reads the string that ``peek()`` reported.
     package mutating func readString() throws(Declined) -> String {
+        try readRawString().string
+    }
+
+    /// Reads the string that ``peek()`` reported, without making a `String` when it has no escapes.
+    package mutating func readRawString() throws(Declined) -> RawString {
         index += 1
         let start = index
         var ascii = true
         while true {
             let current = byte(index)
             if current == UInt8(ascii: "\"") { break }
-            if current == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            if current == UInt8(ascii: "\\") { return .text(try readEscapedString(from: start)) }
             guard current >= 0x20 else { throw Declined() }
             if current >= 0x80 { ascii = false }
             index += 1
         }
         let bytes = UnsafeBufferPointer(start: base + start, count: index - start)
         index += 1
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Declined() }
-        return text
+        if !ascii { try Self.validateUTF8(bytes) }
+        return .bytes(bytes)
     }
 
     /// The rest of a string that has escapes, from its first byte at `start`.
@@ -447,10 +475,24 @@ package struct JSONReader {
         }
     }
 
-    /// A Spotify ID: a string that is a valid ID, or `nil` (as `decodeLeniently(SpotifyID.self)`).
+    /// A string, or `nil` (the value skipped) for anything else, as ``lenientString()``, without
+    /// making a `String` when it has no escapes.
+    package mutating func lenientRawString() throws(Declined) -> RawString? {
+        guard try peek() == .string else {
+            try skipValue()
+            return nil
+        }
+        return try readRawString()
+    }
+
+    /// A Spotify ID: a string that is a valid ID, or `nil` (as `decodeLeniently(SpotifyID.self)`),
+    /// read from the document's bytes without a `String` in between.
     package mutating func lenientID() throws(Declined) -> SpotifyID? {
-        guard let text = try lenientString(), SpotifyID.isValid(text) else { return nil }
-        return SpotifyID(unchecked: text)
+        switch try lenientRawString() {
+        case .bytes(let bytes): SpotifyID(characters: bytes)
+        case .text(let text): SpotifyID.isValid(text) ? SpotifyID(unchecked: text) : nil
+        case nil: nil
+        }
     }
 }
 
