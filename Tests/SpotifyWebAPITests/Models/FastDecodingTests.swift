@@ -321,6 +321,36 @@ struct FastDecodingTests {
         #expect(agreed > 1_000, "agreed \(agreed), declined \(declined)")
     }
 
+    /// Strings are scanned eight bytes at a time: a quote, an escape, a control character or a
+    /// non-ASCII character at each position of a word, in a name and in a value, near the end of
+    /// the document too, is read as JSONDecoder reads it (or left to it).
+    @Test func everyByteOfAWordIsLookedAt() {
+        let specials = [#"\""#, #"\\"#, #"\u00e9"#, "\t", "\u{01}", "é", "日", "\u{7F}", "~", " "]
+        for length in 0..<20 {
+            for position in 0...length {
+                for special in specials {
+                    let filler = String(repeating: "a", count: length)
+                    let text =
+                        String(filler.prefix(position)) + special + String(filler.dropFirst(position))
+                    let documents = [
+                        Self.page([#"{"item":{"type":"track","name":"\#(text)"}}"#]),
+                        Self.page([#"{"item":{"type":"track","\#(text)":"x","name":"n"}}"#]),
+                        #"{"items":[],"href":"\#(text)"}"#,
+                    ]
+                    for document in documents {
+                        let verdict = entries(Data(document.utf8))
+                        #expect(verdict.isSound, "\(verdict) for \(document)")
+                    }
+                }
+            }
+        }
+        // Plain ASCII of every length is read, not left to JSONDecoder.
+        for length in 0..<40 {
+            let name = String(repeating: "b", count: length)
+            #expect(entries(Data(Self.page([#"{"item":{"type":"track","name":"\#(name)"}}"#]).utf8)) == .agreed)
+        }
+    }
+
     @Test func internetDatesMatchFoundationsISO8601() throws {
         var random = SeededGenerator(seed: 7)
         let formatter = ISO8601DateFormatter()

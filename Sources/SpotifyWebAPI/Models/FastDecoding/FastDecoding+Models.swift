@@ -117,6 +117,15 @@ extension PlaylistEntry: FastPageItem {
             }
         }
 
+        /// The entry's item as this member makes it; `nil` when it is not an object.
+        func content(isLocal: Bool) -> PlaylistEntry.Item? {
+            switch self {
+            case .absent, .null: .unavailable
+            case .notObject: nil
+            case .object(let fields): fields.playlistItem(isLocal: isLocal)
+            }
+        }
+
         static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Member {
             if try reader.skipNull() { return .null }
             return try ItemFields.read(&reader).map(Member.object) ?? .notObject
@@ -153,17 +162,11 @@ extension PlaylistEntry: FastPageItem {
         }
         guard isObject else { return nil }
         let local = isLocal ?? false
-        // The 2026 name first, then the old one; `null` counts as absent.
-        let chosen = item.isPresentAndNotNull ? item : track
-        let content: PlaylistEntry.Item
-        switch chosen {
-        case .absent, .null:
-            content = .unavailable
-        case .notObject:
-            return nil  // `nestedContainer` throws: the element is undecodable.
-        case .object(let fields):
-            content = fields.playlistItem(isLocal: local)
-        }
+        // The 2026 name first, then the old one; `null` counts as absent. (Chosen without copying
+        // the member, whose fields hold a dozen references.)
+        let content = item.isPresentAndNotNull ? item.content(isLocal: local) : track.content(isLocal: local)
+        // `nil`: `nestedContainer` throws, the element is undecodable.
+        guard let content else { return nil }
         return PlaylistEntry(item: content, addedAt: addedAt, addedBy: addedBy, isLocal: local)
     }
 }

@@ -26,6 +26,7 @@ package struct JSONReader {
         let count: Int
 
         /// Whether the name is exactly `pattern` (an ASCII literal), for `switch key { case "id": … }`.
+        @inline(__always)
         package static func ~= (pattern: StaticString, key: Key) -> Bool {
             guard pattern.utf8CodeUnitCount == key.count else { return false }
             let expected = pattern.utf8Start
@@ -130,15 +131,9 @@ package struct JSONReader {
         guard byte(index) == UInt8(ascii: "\"") else { throw Declined() }
         index += 1
         let start = index
-        var ascii = true
-        while true {
-            let current = byte(index)
-            if current == UInt8(ascii: "\"") { break }
-            // An escaped name could spell a known key another way: let JSONDecoder read it.
-            guard current >= 0x20, current != UInt8(ascii: "\\") else { throw Declined() }
-            if current >= 0x80 { ascii = false }
-            index += 1
-        }
+        let ascii = try scanString()
+        // An escaped name could spell a known key another way: let JSONDecoder read it.
+        guard byte(index) == UInt8(ascii: "\"") else { throw Declined() }
         let key = Key(start: base + start, count: index - start)
         if !ascii { try Self.validateUTF8(UnsafeBufferPointer(start: key.start, count: key.count)) }
         index += 1
@@ -225,15 +220,8 @@ package struct JSONReader {
     package mutating func readRawString() throws(Declined) -> RawString {
         index += 1
         let start = index
-        var ascii = true
-        while true {
-            let current = byte(index)
-            if current == UInt8(ascii: "\"") { break }
-            if current == UInt8(ascii: "\\") { return .text(try readEscapedString(from: start)) }
-            guard current >= 0x20 else { throw Declined() }
-            if current >= 0x80 { ascii = false }
-            index += 1
-        }
+        let ascii = try scanString()
+        if byte(index) == UInt8(ascii: "\\") { return .text(try readEscapedString(from: start)) }
         let bytes = UnsafeBufferPointer(start: base + start, count: index - start)
         index += 1
         if !ascii { try Self.validateUTF8(bytes) }
@@ -315,21 +303,61 @@ package struct JSONReader {
     private mutating func skipString() throws(Declined) {
         index += 1
         let start = index
-        var ascii = true
-        while true {
-            let current = byte(index)
-            if current == UInt8(ascii: "\"") { break }
-            if current == UInt8(ascii: "\\") {
-                index = start - 1
-                _ = try readString()
-                return
-            }
-            guard current >= 0x20 else { throw Declined() }
-            if current >= 0x80 { ascii = false }
-            index += 1
+        let ascii = try scanString()
+        if byte(index) == UInt8(ascii: "\\") {
+            index = start - 1
+            _ = try readString()
+            return
         }
         if !ascii { try Self.validateUTF8(UnsafeBufferPointer(start: base + start, count: index - start)) }
         index += 1
+    }
+
+    /// Moves from inside a string to its closing quote or its first backslash, whichever comes
+    /// first, and says whether every byte passed was ASCII.
+    /// - Throws: ``Declined`` at a control character or the document's end.
+    @inline(__always)
+    private mutating func scanString() throws(Declined) -> Bool {
+        var ascii = true
+        while true {
+            index = firstSpecialByte(from: index)
+            let current = byte(index)
+            if current == UInt8(ascii: "\"") || current == UInt8(ascii: "\\") { return ascii }
+            guard current >= 0x20 else { throw Declined() }
+            ascii = false
+            index += 1
+        }
+    }
+
+    /// The position of the first byte from `position` that a string scan must look at: a quote, a
+    /// backslash, a control character or a non-ASCII byte; `end` when there is none. Eight bytes at a
+    /// time: in each word, a byte's high bit is set where it is one of them (the usual
+    /// has-a-zero-byte test; a borrow can only mark bytes above a marked one, so the lowest mark is
+    /// right).
+    @inline(__always)
+    private func firstSpecialByte(from position: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var position = position
+        while position + 8 <= end {
+            // The first byte in memory is the word's lowest, on any machine.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let marks =
+                (word & highs) | ((word &- ones &* 0x20) & ~word & highs)
+                | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs)
+            if marks != 0 { return position + marks.trailingZeroBitCount >> 3 }
+            position += 8
+        }
+        while position < end {
+            let current = base[position]
+            if current == UInt8(ascii: "\"") || current == UInt8(ascii: "\\") || current < 0x20 || current >= 0x80 {
+                return position
+            }
+            position += 1
+        }
+        return end
     }
 
     private static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(Declined) {
