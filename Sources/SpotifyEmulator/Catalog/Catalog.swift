@@ -14,7 +14,7 @@ package struct CatalogItem: Sendable, Equatable {
     package var keywords = ""
 
     /// The show of an episode: its own ID, or one its name always maps to.
-    package var showID: String { albumID ?? EmulatorState.stableID(album) }
+    package var showID: String { albumID ?? CatalogRenderer.stableID(album) }
 
     /// A made-up ISRC for a catalog track, stable for its ID: the ISRC's shape (country, registrant,
     /// year, five digits), never a real recording's.
@@ -155,7 +155,7 @@ package struct Catalog: Sendable {
             guard tracks[id] == nil else { return }
             tracks[id] = item
             trackOrder.append(id)
-            let albumID = item.albumID ?? EmulatorState.stableID(item.album)
+            let albumID = item.albumID ?? CatalogRenderer.stableID(item.album)
             albums[albumID, default: CatalogAlbum(id: albumID, name: item.album, artist: item.artist, trackIDs: [])]
                 .trackIDs.append(id)
         case .episode:
@@ -171,7 +171,7 @@ package struct Catalog: Sendable {
 
     /// The album of a catalog track, and the track's number on it (1-based).
     package func album(of item: CatalogItem) -> (album: CatalogAlbum, trackNumber: Int)? {
-        guard let id = item.id, let album = albums[item.albumID ?? EmulatorState.stableID(item.album)],
+        guard let id = item.id, let album = albums[item.albumID ?? CatalogRenderer.stableID(item.album)],
             let index = album.trackIDs.firstIndex(of: id)
         else { return nil }
         return (album, index + 1)

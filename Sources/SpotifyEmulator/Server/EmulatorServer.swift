@@ -150,7 +150,7 @@ struct EmulatorResponder: HTTPResponder {
             query: EmulatorRequest.parseQuery(query), headers: headers, body: Data(body.readableBytesView))
         let latency = await state.currentLatency()
         if latency > .zero, path.hasPrefix("/v1/") { try await Task.sleep(for: latency) }
-        let response = await state.handle(emulated)
+        let response = await state.respond(to: emulated).rendered()
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }

@@ -33,6 +33,25 @@ package struct EmulatorResponse: Sendable {
     package var headers: [(String, String)]
     package var body: Data
     package var delivery: Delivery = .normal
+    /// A body still to be built, off the emulator's actor (see ``rendered()``).
+    var pending: (@Sendable () -> JSONValue)?
+
+    /// A JSON answer built later, away from the actor, from values taken on it.
+    static func deferredJSON(_ make: @escaping @Sendable () -> JSONValue) -> EmulatorResponse {
+        var response = EmulatorResponse.json(.null)
+        response.body = Data()
+        response.pending = make
+        return response
+    }
+
+    /// The answer with its body built.
+    func rendered() -> EmulatorResponse {
+        guard let pending else { return self }
+        var response = self
+        response.body = pending().data
+        response.pending = nil
+        return response
+    }
 
     package static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = [])
         -> EmulatorResponse
@@ -166,8 +185,14 @@ package actor EmulatorState {
         clockOffset += max(0, seconds)
     }
 
-    /// Routes one request and counts it.
+    /// Routes one request and counts it, and builds its answer.
     package func handle(_ request: EmulatorRequest) async -> EmulatorResponse {
+        await respond(to: request).rendered()
+    }
+
+    /// Routes one request and counts it; an answer may still have its body to build
+    /// (``EmulatorResponse/rendered()``), which the HTTP responder does off the actor.
+    func respond(to request: EmulatorRequest) async -> EmulatorResponse {
         let (route, response) = await dispatch(request)
         stats["\(request.method) \(route)", default: [:]][response.status, default: 0] += 1
         return response

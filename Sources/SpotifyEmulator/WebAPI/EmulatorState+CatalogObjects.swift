@@ -19,7 +19,7 @@ enum TrackContext {
 /// late 2026: complete objects (disc and track numbers, ISRCs, links), without the keys removed in
 /// February 2026 (`popularity`, `available_markets`, `linked_from`, album `label`, artist
 /// `followers`).
-extension EmulatorState {
+extension CatalogRenderer {
     /// A playlist entry's, a search result's, a player's or a catalog read's item.
     func itemJSON(_ item: CatalogItem, episodes: Bool, in context: TrackContext) -> JSONValue {
         switch item.kind {

@@ -1,7 +1,25 @@
 import Foundation
+import SpotifyLinkSupport
+
+/// What the JSON shapes are made from: the catalog, the emulator's address and its
+/// configuration, taken from the actor as one value. A page of a long playlist is then built off
+/// the actor, so that the pages in flight build side by side, as Spotify's servers answer them,
+/// instead of one after another behind the emulator's actor.
+struct CatalogRenderer: Sendable {
+    let catalog: Catalog
+    let baseURL: String
+    let configuration: EmulatorConfiguration
+}
+
+extension EmulatorState {
+    /// The catalog as it is now, for building JSON.
+    var renderer: CatalogRenderer {
+        CatalogRenderer(catalog: catalog, baseURL: baseURL, configuration: configuration)
+    }
+}
 
 /// The JSON shapes of catalog objects, as live Spotify sends them in 2026.
-extension EmulatorState {
+extension CatalogRenderer {
     private var transition: Bool { configuration.shape == .transition }
 
     func imagesJSON(_ playlist: CatalogPlaylist) -> JSONValue {
@@ -134,5 +152,35 @@ extension EmulatorState {
                 hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return alphabet[Int((hash >> 33) % 62)]
             })
+    }
+
+    func itemsPage(_ playlist: CatalogPlaylist, limit: Int, offset: Int, episodes: Bool) -> JSONValue {
+        let slice = playlist.entries.dropFirst(offset).prefix(limit).enumerated().map { index, item in
+            entryJSON(item, index: offset + index, playlist: playlist, episodes: episodes)
+        }
+        return page(
+            Array(slice), total: playlist.entries.count, limit: limit, offset: offset,
+            path: "/playlists/\(playlist.id)/items", extra: [("additional_types", episodes ? "track,episode" : nil)])
+    }
+
+    func page(_ items: [JSONValue], total: Int, limit: Int, offset: Int, path: String, extra: [(String, String?)])
+        -> JSONValue
+    {
+        func link(_ offset: Int) -> JSONValue {
+            let parts =
+                extra.compactMap { key, value in value.map { (key, $0) } } + [
+                    ("offset", "\(offset)"), ("limit", "\(limit)"),
+                ]
+            return .string("\(baseURL)/v1\(path)?\(FormEncoding.encode(parts))")
+        }
+        return .object([
+            ("href", link(offset)),
+            ("items", .array(items)),
+            ("limit", .int(limit)),
+            ("next", limit > 0 && offset + limit < total ? link(offset + limit) : .null),
+            ("offset", .int(offset)),
+            ("previous", offset > 0 ? link(max(0, offset - limit)) : .null),
+            ("total", .int(total)),
+        ])
     }
 }

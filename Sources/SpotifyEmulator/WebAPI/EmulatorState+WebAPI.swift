@@ -31,7 +31,7 @@ extension EmulatorState {
                         "tracks",
                         .array(
                             ids.map { id in
-                                catalog.tracks[id].map { itemJSON($0, episodes: false, in: .catalog) } ?? .null
+                                catalog.tracks[id].map { renderer.itemJSON($0, episodes: false, in: .catalog) } ?? .null
                             })
                     )
                 ]))
@@ -44,16 +44,16 @@ extension EmulatorState {
         // The single-ID reads stay for Development Mode apps; the several-IDs forms (`/tracks?ids=`)
         // were removed in February 2026 and fall through to 404.
         case "tracks" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.tracks) { itemJSON($0, episodes: false, in: .catalog) }
+            return lookUp(segments[2], in: catalog.tracks) { renderer.itemJSON($0, episodes: false, in: .catalog) }
         case "albums" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.albums, fullAlbumJSON)
+            return lookUp(segments[2], in: catalog.albums, renderer.fullAlbumJSON)
         case "artists" where segments.count == 3:
-            let artists = Dictionary(catalog.artistNames.map { (Self.stableID($0), $0) }) { first, _ in first }
-            return lookUp(segments[2], in: artists, fullArtistJSON)
+            let artists = Dictionary(catalog.artistNames.map { (CatalogRenderer.stableID($0), $0) }) { first, _ in first }
+            return lookUp(segments[2], in: artists, renderer.fullArtistJSON)
         case "shows" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.shows) { showJSON($0, withEpisodes: true) }
+            return lookUp(segments[2], in: catalog.shows) { renderer.showJSON($0, withEpisodes: true) }
         case "episodes" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.episodes) { episodeJSON($0, withShow: true) }
+            return lookUp(segments[2], in: catalog.episodes) { renderer.episodeJSON($0, withShow: true) }
         default:
             return .apiError(404, "Service not found")
         }
@@ -139,11 +139,11 @@ extension EmulatorState {
             }
             let items = ids.dropFirst(offset).prefix(limit).map { id in
                 let playlist = catalog.playlists[id]!
-                return playlist.deleted ? JSONValue.null : simplifiedPlaylistJSON(playlist)
+                return playlist.deleted ? JSONValue.null : renderer.simplifiedPlaylistJSON(playlist)
             }
             // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
             return .withETag(
-                .json(page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
+                .json(renderer.page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
                 request)
         case ["tracks"]:
             if let denied = requireScope(access, anyOf: ["user-library-read"]) { return denied }
@@ -156,11 +156,11 @@ extension EmulatorState {
                         "added_at",
                         .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))
                     ),
-                    ("track", itemJSON(catalog.tracks[id]!, episodes: false, in: .catalog)),
+                    ("track", renderer.itemJSON(catalog.tracks[id]!, episodes: false, in: .catalog)),
                 ])
             }
             return .json(
-                page(
+                renderer.page(
                     items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks",
                     extra: []))
         case ["top", "tracks"], ["top", "artists"]:
@@ -179,15 +179,15 @@ extension EmulatorState {
                 var seen = Set<String>()
                 let ordered = ids.filter { seen.insert($0).inserted }
                 let rotated = rank == 2 ? Array(ordered.reversed()) : ordered
-                all = rotated.prefix(50).map { itemJSON(catalog.tracks[$0]!, episodes: false, in: .catalog) }
+                all = rotated.prefix(50).map { renderer.itemJSON(catalog.tracks[$0]!, episodes: false, in: .catalog) }
             } else {
                 let names = catalog.artistNames
                 let ordered = rank == 0 ? Array(names.reversed()) : rank == 1 ? names : names.sorted()
-                all = ordered.map { fullArtistJSON($0) }
+                all = ordered.map { renderer.fullArtistJSON($0) }
             }
             let path = "/me/top/\(rest[1])"
             return .json(
-                page(
+                renderer.page(
                     Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset,
                     path: path,
                     extra: [("time_range", range)]))
@@ -226,7 +226,7 @@ extension EmulatorState {
         fields += [
             ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
             ("id", .string(catalog.userID)),
-            ("images", imagesJSON(of: catalog.userID, sizes: [300, 64])),
+            ("images", renderer.imagesJSON(of: catalog.userID, sizes: [300, 64])),
         ]
         if withAccountDetails { fields.append(("product", .string("premium"))) }
         fields += [
@@ -245,7 +245,7 @@ extension EmulatorState {
             ("followers", .object([("href", .null), ("total", .int(3))])),
             ("href", .string("\(baseURL)/v1/users/\(catalog.userID)")),
             ("id", .string(catalog.userID)),
-            ("images", imagesJSON(of: catalog.userID, sizes: [300, 64])),
+            ("images", renderer.imagesJSON(of: catalog.userID, sizes: [300, 64])),
             ("type", .string("user")),
             ("uri", .string("spotify:user:\(catalog.userID)")),
         ])
@@ -267,7 +267,7 @@ extension EmulatorState {
         let episodes = (request.parameter("additional_types") ?? "").contains("episode")
         switch rest {
         case []:
-            var full = fullPlaylistJSON(
+            var full = renderer.fullPlaylistJSON(
                 playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
             if let fields = request.parameter("fields") {
                 guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
@@ -282,27 +282,25 @@ extension EmulatorState {
             else {
                 return pagingError(request, maxLimit: 50)
             }
-            var value = itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
+            var selection: FieldSelection?
             if let fields = request.parameter("fields") {
-                guard let selection = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
-                value = selection.apply(to: value)
+                guard let parsed = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
+                selection = parsed
             }
-            return .json(value)
+            // The page is built from the catalog as it is now, but off the actor: the pages of a
+            // long playlist in flight build side by side.
+            let renderer = renderer
+            let fields = selection
+            return .deferredJSON {
+                let value = renderer.itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
+                return fields?.apply(to: value) ?? value
+            }
         case ["tracks"]:
             // Retired for Development Mode apps in February 2026.
             return .apiError(403, "Forbidden")
         default:
             return .apiError(404, "Service not found")
         }
-    }
-
-    private func itemsPage(_ playlist: CatalogPlaylist, limit: Int, offset: Int, episodes: Bool) -> JSONValue {
-        let slice = playlist.entries.dropFirst(offset).prefix(limit).enumerated().map { index, item in
-            entryJSON(item, index: offset + index, playlist: playlist, episodes: episodes)
-        }
-        return page(
-            Array(slice), total: playlist.entries.count, limit: limit, offset: offset,
-            path: "/playlists/\(playlist.id)/items", extra: [("additional_types", episodes ? "track,episode" : nil)])
     }
 
     // MARK: - /search
@@ -333,7 +331,7 @@ extension EmulatorState {
             fields.append(
                 (
                     "playlists",
-                    searchPage(found.map(simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)
+                    searchPage(found.map(renderer.simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)
                 ))
         }
         if types.contains("track") {
@@ -344,7 +342,7 @@ extension EmulatorState {
                 (
                     "tracks",
                     searchPage(
-                        found.map { itemJSON($0, episodes: false, in: .search) }, query: query, type: "track", limit,
+                        found.map { renderer.itemJSON($0, episodes: false, in: .search) }, query: query, type: "track", limit,
                         offset)
                 ))
         }
@@ -360,7 +358,7 @@ extension EmulatorState {
             results.append(match)
             if index % 3 == 2 { results.append(.null) }
         }
-        return page(
+        return renderer.page(
             Array(results.dropFirst(offset).prefix(limit)), total: results.count, limit: limit, offset: offset,
             path: "/search", extra: [("query", query), ("type", type)])
     }
@@ -384,26 +382,5 @@ extension EmulatorState {
             return .apiError(400, "Invalid limit")
         }
         return .apiError(400, "Invalid offset")
-    }
-
-    func page(_ items: [JSONValue], total: Int, limit: Int, offset: Int, path: String, extra: [(String, String?)])
-        -> JSONValue
-    {
-        func link(_ offset: Int) -> JSONValue {
-            let parts =
-                extra.compactMap { key, value in value.map { (key, $0) } } + [
-                    ("offset", "\(offset)"), ("limit", "\(limit)"),
-                ]
-            return .string("\(baseURL)/v1\(path)?\(FormEncoding.encode(parts))")
-        }
-        return .object([
-            ("href", link(offset)),
-            ("items", .array(items)),
-            ("limit", .int(limit)),
-            ("next", limit > 0 && offset + limit < total ? link(offset + limit) : .null),
-            ("offset", .int(offset)),
-            ("previous", offset > 0 ? link(max(0, offset - limit)) : .null),
-            ("total", .int(total)),
-        ])
     }
 }
