@@ -114,7 +114,9 @@ extension EmulatorState {
         let isAd = player.adEndsMs != nil
         let type = isAd ? "ad" : (item.kind == .episode ? "episode" : "track")
         var itemValue: JSONValue = .null
-        if !isAd, item.kind != .episode || episodes { itemValue = renderer.itemJSON(item, episodes: episodes, in: .player) }
+        if !isAd, item.kind != .episode || episodes {
+            itemValue = renderer.itemJSON(item, episodes: episodes, in: .player)
+        }
         let contextID = player.contextURI.map { String($0.split(separator: ":").last ?? "") }
         let context: JSONValue =
             player.contextURI.map { uri in

@@ -48,7 +48,8 @@ extension EmulatorState {
         case "albums" where segments.count == 3:
             return lookUp(segments[2], in: catalog.albums, renderer.fullAlbumJSON)
         case "artists" where segments.count == 3:
-            let artists = Dictionary(catalog.artistNames.map { (CatalogRenderer.stableID($0), $0) }) { first, _ in first }
+            let artists = Dictionary(catalog.artistNames.map { (CatalogRenderer.stableID($0), $0) }) { first, _ in first
+            }
             return lookUp(segments[2], in: artists, renderer.fullArtistJSON)
         case "shows" where segments.count == 3:
             return lookUp(segments[2], in: catalog.shows) { renderer.showJSON($0, withEpisodes: true) }
@@ -143,7 +144,9 @@ extension EmulatorState {
             }
             // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
             return .withETag(
-                .json(renderer.page(items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
+                .json(
+                    renderer.page(
+                        items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
                 request)
         case ["tracks"]:
             if let denied = requireScope(access, anyOf: ["user-library-read"]) { return denied }
@@ -331,7 +334,8 @@ extension EmulatorState {
             fields.append(
                 (
                     "playlists",
-                    searchPage(found.map(renderer.simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)
+                    searchPage(
+                        found.map(renderer.simplifiedPlaylistJSON), query: query, type: "playlist", limit, offset)
                 ))
         }
         if types.contains("track") {
@@ -342,7 +346,8 @@ extension EmulatorState {
                 (
                     "tracks",
                     searchPage(
-                        found.map { renderer.itemJSON($0, episodes: false, in: .search) }, query: query, type: "track", limit,
+                        found.map { renderer.itemJSON($0, episodes: false, in: .search) }, query: query, type: "track",
+                        limit,
                         offset)
                 ))
         }
