@@ -20,4 +20,11 @@ struct JSONValueTests {
         #expect(String(decoding: JSONValue.string("日本 ok").data, as: UTF8.self) == "\"日本 ok\"")
         #expect(String(decoding: JSONValue.string("a\"b").data, as: UTF8.self) == #""a\"b""#)
     }
+
+    @Test(arguments: [0, 7, -7, 10, 99, 100, 227_225, -1_000_000, Int.max, Int.min])
+    func integersAreWrittenAsTheirDecimalDigits(value: Int) {
+        let text = String(
+            decoding: JSONValue.array([.int(value), .null, .bool(true), .bool(false)]).data, as: UTF8.self)
+        #expect(text == "[\(value),null,true,false]")
+    }
 }

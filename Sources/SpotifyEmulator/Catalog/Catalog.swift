@@ -20,10 +20,22 @@ package struct CatalogItem: Sendable, Equatable {
     /// year, five digits), never a real recording's.
     package var isrc: String? {
         guard kind == .track, let id else { return nil }
+        // "QZ", three letters, "25", five digits: built byte by byte (it is asked for once per track
+        // of every page).
         let hash = id.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        let registrant = (0..<3).map { String(letters[Int((hash >> (8 * UInt64($0))) % 26)]) }.joined()
-        return "QZ\(registrant)25" + String(format: "%05d", Int((hash >> 32) % 100_000))
+        var number = Int((hash >> 32) % 100_000)
+        return String(unsafeUninitializedCapacity: 12) { buffer in
+            buffer[0] = UInt8(ascii: "Q")
+            buffer[1] = UInt8(ascii: "Z")
+            for index in 0..<3 { buffer[2 + index] = UInt8(ascii: "A") + UInt8((hash >> (8 * UInt64(index))) % 26) }
+            buffer[5] = UInt8(ascii: "2")
+            buffer[6] = UInt8(ascii: "5")
+            for index in (7..<12).reversed() {
+                buffer[index] = UInt8(ascii: "0") + UInt8(number % 10)
+                number /= 10
+            }
+            return 12
+        }
     }
 
     package var uri: String {

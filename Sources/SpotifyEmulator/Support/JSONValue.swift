@@ -39,9 +39,9 @@ package indirect enum JSONValue: Sendable, Equatable {
 
     private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .int(let value): out += Array(String(value).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): Self.writeInteger(value, into: &out)
         case .double(let value): out += Array((value.isFinite ? String(value) : "null").utf8)
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
@@ -61,6 +61,19 @@ package indirect enum JSONValue: Sendable, Equatable {
             }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// An integer's decimal digits, written in place (no `String` made for each of a page's
+    /// thousands of numbers).
+    private static func writeInteger(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
     }
 
     private static func writeString(_ value: String, into out: inout [UInt8]) {

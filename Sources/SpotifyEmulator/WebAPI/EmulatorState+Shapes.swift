@@ -145,14 +145,17 @@ extension CatalogRenderer {
 
     /// A 22-character base62 ID that a name always maps to.
     static func stableID(_ name: String) -> String {
-        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         var hash = name.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        return String(
-            (0..<22).map { _ in
+        return String(unsafeUninitializedCapacity: 22) { buffer in
+            for index in 0..<22 {
                 hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return alphabet[Int((hash >> 33) % 62)]
-            })
+                buffer[index] = base62[Int((hash >> 33) % 62)]
+            }
+            return 22
+        }
     }
+
+    private static let base62 = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
     func itemsPage(_ playlist: CatalogPlaylist, limit: Int, offset: Int, episodes: Bool) -> JSONValue {
         let slice = playlist.entries.dropFirst(offset).prefix(limit).enumerated().map { index, item in
