@@ -187,7 +187,7 @@ public final class SpotifyServices: Sendable {
 
         /// The folder `name` inside Application Support (Apple platforms) or `$XDG_DATA_HOME`
         /// (Linux, `~/.local/share` by default).
-        public static func dataFolder(named name: String) -> URL {
+        package static func dataFolder(named name: String) -> URL {
             dataFolder(named: name, environment: ProcessInfo.processInfo.environment)
         }
 

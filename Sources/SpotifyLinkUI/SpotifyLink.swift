@@ -29,7 +29,7 @@ public final class SpotifyLink {
     public typealias Configuration = SpotifyServices.Configuration
 
     /// The parts the models call through.
-    public let services: SpotifyServices
+    package let services: SpotifyServices
     /// The sign-in.
     public var session: SpotifySession { services.session }
     /// The request counts and cooldowns every request honours.
@@ -81,28 +81,34 @@ public final class SpotifyLink {
         SpotifyLink(services: .preview())
     }
 
-    /// The card of `record`'s playlist.
+    /// The card of `record`'s playlist, read from the links and refreshed through the client while
+    /// Spotify is connected, keeping details as the configuration's `retention` says. The one way to
+    /// make a card, as each model below is made here.
     public func card(for record: RecordID) -> PlaylistCardModel {
         PlaylistCardModel(record: record, spotify: self)
     }
 
-    /// The playlist picker.
+    /// The playlist picker over the links (the chosen link and the library copy are kept there);
+    /// Spotify is searched only while it is connected.
     public func picker() -> PlaylistPickerModel {
         PlaylistPickerModel(spotify: self)
     }
 
-    /// The now-playing indicator, polling within the default budget unless told otherwise.
+    /// The now-playing indicator, following the player while Spotify is connected, polling as
+    /// `policy` allows: by default within 30 calls an hour of listening (`.responsive`, about 120,
+    /// is opt-in: a Development Mode app shares about a thousand a day).
     public func nowPlaying(policy: NowPlayingMonitor.Polling = .default) -> NowPlayingIndicatorModel {
         NowPlayingIndicatorModel(spotify: self, policy: policy)
     }
 
-    /// The song search.
+    /// The song search, through the client while Spotify is connected.
     public func songSearch() -> TrackSearchModel {
         TrackSearchModel(spotify: self)
     }
 
-    /// The learner's profile, saved and top songs.
-    public func learner() -> LearnerModel {
-        LearnerModel(spotify: self)
+    /// The learner's profile, saved songs and top songs of `topRange` (the last four weeks unless
+    /// told otherwise), through the client while Spotify is connected.
+    public func learner(topRange: TopItemsRange = .shortTerm) -> LearnerModel {
+        LearnerModel(spotify: self, topRange: topRange)
     }
 }

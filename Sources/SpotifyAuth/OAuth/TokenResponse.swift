@@ -27,7 +27,7 @@ public struct StoredTokens: Sendable, Codable, Equatable {
     public var account: SpotifyAccount?
 
     /// Tokens as issued at `signedInAt`.
-    public init(
+    package init(
         accessToken: AccessToken, refreshToken: RefreshToken?, expiresAt: Date?, scopes: [String], signedInAt: Date,
         issuer: String, clientID: String
     ) {
@@ -58,7 +58,7 @@ public struct SpotifyAccount: Sendable, Codable, Hashable {
     public var displayName: String?
 
     /// The account of a `/me` answer.
-    public init(_ user: CurrentUser) {
+    package init(_ user: CurrentUser) {
         accountID = user.accountID ?? "id:\(user.id)"
         userID = user.id
         displayName = user.displayName

@@ -16,17 +16,17 @@ public struct EmulatorConfiguration: Sendable {
         /// When the client ID was created. Spotify postponed its February 2026 endpoint
         /// restrictions for client IDs created before 2026-02-11: such a client still gets the
         /// plan, email and country on `/me`, `GET /users/{id}`, `GET /tracks?ids=` and
-        /// `GET /markets`, which a newer client is refused.
+        /// `GET /markets`, which a newer client is refused. By default 2026-06-01, a newer client.
         public var created: Date = Client.newClientCreated
 
         /// The day Spotify's February 2026 restrictions apply from: clients created earlier keep
         /// what they removed.
-        public static let restrictionsApplyFrom = Date(timeIntervalSince1970: 1_770_768_000)  // 2026-02-11
+        package static let restrictionsApplyFrom = Date(timeIntervalSince1970: 1_770_768_000)  // 2026-02-11
         /// The creation date of a client unless told otherwise: after the restrictions.
-        public static let newClientCreated = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01
+        package static let newClientCreated = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01
 
         /// Whether the client was created before 2026-02-11 and so keeps what Spotify postponed removing.
-        public var predatesRestrictions: Bool { created < Self.restrictionsApplyFrom }
+        package var predatesRestrictions: Bool { created < Self.restrictionsApplyFrom }
 
         /// - Parameters:
         ///   - id: the client ID apps send.

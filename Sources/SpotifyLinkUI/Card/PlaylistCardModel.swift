@@ -39,7 +39,7 @@ public final class PlaylistCardModel {
     /// The card of `record`'s playlist, read from `spotify`'s links and refreshed through its client
     /// while it is connected, keeping details as its configuration's `retention` says
     /// (``SpotifyLink/card(for:)`` makes one).
-    public convenience init(record: RecordID, spotify: SpotifyLink) {
+    package convenience init(record: RecordID, spotify: SpotifyLink) {
         self.init(record: record, spotify: spotify, retention: spotify.services.configuration.retention)
     }
 

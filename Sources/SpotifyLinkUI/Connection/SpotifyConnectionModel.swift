@@ -1,8 +1,8 @@
 public import Foundation
 public import Observation
-public import PlaylistLinks
+package import PlaylistLinks
 public import SpotifyAuth
-public import SpotifyWebAPI
+package import SpotifyWebAPI
 
 /// The settings screen's Connect / Disconnect, and the one place the other models ask whether
 /// Spotify may be called at all.
@@ -65,7 +65,7 @@ public final class SpotifyConnectionModel {
     /// A connection for `session` and `client` whose sign-in comes back to `redirectURI`, as
     /// registered in Spotify's dashboard (`myapp://spotify-callback`); a disconnect forgets the
     /// details `links` saved from Spotify.
-    public convenience init(
+    package convenience init(
         session: SpotifySession, client: SpotifyClient, redirectURI: String, links: (any PlaylistLinkStore)? = nil
     ) {
         self.init(session: session, client: client, redirectURI: redirectURI, links: links, beforeFollowing: nil)

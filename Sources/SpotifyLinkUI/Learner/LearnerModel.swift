@@ -54,11 +54,11 @@ public final class LearnerModel {
     private var topNext: Int?
 
     /// The learner's lists through `spotify`'s client, while it is connected
-    /// (``SpotifyLink/learner()`` makes one).
+    /// (``SpotifyLink/learner(topRange:)`` makes one).
     /// - Parameters:
     ///   - spotify: the app's Spotify.
     ///   - topRange: the period of the top songs.
-    public convenience init(spotify: SpotifyLink, topRange: TopItemsRange = .shortTerm) {
+    package convenience init(spotify: SpotifyLink, topRange: TopItemsRange = .shortTerm) {
         self.init(spotify: spotify, topRange: topRange, pageSize: 20)
     }
 

@@ -28,7 +28,7 @@ public final class NowPlayingIndicatorModel {
     /// allows: by default `NowPlayingMonitor.Polling.default`, within 30 calls an hour of listening
     /// (`.responsive`, about 120, is opt-in: a Development Mode app shares about a thousand a day).
     /// ``SpotifyLink/nowPlaying(policy:)`` makes one.
-    public init(spotify: SpotifyLink, policy: NowPlayingMonitor.Polling = .default) {
+    package init(spotify: SpotifyLink, policy: NowPlayingMonitor.Polling = .default) {
         self.connection = spotify.connection
         self.client = spotify.client
         self.clock = spotify.services.clock

@@ -57,7 +57,7 @@ public final class PlaylistPickerModel {
 
     /// The picker over `spotify`'s links (the chosen link and the library copy are kept there);
     /// Spotify is searched only while it is connected (``SpotifyLink/picker()`` makes one).
-    public convenience init(spotify: SpotifyLink) {
+    package convenience init(spotify: SpotifyLink) {
         self.init(spotify: spotify, debounce: .milliseconds(350))
     }
 

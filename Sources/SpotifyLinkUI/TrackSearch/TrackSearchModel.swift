@@ -58,7 +58,7 @@ public final class TrackSearchModel {
 
     /// The song search through `spotify`'s client, while it is connected
     /// (``SpotifyLink/songSearch()`` makes one).
-    public convenience init(spotify: SpotifyLink) {
+    package convenience init(spotify: SpotifyLink) {
         self.init(spotify: spotify, debounce: .milliseconds(350))
     }
 

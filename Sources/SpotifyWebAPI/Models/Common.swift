@@ -10,7 +10,7 @@ public struct SpotifyImage: Hashable, Sendable, Codable {
     public var height: Int?
 
     /// An image at `url`.
-    public init(url: URL, width: Int? = nil, height: Int? = nil) {
+    package init(url: URL, width: Int? = nil, height: Int? = nil) {
         self.url = url
         self.width = width
         self.height = height
@@ -40,7 +40,7 @@ public struct PublicUser: Hashable, Sendable, Decodable {
     }
 
     /// A user with `id` and `displayName`.
-    public init(id: String, displayName: String?) {
+    package init(id: String, displayName: String?) {
         self.id = id
         self.displayName = displayName
     }
@@ -62,7 +62,7 @@ public struct CurrentUser: Hashable, Sendable, Decodable {
     public var accountID: String?
 
     /// A user as `/me` describes one.
-    public init(
+    package init(
         id: String, displayName: String?, accountID: String?, images: [SpotifyImage] = [], uri: String? = nil,
         webURL: URL? = nil
     ) {

@@ -64,7 +64,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
     private struct Typed: Decodable { var type: String? }
 
     /// A state of the player, as Spotify reports it.
-    public init(timestamp: Date, progress: Duration?, isPlaying: Bool, contextURI: String?, item: Item) {
+    package init(timestamp: Date, progress: Duration?, isPlaying: Bool, contextURI: String?, item: Item) {
         self.timestamp = timestamp
         self.progress = progress
         self.isPlaying = isPlaying

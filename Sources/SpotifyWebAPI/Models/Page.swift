@@ -6,7 +6,7 @@ public import Foundation
 /// dropped and counted in ``undecodableCount``, so one odd element never fails a page.
 public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
     /// This page's own URL.
-    public var href: URL?
+    package var href: URL?
     /// The elements Spotify sent that could be read, in order.
     public var items: [Item]
     /// The page size asked for.
@@ -16,7 +16,7 @@ public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
     /// The next page's URL; `nil` on the last page.
     public var next: URL?
     /// The previous page's URL; `nil` on the first page.
-    public var previous: URL?
+    package var previous: URL?
     /// The number of elements across all pages; `nil` when Spotify sends `null`.
     public var total: Int?
     /// `null` elements dropped from this page.
@@ -27,7 +27,7 @@ public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
     enum CodingKeys: String, CodingKey { case href, items, limit, offset, next, previous, total }
 
     /// A page of `items` (for tests and stores that keep pages).
-    public init(
+    package init(
         items: [Item], limit: Int, offset: Int, total: Int?, next: URL? = nil, previous: URL? = nil, href: URL? = nil
     ) {
         self.items = items

@@ -11,7 +11,7 @@ public struct PlaylistItemsReference: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey { case href, total }
 
     /// A reference to the entries at `href`, `total` of them.
-    public init(href: URL? = nil, total: Int?) {
+    package init(href: URL? = nil, total: Int?) {
         self.href = href
         self.total = total
     }

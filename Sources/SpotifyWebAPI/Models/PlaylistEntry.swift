@@ -61,7 +61,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     private struct AddedBy: Decodable { var id: String? }
 
     /// An entry holding `item`.
-    public init(item: Item, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
+    package init(item: Item, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
         self.item = item
         self.addedAt = addedAt
         self.addedBy = addedBy
