@@ -88,7 +88,8 @@ public struct EmulatorConfiguration: Sendable {
     public var accessTokenTTL: Duration = .seconds(3600)
     /// Whether a refresh returns a new refresh token.
     public var refreshRotation: RefreshRotation = .none
-    /// Added to every response (benchmarks use 40 ms), plus up to ``latencyJitter``.
+    /// How long every Web API answer takes, the emulator's own work included (benchmarks use 40 ms), plus
+    /// up to ``latencyJitter``: a request is handled when it arrives and answered when this has passed.
     public var latency: Duration = .zero
     /// A random extra delay of up to this much on every response.
     public var latencyJitter: Duration = .zero

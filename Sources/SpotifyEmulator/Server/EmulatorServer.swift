@@ -148,9 +148,15 @@ struct EmulatorResponder: HTTPResponder {
         let emulated = EmulatorRequest(
             method: request.method.rawValue, path: path.removingPercentEncoding ?? path,
             query: EmulatorRequest.parseQuery(query), headers: headers, body: Data(body.readableBytesView))
-        let latency = await state.currentLatency()
-        if latency > .zero, path.hasPrefix("/v1/") { try await Task.sleep(for: latency) }
+        // The latency is the time an answer takes, the emulator's own work included, as a client
+        // sees a server's: the request is handled when it arrives and answered when the latency has
+        // passed. (Waiting first and working after made every answer take the latency plus the
+        // emulator's time, which no client could beat and a fetch's floor does not count.)
+        let latency = path.hasPrefix("/v1/") ? await state.currentLatency() : .zero
+        let arrived = ContinuousClock.now
         let response = await state.respond(to: emulated).rendered()
+        let remaining = latency - (ContinuousClock.now - arrived)
+        if remaining > .zero { try await Task.sleep(for: remaining) }
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
