@@ -38,11 +38,10 @@ package struct EmulatorResponse: Sendable {
 
     /// A JSON answer built later, away from the actor, from values taken on it.
     static func deferredJSON(_ make: @escaping @Sendable () -> JSONValue) -> EmulatorResponse {
-        var response = EmulatorResponse.json(.null)
-        response.body = Data()
-        response.pending = make
-        return response
+        EmulatorResponse(status: 200, headers: [jsonContentType], body: Data(), pending: make)
     }
+
+    private static let jsonContentType = ("Content-Type", "application/json; charset=utf-8")
 
     /// The answer with its body built.
     func rendered() -> EmulatorResponse {
@@ -57,7 +56,7 @@ package struct EmulatorResponse: Sendable {
         -> EmulatorResponse
     {
         EmulatorResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: value.data)
+            status: status, headers: [jsonContentType] + headers, body: value.data)
     }
 
     package static func html(_ text: String, status: Int = 200) -> EmulatorResponse {

@@ -285,18 +285,19 @@ extension EmulatorState {
             else {
                 return pagingError(request, maxLimit: 50)
             }
-            var selection: FieldSelection?
+            let selection: FieldSelection?
             if let fields = request.parameter("fields") {
                 guard let parsed = FieldSelection.parse(fields) else { return .apiError(400, "Invalid fields") }
                 selection = parsed
+            } else {
+                selection = nil
             }
             // The page is built from the catalog as it is now, but off the actor: the pages of a
             // long playlist in flight build side by side.
             let renderer = renderer
-            let fields = selection
             return .deferredJSON {
                 let value = renderer.itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
-                return fields?.apply(to: value) ?? value
+                return selection?.apply(to: value) ?? value
             }
         case ["tracks"]:
             // Retired for Development Mode apps in February 2026.

@@ -30,7 +30,7 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
     /// Validates `rawValue` as a catalog ID.
     /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code/invalidIdentifier``.
     public init(_ rawValue: String) throws(SpotifyAPIError) {
-        guard Self.isValid(rawValue) else {
+        guard let storage = Self.packed(rawValue.utf8) else {
             throw SpotifyAPIError(
                 code: .invalidIdentifier,
                 message: "'\(SpotifyAPIError.sanitized(rawValue, limit: 40))' is not a Spotify ID: "
@@ -38,45 +38,37 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
                 parameter: "id"
             )
         }
-        self.storage = Self.packing(rawValue)
+        self.storage = storage
     }
 
     package init(unchecked rawValue: String) {
-        self.storage = Self.isValid(rawValue) ? Self.packing(rawValue) : .text(rawValue)
+        self.storage = Self.packed(rawValue.utf8) ?? .text(rawValue)
     }
 
     /// The ID whose characters are `bytes`, or `nil` when they are not 22 letters and digits:
     /// checked and packed in one pass, with no `String` made.
     package init?(characters bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 22 else { return nil }
-        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        for index in 0..<22 {
-            let byte = bytes[index]
-            guard (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) else {
-                return nil
-            }
-            let shifted = UInt64(byte) << UInt64(56 - 8 * (index % 8))
-            switch index / 8 {
-            case 0: words.0 |= shifted
-            case 1: words.1 |= shifted
-            default: words.2 |= shifted
-            }
-        }
-        storage = .packed(words.0, words.1, words.2)
+        guard let storage = Self.packed(bytes) else { return nil }
+        self.storage = storage
     }
 
-    /// `text`, 22 ASCII bytes, as three big-endian words.
-    private static func packing(_ text: String) -> Storage {
+    /// `bytes` as three big-endian words, checked as they are packed; `nil` unless they are 22
+    /// letters and digits.
+    private static func packed(_ bytes: some Sequence<UInt8>) -> Storage? {
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        for (index, byte) in text.utf8.enumerated() {
-            let shifted = UInt64(byte) << UInt64(56 - 8 * (index % 8))
-            switch index / 8 {
+        var count = 0
+        for byte in bytes {
+            guard count < 22, (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+            else { return nil }
+            let shifted = UInt64(byte) << UInt64(56 - 8 * (count % 8))
+            switch count / 8 {
             case 0: words.0 |= shifted
             case 1: words.1 |= shifted
             default: words.2 |= shifted
             }
+            count += 1
         }
-        return .packed(words.0, words.1, words.2)
+        return count == 22 ? .packed(words.0, words.1, words.2) : nil
     }
 
     /// The byte at `index` (0..<22) of a packed ID.
@@ -108,11 +100,7 @@ public struct SpotifyID: Hashable, Sendable, Codable, CustomStringConvertible, C
 
     /// Whether `text` has the shape of a catalog ID.
     public static func isValid(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count == 22 else { return false }
-        return utf8.allSatisfy { byte in
-            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
-        }
+        packed(text.utf8) != nil
     }
 
     public var description: String { rawValue }

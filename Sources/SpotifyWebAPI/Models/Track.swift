@@ -15,8 +15,8 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     /// Made from ``id`` when it is `spotify:track:` and the ID, as Spotify sends for every catalog
     /// track, so that 10,000 entries do not each keep a 36-byte copy; any other URI is kept as sent.
     public var uri: String? {
-        get { storedURI.uri(id: id, kind: "track") }
-        set { storedURI = DerivedURI(newValue, id: id, kind: "track") }
+        get { storedURI.uri(id: id) }
+        set { storedURI = DerivedURI(newValue, id: id) }
     }
     var storedURI: DerivedURI
     /// Its artists, in credit order.
@@ -55,7 +55,7 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
         id = container.decodeLeniently(SpotifyID.self, forKey: .id)
         name = container.decodeLeniently(String.self, forKey: .name) ?? ""
         duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        storedURI = DerivedURI(container.decodeLeniently(String.self, forKey: .uri), id: id, kind: "track")
+        storedURI = DerivedURI(container.decodeLeniently(String.self, forKey: .uri), id: id)
         artists = container.decodeLeniently([SimplifiedArtist].self, forKey: .artists) ?? []
         album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
         isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
@@ -124,57 +124,46 @@ public struct LocalFile: Hashable, Sendable {
     public var albumName: String?
 }
 
-/// A `spotify:` URI kept only when it cannot be made from the item's ID and kind.
+/// A track's `spotify:` URI, kept only when it is not `spotify:track:` and the track's ID.
 enum DerivedURI: Hashable, Sendable {
     /// No URI was sent.
     case absent
-    /// `spotify:KIND:ID`, made again when asked for.
+    /// `spotify:track:ID`, made again when asked for.
     case fromID
     /// Anything else, as sent.
     case other(String)
 
-    init(_ uri: String?, id: SpotifyID?, kind: String) {
+    private static let prefix = "spotify:track:"
+
+    init(_ uri: String?, id: SpotifyID?) {
         guard let uri else {
             self = .absent
             return
         }
-        if let id, Self.matches(uri, id: id, kind: kind) {
-            self = .fromID
-        } else {
-            self = .other(uri)
-        }
+        self = Self.isMade(from: id, uri.utf8) ? .fromID : .other(uri)
     }
 
     /// A track's URI as the fast reader found it in the document.
     init(_ uri: JSONReader.RawString?, id: SpotifyID?) {
         switch uri {
         case nil: self = .absent
-        case .text(let text): self.init(text, id: id, kind: "track")
+        case .text(let text): self.init(text, id: id)
         case .bytes(let bytes):
-            let prefix = "spotify:track:".utf8
-            if let id, bytes.starts(with: prefix), id.hasCharacters(bytes[prefix.count...]) {
-                self = .fromID
-            } else {
-                self = .other(String(decoding: bytes, as: UTF8.self))
-            }
+            self = Self.isMade(from: id, bytes) ? .fromID : .other(String(decoding: bytes, as: UTF8.self))
         }
     }
 
-    func uri(id: SpotifyID?, kind: String) -> String? {
+    func uri(id: SpotifyID?) -> String? {
         switch self {
         case .absent: nil
-        case .fromID: id.map { "spotify:\(kind):\($0.rawValue)" }
+        case .fromID: id.map { Self.prefix + $0.rawValue }
         case .other(let uri): uri
         }
     }
 
-    /// Whether `uri` is `spotify:KIND:ID`, compared byte by byte without building it.
-    private static func matches(_ uri: String, id: SpotifyID, kind: String) -> Bool {
-        var rest = Substring(uri).utf8
-        for prefix in ["spotify:".utf8, kind.utf8, ":".utf8] {
-            guard rest.starts(with: prefix) else { return false }
-            rest = rest.dropFirst(prefix.count)
-        }
-        return id.hasCharacters(rest)
+    /// Whether `bytes` are `spotify:track:` and `id`, compared without building the URI.
+    private static func isMade(from id: SpotifyID?, _ bytes: some Collection<UInt8>) -> Bool {
+        guard let id, bytes.starts(with: prefix.utf8) else { return false }
+        return id.hasCharacters(bytes.dropFirst(prefix.utf8.count))
     }
 }
