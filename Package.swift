@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "SpotifyLink",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "SpotifyWebAPI", targets: ["SpotifyWebAPI"]),
         .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Type-checks the Apple half of SpotifyLink on Linux, for iOS or for macOS:
+# Compiles the Apple half of SpotifyLink for an Apple target with the real compiler, on Linux:
 #
-#     scripts/check-apple.sh ios
-#     scripts/check-apple.sh macos
+#     scripts/check-apple.sh ios      # iOS at the package's iOS deployment target (Package.swift)
+#     scripts/check-apple.sh macos    # macOS at its macOS deployment target
 #
-# AppleCheck/ is a small package that compiles the library targets an app links (from Sources/)
-# beside stand-in modules named as Apple's frameworks, whose declarations are transcribed from
-# Apple's documentation with their availability (AppleCheck/Package.swift says how). Every line of
-# Sources/ under `canImport(UIKit)` (the iOS family), `canImport(AppKit)` (macOS),
-# `canImport(Security)` or `canImport(AuthenticationServices)` compiles as that platform compiles it;
-# a symbol used but not declared, or unavailable on the platform, fails the check. In the ios
-# flavor the README's and DocC's app examples compile too, as files of an app. Warnings are errors.
+# AppleCheck/check.py builds a small Apple SDK from the toolchain's own interfaces (the standard
+# library keeps Apple's availability; Foundation, Dispatch and the dependencies are printed from
+# their modules) and stand-ins transcribed from Apple's documentation, with real `@available`
+# attributes; then compiles the library targets an app links and, for iOS, the README's and DocC's
+# app examples, with warnings as errors: a symbol or runtime feature newer than the deployment target
+# fails, as in Xcode. Then every probe of AppleCheck/probes.py (a mistake Apple rejects, and valid
+# code it accepts) must be refused, or accepted, as Apple's compiler would. Needs the Linux debug
+# build (`swift build`) first: the dependencies' interfaces are printed from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavor="${1:-}"
@@ -21,7 +22,4 @@ case "$flavor" in
     exit 64
     ;;
 esac
-echo "== Apple check ($flavor): the Apple-only lines of Sources/ and the app examples, against the stand-ins"
-SPOTLINK_APPLE_FLAVOR="$flavor" swift build --package-path AppleCheck --scratch-path ".build-apple-$flavor" \
-  -Xswiftc -warnings-as-errors "${@:2}"
-echo "Apple check ($flavor): passed"
+python3 AppleCheck/check.py "$flavor" --probes

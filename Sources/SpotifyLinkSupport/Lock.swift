@@ -1,19 +1,23 @@
 // The one lock type of the package: every target guards shared state with `Lock`, never with a raw
-// `Mutex`, so that ThreadSanitizer can follow every hand-over of the state.
+// `Mutex`, so that ThreadSanitizer can follow every hand-over of the state, and so that the package
+// runs where `Mutex` does not exist.
 //
-// Why two builds: the toolchain's `Synchronization.Mutex` on Linux takes its fast path with atomics
-// inlined into the caller (ThreadSanitizer sees them), but its contended path (`_lockSlow` /
-// `_unlockSlow` over futexes) lives in the uninstrumented runtime. When a lock is contended,
-// ThreadSanitizer never sees the release and the acquire that order two critical sections, and
-// reports a race that is not there; and a real race elsewhere would be lost among such reports.
+// Why two builds:
+// - `Synchronization.Mutex` is iOS 18 / macOS 15, above the package's deployment targets (iOS 17,
+//   macOS 14), and a type cannot be chosen by `if #available`. On Apple platforms `Lock` is therefore
+//   a pthread mutex, which every release has.
+// - The toolchain's `Mutex` on Linux takes its fast path with atomics inlined into the caller
+//   (ThreadSanitizer sees them), but its contended path (`_lockSlow` / `_unlockSlow` over futexes)
+//   lives in the uninstrumented runtime. When a lock is contended, ThreadSanitizer never sees the
+//   release and the acquire that order two critical sections, and reports a race that is not there.
+//   A ThreadSanitizer build (`scripts/tsan.sh` passes `-DSPOTLINK_TSAN`) takes the pthread mutex
+//   too, which ThreadSanitizer intercepts.
 //
-// - In every ordinary build `Lock` *is* `Mutex`: a type alias, so no cost and no behaviour of its own.
-// - In a ThreadSanitizer build (`scripts/tsan.sh` passes `-DSPOTLINK_TSAN`) it is a pthread mutex,
-//   which ThreadSanitizer intercepts: each acquire and release is visible to it, contended or not.
-//
-// Both offer `init(_:)` and `withLock(_:)` with the same call shape, which is all the package uses.
+// So the pthread lock is the Apple platforms' lock and the one every ThreadSanitizer run on Linux
+// exercises; in every other Linux build `Lock` *is* `Mutex` (a type alias, no cost of its own). Both
+// offer `init(_:)` and `withLock(_:)` with the same call shape, which is all the package uses.
 
-#if SPOTLINK_TSAN
+#if SPOTLINK_TSAN || !os(Linux)
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Musl)
@@ -22,7 +26,8 @@
         import Darwin
     #endif
 
-    /// A value guarded by a pthread mutex that ThreadSanitizer intercepts (ThreadSanitizer builds only).
+    /// A value guarded by a pthread mutex: the lock of Apple platforms below iOS 18 and macOS 15, and
+    /// of ThreadSanitizer builds, which intercept it.
     package final class Lock<Value>: @unchecked Sendable {
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
         private var value: Value
@@ -50,6 +55,6 @@
 #else
     package import Synchronization
 
-    /// A value guarded by a lock: exactly `Synchronization.Mutex` outside ThreadSanitizer builds.
+    /// A value guarded by a lock: exactly `Synchronization.Mutex` in Linux builds outside ThreadSanitizer.
     package typealias Lock<Value: ~Copyable> = Mutex<Value>
 #endif

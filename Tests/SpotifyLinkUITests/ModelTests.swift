@@ -119,6 +119,27 @@ struct ConnectionModelTests {
         await harness.stop()
     }
 
+    /// iOS 17.0–17.3 and macOS 14.0–14.3: SwiftUI's sheet in its custom-scheme form (the release
+    /// faked) connects the model as the newer form does.
+    @Test func belowIOS17_4TheSheetsCustomSchemeFormConnects() async throws {
+        let harness = try await UIHarness()
+        let sheet = BrowserSignIn.systemSheet(
+            callbackFormAvailable: false,
+            callbackForm: { _, _ in
+                Issue.record("the Callback form was used below iOS 17.4")
+                throw CancellationError()
+            },
+            customSchemeForm: { url, scheme in
+                #expect(scheme == "myapp")
+                return try await ConsentBrowser().callback(for: url)
+            })
+        harness.connection.connect(using: sheet)
+        await harness.connection.waitForConnect()
+        #expect(harness.connection.isConnected)
+        #expect(await harness.emulator.requestCount("POST /api/token") == 1)
+        await harness.stop()
+    }
+
     @Test func declinedConsentIsNotAFailure() async throws {
         let harness = try await UIHarness { url, _ in try await ConsentBrowser(agree: false).callback(for: url) }
         harness.connection.connect(using: harness.browser)

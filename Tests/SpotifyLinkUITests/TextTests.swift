@@ -93,6 +93,7 @@ struct TextTests {
         #expect(
             SpotifyMessage(SpotifyAPIError(code: .userPremiumRequired, message: ""), now: now) == .userPremiumRequired)
         #expect(SpotifyMessage(OAuthError(code: .accessDenied, message: ""), now: now) == nil)
+        #expect(SpotifyMessage(OAuthError(code: .systemTooOld, message: ""), now: now) == .updateSystemToConnect)
         #expect(SpotifyMessage(CancellationError(), now: now) == nil)
         #expect(SpotifyMessage(TokenStoreError(code: .unavailable, message: ""), now: now) == .deviceLocked)
         #expect(SpotifyMessage(TokenStoreError(code: .misconfigured, message: ""), now: now) == .appMisconfigured)

@@ -12,7 +12,7 @@ struct ConnectRow: View {                    // Settings: connect or disconnect 
     var body: some View {
         Button(spotify.connection.isConnected ? "Disconnect Spotify" : "Connect Spotify") {
             if spotify.connection.isConnected { Task { await spotify.connection.disconnect() } }
-            else { spotify.connection.connect { url, callback in try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:]) } }
+            else { spotify.connection.connect(using: web) }   // Apple's sheet; iOS 17.0+
         }
         if let message = spotify.connection.message { Text(spotify.text(message)) }   // failed, ended, ends soon
     }

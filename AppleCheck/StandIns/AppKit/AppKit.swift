@@ -1,8 +1,9 @@
-// Stand-in: the AppKit names the package uses (macOS only); its presence is what
-// `canImport(AppKit)` asks.
+// Stand-in: the AppKit names the package uses (macOS only: the macos flavor of the check builds
+// this module, the ios flavor UIKit); its presence is what `canImport(AppKit)` asks.
 public import Foundation
 
 /// https://developer.apple.com/documentation/appkit/nsimage (macOS 10.0)
+@available(macOS 10.0, *)
 open class NSImage: NSObject {
     /// https://developer.apple.com/documentation/appkit/nsimage/init(data:) (macOS 10.0)
     public init?(data: Data) { fatalError("stand-in") }

@@ -1,10 +1,14 @@
-// Stand-in: the SwiftUI names the package's app examples use, with Apple's signatures (each with
-// its documentation page; all available on iOS 18 and macOS 15). Nothing here draws or runs: an
-// example's body is only type-checked. SwiftUI re-exports UIKit on iOS and AppKit on macOS, as
-// the real framework does (UIImage is usable with `import SwiftUI` alone).
+// Stand-in: the SwiftUI names the package's app examples use, with Apple's signatures, each with
+// its documentation page and its availability as an attribute the compiler enforces. Nothing here
+// draws or runs: an example's body is only type-checked. SwiftUI re-exports UIKit on iOS and AppKit
+// on macOS, as the real framework does (UIImage is usable with `import SwiftUI` alone).
+//
+// Isolation is Apple's: `View`, `App` and `Scene` are main-actor protocols, while the initializers
+// of the views and the modifiers are `nonisolated` (a helper outside the main actor may build a
+// `Text`), and `body` is main-actor.
 public import Foundation
 
-#if APPLE_IOS
+#if os(iOS)
     @_exported public import UIKit
 #else
     @_exported public import AppKit
@@ -13,18 +17,21 @@ public import Foundation
 // MARK: App and scenes
 
 /// https://developer.apple.com/documentation/swiftui/app (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
 @MainActor @preconcurrency public protocol App {
     associatedtype Body: Scene
     @SceneBuilder @MainActor var body: Body { get }
     init()
 }
 
+@available(iOS 14.0, macOS 11.0, *)
 extension App {
     /// https://developer.apple.com/documentation/swiftui/app/main() (iOS 14, macOS 11)
     @MainActor public static func main() { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/scene (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
 @MainActor @preconcurrency public protocol Scene {
     associatedtype Body: Scene
     @SceneBuilder @MainActor var body: Body { get }
@@ -32,18 +39,21 @@ extension App {
 
 
 /// https://developer.apple.com/documentation/swiftui/scenebuilder (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
 @resultBuilder public enum SceneBuilder {
     public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
 }
 
 /// What a stand-in scene's body is: the type checker needs no more.
+@available(iOS 14.0, macOS 11.0, *)
 public struct StandInScene: Scene {
     public var body: StandInScene { self }
 }
 
 /// https://developer.apple.com/documentation/swiftui/windowgroup (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
 public struct WindowGroup<Content: View>: Scene {
-    public init(@ViewBuilder content: () -> Content) {}
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
     public var body: StandInScene { StandInScene() }
 }
 
@@ -81,11 +91,12 @@ public struct StandInView: View {
 /// https://developer.apple.com/documentation/swiftui/text (iOS 13, macOS 10.15)
 public struct Text: View {
     /// https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4 (a String, not localized)
-    public init<S: StringProtocol>(_ content: S) {}
+    nonisolated public init<S: StringProtocol>(_ content: S) {}
     public var body: Never { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/buttonrole (iOS 15, macOS 12)
+@available(iOS 15.0, macOS 12.0, *)
 public struct ButtonRole: Sendable, Equatable {
     public static let destructive = ButtonRole()
     public static let cancel = ButtonRole()
@@ -94,24 +105,26 @@ public struct ButtonRole: Sendable, Equatable {
 /// https://developer.apple.com/documentation/swiftui/button (iOS 13, macOS 10.15)
 public struct Button: View {
     /// https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7 (a String title)
-    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+    nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
     /// https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)-5zg6o (iOS 15, macOS 12)
-    public init<S: StringProtocol>(_ title: S, role: ButtonRole?, action: @escaping @MainActor () -> Void) {}
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public init<S: StringProtocol>(_ title: S, role: ButtonRole?, action: @escaping @MainActor () -> Void) {}
     public var body: Never { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/label (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
 public struct Label: View {
     /// https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)-7ehqh
-    public init<S: StringProtocol>(_ title: S, systemImage name: String) {}
+    nonisolated public init<S: StringProtocol>(_ title: S, systemImage name: String) {}
     public var body: Never { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/list (iOS 13, macOS 10.15)
 public struct List: View {
-    public init(@ViewBuilder content: () -> some View) {}
+    nonisolated public init(@ViewBuilder content: () -> some View) {}
     /// https://developer.apple.com/documentation/swiftui/list/init(_:id:rowcontent:)-4j4ul
-    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(
+    nonisolated public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(
         _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) {}
     public var body: Never { fatalError("stand-in") }
@@ -120,7 +133,7 @@ public struct List: View {
 /// https://developer.apple.com/documentation/swiftui/textfield (iOS 13, macOS 10.15)
 public struct TextField: View {
     /// https://developer.apple.com/documentation/swiftui/textfield/init(_:text:)-4a0w4 (a String title)
-    public init<S: StringProtocol>(_ title: S, text: Binding<String>) {}
+    nonisolated public init<S: StringProtocol>(_ title: S, text: Binding<String>) {}
     public var body: Never { fatalError("stand-in") }
 }
 
@@ -128,22 +141,23 @@ public struct TextField: View {
 public struct HorizontalAlignment: Sendable {
     public static let leading = HorizontalAlignment()
     public static let center = HorizontalAlignment()
+    public static let trailing = HorizontalAlignment()
 }
 
 /// https://developer.apple.com/documentation/swiftui/vstack (iOS 13, macOS 10.15)
 public struct VStack: View {
-    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> some View) {}
+    nonisolated public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> some View) {}
     public var body: Never { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/image (iOS 13, macOS 10.15)
 public struct Image: View {
-    #if APPLE_IOS
+    #if os(iOS)
         /// https://developer.apple.com/documentation/swiftui/image/init(uiimage:) (iOS 13; not macOS)
-        public init(uiImage: UIImage) {}
+        nonisolated public init(uiImage: UIImage) {}
     #else
         /// https://developer.apple.com/documentation/swiftui/image/init(nsimage:) (macOS 10.15; not iOS)
-        public init(nsImage: NSImage) {}
+        nonisolated public init(nsImage: NSImage) {}
     #endif
     public var body: Never { fatalError("stand-in") }
 }
@@ -152,8 +166,9 @@ public struct Image: View {
 
 /// https://developer.apple.com/documentation/swiftui/binding (iOS 13, macOS 10.15)
 @dynamicMemberLookup @propertyWrapper public struct Binding<Value> {
-    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
-    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {}
+    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp: Apple's
+    /// closures are `@isolated(any) @Sendable`, so a capture that is not Sendable is refused.
+    public init(get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void) {}
     public var wrappedValue: Value { get { fatalError("stand-in") } nonmutating set {} }
     public var projectedValue: Binding<Value> { self }
     public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member> {
@@ -170,10 +185,12 @@ public struct Image: View {
 }
 
 /// https://developer.apple.com/documentation/swiftui/scenephase (iOS 14, macOS 11)
-public enum ScenePhase: Sendable, Hashable { case active, inactive, background }
+@available(iOS 14.0, macOS 11.0, *)
+public enum ScenePhase: Sendable, Hashable, Comparable { case background, inactive, active }
 
 /// https://developer.apple.com/documentation/swiftui/openurlaction (iOS 14, macOS 11)
-public struct OpenURLAction {
+@available(iOS 14.0, macOS 11.0, *)
+public struct OpenURLAction: Sendable {
     /// https://developer.apple.com/documentation/swiftui/openurlaction/callasfunction(_:)
     @MainActor public func callAsFunction(_ url: URL) {}
     /// https://developer.apple.com/documentation/swiftui/openurlaction/callasfunction(_:completion:) (iOS 14, macOS 11)
@@ -183,38 +200,47 @@ public struct OpenURLAction {
 /// https://developer.apple.com/documentation/swiftui/environmentvalues (iOS 13, macOS 10.15)
 public struct EnvironmentValues {
     /// https://developer.apple.com/documentation/swiftui/environmentvalues/openurl (iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
     public var openURL: OpenURLAction { fatalError("stand-in") }
     /// https://developer.apple.com/documentation/swiftui/environmentvalues/scenephase (iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
     public var scenePhase: ScenePhase { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/environment (iOS 13, macOS 10.15)
 @propertyWrapper public struct Environment<Value> {
     public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
-    @MainActor public var wrappedValue: Value { fatalError("stand-in") }
+    public var wrappedValue: Value { fatalError("stand-in") }
 }
 
 // MARK: Modifiers
 
 extension View {
-    /// https://developer.apple.com/documentation/swiftui/view/task(priority:_:) (iOS 15, macOS 12)
-    public func task(
-        priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void
+    /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:) (iOS 15, macOS 12):
+    /// `nonisolated`, its action `sending @escaping @isolated(any)`, as Xcode 26 declares it.
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func task(
+        priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void
     ) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/refreshable(action:) (iOS 15, macOS 12)
-    public func refreshable(action: @escaping @Sendable () async -> Void) -> StandInView { StandInView() }
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/searchable(text:placement:prompt:)-18a8f (iOS 15, macOS 12)
-    public func searchable(text: Binding<String>) -> StandInView { StandInView() }
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func searchable(text: Binding<String>) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg (iOS 17, macOS 14)
-    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void)
+    @available(iOS 17.0, macOS 14.0, *)
+    nonisolated public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void)
         -> StandInView
     { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onsubmit(of:_:) (iOS 15, macOS 12)
-    public func onSubmit(_ action: @escaping () -> Void) -> StandInView { StandInView() }
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func onSubmit(_ action: @escaping () -> Void) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:) (iOS 13, macOS 10.15)
-    public func onAppear(perform action: (() -> Void)? = nil) -> StandInView { StandInView() }
+    nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:)-46zbb (iOS 15, macOS 12)
-    public func confirmationDialog<A: View>(
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func confirmationDialog<A: View>(
         _ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> A
     ) -> StandInView { StandInView() }
 }

@@ -14,12 +14,16 @@ import SpotifyWebAPI
 ///
 /// ```swift
 /// try await BrowserSignIn(redirectURI: "myapp://spotify-callback").run(session: session) { url, callback in
-///     try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])
+///     if #available(iOS 17.4, macOS 14.4, *) {
+///         try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])
+///     } else {
+///         try await web.authenticate(using: url, callbackURLScheme: "myapp")  // iOS 17.0–17.3
+///     }
 /// }
 /// ```
 ///
-/// The redirect URI is a custom scheme (`myapp://spotify-callback`) or an https address the app
-/// owns as a universal link (`https://app.example/spotify-callback`); ``Callback`` says which, as
+/// The redirect URI is a custom scheme (`myapp://spotify-callback`) or, from iOS 17.4 and macOS 14.4,
+/// an https address the app owns as a universal link (`https://app.example/spotify-callback`); ``Callback`` says which, as
 /// `ASWebAuthenticationSession.Callback` does (`callback.webAuthentication` is that value on Apple platforms).
 ///
 /// `SpotifyConnectionModel.connect(using:)` (SpotifyLinkUI) wraps this for a settings screen.

@@ -30,6 +30,9 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         public static let timedOut = Code(name: "timedOut")
         /// The sign-in callback listener could not start (the port is taken, or the host is not loopback).
         public static let listenerUnavailable = Code(name: "listenerUnavailable")
+        /// The system cannot show this sign-in: an https (universal-link) redirect needs iOS 17.4 or
+        /// macOS 14.4. Nothing was shown or sent.
+        public static let systemTooOld = Code(name: "systemTooOld")
         public var description: String { name }
     }
 

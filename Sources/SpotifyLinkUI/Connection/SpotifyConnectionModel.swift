@@ -139,13 +139,8 @@ public final class SpotifyConnectionModel {
     }
 
     /// Starts a sign-in in `browser`; while one is in flight, further calls do nothing (a double tap
-    /// starts one). In SwiftUI, with `@Environment(\.webAuthenticationSession) var web`:
-    ///
-    /// ```swift
-    /// connection.connect { url, callback in
-    ///     try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])
-    /// }
-    /// ```
+    /// starts one). In SwiftUI, `connect(using: web)` (Apple platforms) passes Apple's sheet;
+    /// a loopback listener (a desktop app) or a scripted browser (tests) come here.
     ///
     /// The user closing the sheet, or declining on Spotify's page, leaves the model disconnected
     /// with nothing to report; it says "connected" only once the tokens are saved.

@@ -73,6 +73,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     case appMisconfigured
     /// Signing in failed for another reason.
     case signInFailed
+    /// This device's system is too old for the app's sign-in (an https redirect needs iOS 17.4 or
+    /// macOS 14.4): updating it is the user's fix.
+    case updateSystemToConnect
     /// Search needs a connected Spotify account.
     case connectToSearch
 
@@ -153,6 +156,7 @@ extension SpotifyMessage {
             case .needsSignIn, .invalidGrant: self = .signInEnded(.revoked)
             case .transient, .timedOut: self = .offline
             case .configuration, .invalidClient, .listenerUnavailable: self = .appMisconfigured
+            case .systemTooOld: self = .updateSystemToConnect
             default: self = .signInFailed
             }
         case let error as PlaylistLinksError where error.code == .database:

@@ -107,6 +107,8 @@ public struct SpotifyText: Sendable {
             return "The device is locked. The Spotify sign-in is kept and works again once the device is unlocked."
         case .appMisconfigured: return "This app isn't set up for Spotify correctly. Please tell its developer."
         case .signInFailed: return "Connecting to Spotify didn't work. Try again."
+        case .updateSystemToConnect:
+            return "Connecting to Spotify needs iOS 17.4 or macOS 14.4 or later. Update this device, then try again."
         case .connectToSearch: return "Connect Spotify to search for songs."
         case .disconnectExplanation(let store, keepingDetails: false):
             return "Disconnecting removes the Spotify sign-in from \(Self.englishPlace(store)), and every detail saved "
@@ -217,6 +219,8 @@ public struct SpotifyText: Sendable {
         case .deviceLocked: return "端末がロックされています。Spotifyのサインインは保持され、ロックを解除すると再び使えます。"
         case .appMisconfigured: return "このアプリのSpotify設定に問題があります。開発者にお知らせください。"
         case .signInFailed: return "Spotifyに接続できませんでした。もう一度お試しください。"
+        case .updateSystemToConnect:
+            return "Spotifyへの接続には iOS 17.4 または macOS 14.4 以降が必要です。この端末をアップデートしてから、もう一度お試しください。"
         case .connectToSearch: return "曲を検索するにはSpotifyに接続してください。"
         case .disconnectExplanation(let store, keepingDetails: false):
             return "接続を解除すると、Spotifyのサインイン情報が\(Self.japanesePlace(store))から、"
@@ -303,7 +307,7 @@ extension SpotifyMessage {
             .spotifyUnavailable, .userNotRegistered, .ownerPremiumRequired, .userPremiumRequired,
             .missingScope("user-top-read"), .notFound, .forbidden, .signInEnded(.expired), .signInEnded(.revoked),
             .signInEnded(.unreadable), .signInEnded(.removedElsewhere), .signInEndsSoon(days: 3), .signInNotSaved,
-            .deviceLocked, .appMisconfigured, .signInFailed, .connectToSearch,
+            .deviceLocked, .appMisconfigured, .signInFailed, .updateSystemToConnect, .connectToSearch,
             .disconnectExplanation(.keychain, keepingDetails: false),
             .disconnectExplanation(.keychain, keepingDetails: true),
             .disconnected(.keychain, keptDetails: false), .disconnected(.keychain, keptDetails: true), .playlistDeleted,
@@ -370,9 +374,10 @@ extension SpotifyMessage {
         case .spotifyButton(.listenOnSpotify): 44
         case .spotifyButton(.getSpotifyFree): 45
         case .playlistDetailsExpired: 48
+        case .updateSystemToConnect: 49
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 49
+    package static let coverageCount = 50
 }

@@ -457,3 +457,39 @@ enum JSONEdits {
         return nil
     }
 }
+
+/// The UTF-8 check below iOS 18 and macOS 15, where `String(validating:as:)` is missing: it must
+/// accept and refuse exactly what `String(validating:as:)` does, which every platform here has.
+@Suite("UTF-8 validation below iOS 18")
+struct UTF8BelowIOS18Tests {
+    /// Every one- and two-byte sequence, the edges of the three- and four-byte ranges (overlong
+    /// forms, surrogates, above U+10FFFF), truncations, and random bytes.
+    static var inputs: [[UInt8]] {
+        var inputs: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for first in 0xC0...0xFF {
+            for second in [0x00, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] {
+                inputs.append([UInt8(first), UInt8(second)])
+            }
+        }
+        inputs += [
+            [0xE0, 0x80, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF],
+            [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+            [0xF5, 0x80, 0x80, 0x80], [0xE3, 0x81], [0xE3, 0x81, 0x95], Array("さくら café 🎧".utf8),
+            Array("さくら".utf8).dropLast(1).map { $0 },
+        ]
+        var generator = SeededGenerator(seed: 17_4)
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 1...12, using: &generator)
+            inputs.append((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        return inputs
+    }
+
+    @Test func itAcceptsAndRefusesWhatStringValidatingDoes() {
+        for bytes in Self.inputs {
+            #expect(
+                JSONReader.stringBelowiOS18(validatingUTF8: bytes) == String(validating: bytes, as: UTF8.self),
+                "\(bytes.map { String($0, radix: 16) })")
+        }
+    }
+}

@@ -236,7 +236,7 @@ package struct JSONReader {
             index += 1
             switch current {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw Declined() }
+                guard let text = Self.string(validatingUTF8: bytes) else { throw Declined() }
                 return text
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &bytes)
@@ -361,7 +361,30 @@ package struct JSONReader {
     }
 
     private static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(Declined) {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw Declined() }
+        guard string(validatingUTF8: bytes) != nil else { throw Declined() }
+    }
+
+    /// `bytes` as text when they are valid UTF-8, else `nil`: `String(validating:as:)` where the
+    /// system has it (iOS 18, macOS 15), the standard library's UTF-8 parser below.
+    static func string(validatingUTF8 bytes: some Collection<UInt8>) -> String? {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            return String(validating: bytes, as: UTF8.self)
+        }
+        return stringBelowiOS18(validatingUTF8: bytes)
+    }
+
+    /// The path below iOS 18 and macOS 15, which every platform can run (the tests compare it with
+    /// `String(validating:as:)`): the bytes are parsed as UTF-8 scalars, and any error refuses them.
+    package static func stringBelowiOS18(validatingUTF8 bytes: some Collection<UInt8>) -> String? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
     }
 
     /// Reads the number that ``peek()`` reported: its value when it is a plain integer of at most

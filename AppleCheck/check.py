@@ -1,0 +1,724 @@
+#!/usr/bin/env python3
+"""The Apple half of SpotifyLink, compiled by the real compiler for an Apple target.
+
+    python3 AppleCheck/check.py ios      # iOS, at the package's iOS deployment target
+    python3 AppleCheck/check.py macos    # macOS, at the package's macOS deployment target
+    python3 AppleCheck/check.py ios --probes   # and each probe (a mistake Apple rejects) must fail
+
+Nothing here compiles for Linux. Every module is type-checked with `-target
+x86_64-apple-ios<N>-simulator` (or `x86_64-apple-macos<N>`), where N is read from Package.swift,
+against a small Apple SDK made here, at check time, from:
+
+- the toolchain's standard library (`Swift`, `_Concurrency`, `_StringProcessing`, `Synchronization`,
+  `Observation`): its textual interfaces keep Apple's `@available` attributes, so the compiler
+  refuses a symbol newer than the target (`Mutex`, `Int128`) and a runtime feature newer than it
+  (typed-throws function types as values, `@isolated(any)`), with Apple's own diagnostics;
+- the toolchain's Foundation and Dispatch, printed from their binary modules by
+  `swift-synthesize-interface` (FoundationEssentials keeps Apple's availability for most of its
+  API, and marks `homeDirectoryForCurrentUser` unavailable in iOS), with the members
+  swift-corelibs-foundation has and Apple lacks on the platform marked unavailable, and Apple's
+  own members appended (StandIns/Foundation+Apple.swift);
+- the package's dependencies (swift-log, swift-http-types, swift-crypto, GRDB), printed from the
+  Linux debug build's modules the same way;
+- stand-ins for what the toolchain does not carry (StandIns/): Darwin's C library, Security,
+  AuthenticationServices and its SwiftUI cross-import overlay, SwiftUI, UIKit (ios) or AppKit
+  (macos), each declaration transcribed from Apple's documentation with its real `@available`.
+
+Then the library targets an app links (the `SpotifyLinkUI` product and what it is made of), with
+the settings Package.swift gives them, and in the ios flavor the README's and DocC's app examples
+(Examples/, with MemberImportVisibility), compile with warnings as errors. `os(iOS)`,
+`canImport(UIKit)` and `#available` mean what they mean on the device.
+"""
+
+import atexit
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TOOLCHAIN_LINUX = None  # set in main: <toolchain>/usr/lib/swift/linux
+STAND_INS = os.path.join(HERE, "StandIns")
+
+# The library product an iOS app adds; its targets (and theirs) are what the check compiles.
+APP_PRODUCT = "SpotifyLinkUI"
+# The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
+EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp"]
+
+
+def fail(message):
+    print(f"Apple check: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def run(command, what, check=True):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        sys.stderr.write(result.stdout[-20000:] + result.stderr[-20000:])
+        fail(f"{what} did not compile (command: {' '.join(command[:6])} …)")
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The package: platforms and targets, from Package.swift alone
+
+
+class Package:
+    def __init__(self, root):
+        dump = subprocess.run(
+            ["swift", "package", "--package-path", root, "dump-package"], capture_output=True, text=True
+        )
+        if dump.returncode != 0:
+            sys.stderr.write(dump.stderr)
+            fail("swift package dump-package failed")
+        self.manifest = json.loads(dump.stdout)
+        self.platforms = {p["platformName"]: p["version"] for p in self.manifest["platforms"]}
+        self.targets = {t["name"]: t for t in self.manifest["targets"]}
+        self.products = {p["name"]: p for p in self.manifest["products"]}
+
+    def deployment(self, platform):
+        if platform not in self.platforms:
+            fail(f"Package.swift declares no {platform} platform")
+        return self.platforms[platform]
+
+    def local_dependencies(self, name, platform):
+        """The package's own targets `name` depends on, and the external products, on `platform`."""
+        local, external = [], []
+        for dependency in self.targets[name]["dependencies"]:
+            kind, value = next(iter(dependency.items()))
+            condition = value[-1]
+            if condition and platform not in condition.get("platformNames", [platform]):
+                continue
+            if kind in ("byName", "target"):
+                (local if value[0] in self.targets else external).append(value[0])
+            elif kind == "product":
+                external.append(value[0])
+        return local, external
+
+    def closure(self, roots, platform):
+        """Every local target `roots` need, dependencies first."""
+        order, seen = [], set()
+
+        def visit(name):
+            if name in seen:
+                return
+            seen.add(name)
+            for dependency in self.local_dependencies(name, platform)[0]:
+                visit(dependency)
+            order.append(name)
+
+        for root in roots:
+            visit(root)
+        return order
+
+    def upcoming_features(self, name):
+        features = []
+        for setting in self.targets[name].get("settings", []):
+            kind = setting["kind"]
+            if "enableUpcomingFeature" in kind:
+                features.append(kind["enableUpcomingFeature"]["_0"])
+        return features
+
+    def sources(self, name):
+        path = self.targets[name].get("path") or os.path.join("Sources", name)
+        base = os.path.join(ROOT, path)
+        excluded = {os.path.normpath(os.path.join(base, e)) for e in self.targets[name].get("exclude", [])}
+        files = []
+        for directory, _, names in os.walk(base):
+            if any(directory == e or directory.startswith(e + os.sep) for e in excluded):
+                continue
+            files += [os.path.join(directory, n) for n in names if n.endswith(".swift")]
+        return sorted(files)
+
+
+# ---------------------------------------------------------------------------------------------
+# Interfaces: retargeted and patched text
+
+
+ATTRIBUTE_LINE = re.compile(r"^\s*(@[\w.]+(\([^)]*\))?\s*)+$")
+
+
+def retarget(text, target):
+    """An interface's module flags pointed at `target`; `@backDeployed` dropped where the printed
+    declaration has no body (the compiler requires one; availability is unchanged)."""
+    text = re.sub(r"-target \S+", "-target " + target, text)
+    lines, kept, index = text.split("\n"), [], 0
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith("@backDeployed"):
+            following = index + 1
+            while following < len(lines) and ATTRIBUTE_LINE.match(lines[following]):
+                following += 1
+            if following < len(lines) and not lines[following].rstrip().endswith("{"):
+                index += 1
+                continue
+        kept.append(line)
+        index += 1
+    return "\n".join(kept)
+
+
+# The language features the toolchain's own interfaces are printed with (lifetimes, ~Escapable).
+PRINTED_FEATURES = (
+    "-enable-experimental-feature NonescapableTypes -enable-experimental-feature LifetimeDependence "
+    "-enable-experimental-feature Lifetimes -enable-experimental-feature AllowUnsafeAttribute "
+    "-enable-experimental-feature BitwiseCopyable -enable-experimental-feature ValueGenerics"
+)
+
+
+def interface_header(module, target, flags=""):
+    return (
+        "// swift-interface-format-version: 1.0\n"
+        f"// swift-module-flags: -target {target} -disable-objc-interop -enable-library-evolution "
+        f"-swift-version 5 {PRINTED_FEATURES} {flags} -module-name {module}\n"
+    )
+
+
+class SDK:
+    """The modules an Apple target sees, built into one folder."""
+
+    def __init__(self, folder, target, platform):
+        self.folder = folder
+        self.target = target
+        self.platform = platform  # "ios" or "macos"
+        self.cache = os.path.join(folder, "module-cache")
+        os.makedirs(self.cache, exist_ok=True)
+        # Each module is rebuilt when what it is made of, or any module built before it, changed.
+        self.chain = hashlib.sha256(target.encode()).hexdigest()
+
+    def up_to_date(self, module, *inputs):
+        digest = hashlib.sha256(self.chain.encode())
+        for item in inputs:
+            digest.update(item if isinstance(item, bytes) else str(item).encode())
+        self.chain = digest.hexdigest()
+        stamp = os.path.join(self.folder, module + ".stamp")
+        built = os.path.exists(stamp) and open(stamp).read() == self.chain
+        return built, stamp
+
+    def built(self, stamp):
+        with open(stamp, "w") as handle:
+            handle.write(self.chain)
+
+    def base_flags(self):
+        return [
+            "-target", self.target, "-I", self.folder, "-module-cache-path", self.cache,
+            "-disable-objc-interop", "-enable-cross-import-overlays",
+            # The toolchain's macros (@TaskLocal, @Observable) expand as the driver has them expand.
+            "-plugin-path", os.path.join(os.path.dirname(TOOLCHAIN_LINUX), "host", "plugins"),
+        ]
+
+    def build_interface(self, module, text, extra=()):
+        path = os.path.join(self.folder, module + ".swiftinterface")
+        done, stamp = self.up_to_date(module, text, extra)
+        if done:
+            return
+        command = (
+            ["swiftc", "-frontend", "-compile-module-from-interface", path, "-module-name", module,
+             "-o", os.path.join(self.folder, module + ".swiftmodule")] + self.base_flags() + list(extra)
+        )
+        what = f"the {module} interface (retargeted to {self.target})"
+        for _ in range(20):
+            with open(path, "w") as handle:
+                handle.write(text)
+            result = run(command, what, check=False)
+            if result.returncode == 0:
+                break
+            text, fixes = repair_printed_interface(text, result.stderr, path)
+            if not fixes:
+                run(command, what)  # reports the errors and ends the check
+            for fix in fixes:
+                print(f"   {module}: {fix}")
+        else:
+            fail(f"{what}: still failing after 20 rounds of repairs")
+        self.built(stamp)
+
+    def build_source(self, module, files, extra=(), what=None, cache=True, output=None):
+        """`module` from source files, its module emitted for what imports it. With `what`, a
+        failure is returned to the caller (a probe expects one) instead of ending the check; a
+        probe's module goes to `output`, outside the SDK."""
+        command = (
+            ["swiftc", "-frontend", "-emit-module", "-module-name", module, "-parse-as-library",
+             "-o", output or os.path.join(self.folder, module + ".swiftmodule")]
+            + self.base_flags() + list(extra) + ["-warnings-as-errors"] + files
+        )
+        done, stamp = self.up_to_date(module, " ".join(command), *(open(f, "rb").read() for f in files))
+        if done and cache:
+            return None
+        result = run(command, what or module, check=what is None)
+        if result.returncode == 0 and cache:
+            self.built(stamp)
+        return result
+
+
+# Printed interfaces (swift-synthesize-interface) are not always valid interfaces: the printer
+# drops the accessors of stored and inlinable properties and subscripts, and prints an `override`
+# of an initializer whose overridden one is internal. Each rule repairs one kind of error at the line
+# the compiler names, the same way every time, and the check says what it repaired; an error no rule
+# knows ends the check.
+
+
+def _drop_override(lines, index):
+    if "override " not in lines[index]:
+        return None
+    lines[index] = lines[index].replace("override ", "", 1)
+    return "dropped an `override` of an internal member"
+
+
+def _add_accessors(lines, index):
+    # A property or subscript printed without its accessors is stored or settable: `{ get set }`
+    # (a `let`, `{ get }`). The compiler may point at an attribute line above the declaration.
+    while index < len(lines) and ATTRIBUTE_LINE.match(lines[index]):
+        index += 1
+    line = lines[index].rstrip()
+    if line.endswith("}") or not re.search(r"\b(var|let|subscript)\b", line):
+        return None
+    if re.search(r"\blet\b", line):
+        lines[index] = re.sub(r"\blet\b", "var", line, count=1) + " { get }"
+    else:
+        lines[index] = line + " { get set }"
+    return "gave a property printed without accessors its accessors"
+
+
+def _drop_lazy(lines, index):
+    # A lazy property, printed without its initializer: to a caller it is a settable property.
+    if "lazy " not in lines[index]:
+        return None
+    lines[index] = lines[index].replace("lazy ", "", 1)
+    _add_accessors(lines, index)
+    return "printed a lazy property as a settable one"
+
+
+def _drop_restricted_setter(lines, index):
+    repaired = re.sub(r"\b(private|internal|fileprivate)\(set\) ", "", lines[index], count=1)
+    if repaired == lines[index]:
+        return None
+    lines[index] = repaired
+    return "dropped a restricted setter of a read-only property"
+
+
+def _drop_declaration(lines, index):
+    # A declaration naming a type the printer left out (one declared in an extension of a type
+    # that is itself declared in an extension of another module's type, as `Date.FormatStyle`'s
+    # `DateStyle`): the declaration goes, with its attributes. What the package needs of such
+    # types is transcribed from Apple's documentation (StandIns/Foundation+Apple.swift).
+    if not lines[index].strip() or lines[index].lstrip().startswith("//"):
+        return None
+    start = index
+    while start > 0 and ATTRIBUTE_LINE.match(lines[start - 1]):
+        start -= 1
+    end, depth = index, 0
+    if "{" in lines[index]:
+        for end in range(index, len(lines)):
+            depth += lines[end].count("{") - lines[end].count("}")
+            if depth == 0:
+                break
+    for line in range(start, end + 1):
+        lines[line] = ""
+    return "dropped a declaration naming a type the printer left out"
+
+
+def _drop_conformance(lines, index, message):
+    # A conformance whose witnesses the printer left out (they sit in an extension it lost).
+    protocol = re.search(r"does not conform to protocol '([\w.]+)'", message).group(1).split(".")[-1]
+    line = lines[index]
+    repaired = re.sub(r"(: |, )(\w+\.)*" + protocol + r"\b(?=[,{ ]|$)", lambda m: m.group(1), line, count=1)
+    repaired = repaired.replace(": , ", ": ").replace(", , ", ", ").replace(",  {", " {")
+    repaired = re.sub(r"(: |, )\s*(where|\{)", r" \2", repaired)
+    if repaired == line:
+        return None
+    lines[index] = repaired
+    return f"dropped a conformance to {protocol} whose witnesses the printer left out"
+
+
+def _unavailable_too(lines, index):
+    # An extension of a type Apple lacks on the platform (Process in iOS) is unavailable with it.
+    if not lines[index].lstrip().startswith("extension "):
+        return None
+    lines[index] = NOT_ON_IOS + lines[index]
+    return "marked an extension of a type unavailable in iOS unavailable too"
+
+
+def _raw_value_witnesses(lines, index):
+    # An enum with a raw type whose synthesized `init(rawValue:)` the printer did not print, next to
+    # an `init(_:)` of its own: the witnesses are written out.
+    match = re.search(r"\benum \w+ : ([\w.]+)", lines[index])
+    if not match:
+        return None
+    raw = match.group(1)
+    lines[index] += (
+        f"\n    public typealias RawValue = {raw}\n    public init?(rawValue: {raw})\n"
+        f"    public var rawValue: {raw} {{ get }}"
+    )
+    return "wrote out the raw-value witnesses of an enum"
+
+
+def _first_version_only(lines, index):
+    # An availability the printer merged from two attributes (a platform named twice): the first stays.
+    match = re.match(r"^(\s*)@available\((.*)\)\s*$", lines[index])
+    if not match:
+        return None
+    seen, kept = set(), []
+    for item in [part.strip() for part in match.group(2).split(",")]:
+        platform = item.split()[0]
+        if platform in seen:
+            continue
+        seen.add(platform)
+        kept.append(item)
+    lines[index] = f"{match.group(1)}@available({', '.join(kept)})"
+    return "kept the first of two versions the printer gave one platform"
+
+
+REPAIRS = [
+    (r"does not override (a designated initializer|any property|any method) from its superclass", _drop_override),
+    (r"expected '\{' in subscript to specify getter and setter", _add_accessors),
+    (r"extensions must not contain stored properties", _add_accessors),
+    (r"stored properties cannot be marked potentially unavailable", _add_accessors),
+    (r"attribute cannot be applied to stored properties", _add_accessors),
+    (r"cannot override with a stored property", _add_accessors),
+    (r"class stored properties not supported", _add_accessors),
+    (r"modifier cannot be applied to read-only properties", _drop_restricted_setter),
+    (r"invalid redeclaration of", _drop_declaration),
+    (r"lazy properties must have an initializer", _drop_lazy),
+    (r"cannot have a stored property that recursively contains it", _add_accessors),
+    (r"is unavailable in iOS", _unavailable_too),
+    (r"version for \w+ already specified", _first_version_only),
+    (r"different argument labels from those required by protocol 'RawRepresentable'", _raw_value_witnesses),
+    # A type alias of a C type the printer could not name (NSRange): the stand-in declares it.
+    (r"expected '=' in type alias declaration", _drop_declaration),
+    (r"is not a member type of", _drop_declaration),
+    (r"no type for 'Self' can satisfy both", _drop_declaration),
+    (r"does not conform to protocol", _drop_conformance),
+]
+
+
+def repair_printed_interface(text, errors, path):
+    lines = text.split("\n")
+    printed = lines.index(STAND_IN_MARK) if STAND_IN_MARK in lines else len(lines)
+    fixes = []
+    pattern = re.compile(re.escape(path) + r":(\d+):\d+: error: (.*)")
+    for match in pattern.finditer(errors):
+        number, message = int(match.group(1)), match.group(2)
+        if number > printed:
+            continue  # a stand-in's own error: reported, never repaired
+        for rule, repair in REPAIRS:
+            if re.search(rule, message):
+                description = (
+                    repair(lines, number - 1, message) if repair is _drop_conformance else repair(lines, number - 1)
+                )
+                if description:
+                    fixes.append(f"line {number}: {description}")
+                break
+    return "\n".join(lines), fixes
+
+
+def toolchain_interface(name):
+    path = os.path.join(TOOLCHAIN_LINUX, f"{name}.swiftmodule", "x86_64-unknown-linux-gnu.swiftinterface")
+    with open(path) as handle:
+        return handle.read()
+
+
+def concurrency_patch(text):
+    # `@_implements(…, Failure)` witnesses are printed with the protocol's iOS 13 availability,
+    # while the `Failure` they name is iOS 18: give them the availability of what they name.
+    return re.sub(
+        r"@available\([^)]*\)(\s*@_implements\([^)]*, Failure\))",
+        r"@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)\1",
+        text,
+    )
+
+
+def darwin_import(text):
+    # Apple's standard library and Foundation import Darwin where Linux's import Glibc.
+    text = re.sub(r"^import Glibc$", "import Darwin", text, flags=re.M)
+    return text.replace("Glibc.", "Darwin.")
+
+
+def synchronization_patch(text):
+    # Mutex's inlinable lock reads the Linux thread ID (a futex word); Darwin's is not needed to
+    # type-check a caller, so the inlined call reads 0.
+    return darwin_import(text).replace("_swift_stdlib_gettid()", "UInt32(0)")
+
+
+def synthesize(module, search_paths, extra=()):
+    command = ["swift-synthesize-interface", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
+               "-print-fully-qualified-types"]
+    for path in search_paths:
+        command += ["-I", path]
+    result = run(command + list(extra), f"swift-synthesize-interface of {module}")
+    return result.stdout
+
+
+# Members swift-corelibs-foundation has and Apple's Foundation lacks on a platform: marked so.
+# (FoundationEssentials already marks homeDirectoryForCurrentUser and homeDirectory(forUser:)
+# unavailable in iOS, tvOS and watchOS.)
+NOT_ON_IOS = "@available(iOS, unavailable)\n@available(tvOS, unavailable)\n@available(watchOS, unavailable)\n@available(visionOS, unavailable)\n"
+CORELIBS_ONLY = [
+    # Process and its pipes: macOS only (https://developer.apple.com/documentation/foundation/process).
+    (r"^open class Process : ", NOT_ON_IOS),
+    # Host: macOS only (https://developer.apple.com/documentation/foundation/host).
+    (r"^open class Host : ", NOT_ON_IOS),
+]
+
+
+def foundation_interface(sdk, parts, apple_members):
+    """One Foundation module: the toolchain's corelibs Foundation and FoundationNetworking (on
+    Apple platforms URLSession is Foundation's), re-exporting FoundationEssentials and
+    FoundationInternationalization as Linux's does, with Apple's members appended."""
+    body = []
+    for text in parts:
+        text = darwin_import(text)
+        text = text.replace("FoundationNetworking.", "Foundation.")
+        lines = [line for line in text.split("\n") if not line.startswith("import ")]
+        body.append("\n".join(lines))
+    text = "\n".join(body)
+    for pattern, attributes in CORELIBS_ONLY:
+        if sdk.platform == "ios":
+            text, count = re.subn(pattern, lambda m: attributes + m.group(0), text, flags=re.M)
+            if count != 1:
+                fail(f"Foundation: expected one declaration matching {pattern!r}, found {count}")
+    imports = (
+        "@_exported import FoundationEssentials\n@_exported import FoundationInternationalization\n"
+        "@_exported import Darwin\n@_exported import Dispatch\nimport Synchronization\n"
+    )
+    return interface_header("Foundation", sdk.target) + imports + text + "\n" + apple_members
+
+
+# Where the printed interface ends and the stand-ins' declarations begin: repairs stop here.
+STAND_IN_MARK = "// AppleCheck: stand-in declarations"
+
+
+def supplement(module):
+    """What StandIns/<module>+*.swift add to a printed interface: declarations Apple's module has
+    that the printed one lacks, transcribed from Apple's documentation."""
+    text = "\n" + STAND_IN_MARK + "\n"
+    for name in sorted(os.listdir(STAND_INS)):
+        if name.startswith(module + "+") and name.endswith(".swift"):
+            source = open(os.path.join(STAND_INS, name)).read()
+            text += "\n" + "\n".join(line for line in source.split("\n") if not re.match(r"^(public )?import ", line))
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def build_sdk(sdk, package, linux_modules):
+    """The Apple-target SDK, cached by everything it is made of."""
+    fingerprint = hashlib.sha256()
+    fingerprint.update(sdk.target.encode())
+    fingerprint.update(open(__file__, "rb").read())
+    fingerprint.update(subprocess.run(["swiftc", "--version"], capture_output=True).stdout)
+    for directory, _, names in sorted(os.walk(STAND_INS)):
+        for name in sorted(names):
+            fingerprint.update(name.encode())
+            fingerprint.update(open(os.path.join(directory, name), "rb").read())
+    for module in DEPENDENCY_MODULES:
+        path = os.path.join(linux_modules, module + ".swiftmodule")
+        if os.path.exists(path):
+            fingerprint.update(str(os.path.getmtime(path)).encode())
+    stamp = os.path.join(sdk.folder, "sdk.stamp")
+    digest = fingerprint.hexdigest()
+    if os.path.exists(stamp) and open(stamp).read() == digest:
+        print(f"== SDK for {sdk.target}: up to date ({sdk.folder})")
+        return
+    started = time.time()
+    print(f"== SDK for {sdk.target}: the standard library, Foundation, the dependencies and the stand-ins")
+    sdk.build_interface("Swift", retarget(toolchain_interface("Swift"), sdk.target), ["-parse-stdlib"])
+    sdk.build_interface(
+        "_Concurrency", concurrency_patch(retarget(toolchain_interface("_Concurrency"), sdk.target)), ["-parse-stdlib"]
+    )
+    sdk.build_interface("_StringProcessing", retarget(toolchain_interface("_StringProcessing"), sdk.target))
+    sdk.build_interface(
+        "SwiftOnoneSupport", retarget(toolchain_interface("SwiftOnoneSupport"), sdk.target), ["-parse-stdlib"]
+    )
+    sdk.build_source("Darwin", [os.path.join(STAND_INS, "Darwin", "Darwin.swift")], ["-swift-version", "6"])
+    sdk.build_interface(
+        "Synchronization", synchronization_patch(retarget(toolchain_interface("Synchronization"), sdk.target))
+    )
+    sdk.build_interface("Observation", darwin_import(retarget(toolchain_interface("Observation"), sdk.target)))
+    print(f"   standard library: {time.time() - started:.0f} s")
+
+    # Dispatch and Foundation, printed from the toolchain's binary modules.
+    dispatch = synthesize("Dispatch", [TOOLCHAIN_LINUX])
+    dispatch = re.sub(r"^import CDispatch$", "import Darwin", dispatch, flags=re.M).replace("CDispatch.", "Darwin.")
+    dispatch = dispatch.replace("Darwin.dispatch_time_t", "Swift.UInt64").replace("Darwin.dispatch_fd_t", "Swift.Int32")
+    sdk.build_interface("Dispatch", interface_header("Dispatch", sdk.target) + dispatch)
+    essentials = darwin_import(synthesize("FoundationEssentials", [TOOLCHAIN_LINUX]))
+    sdk.build_interface("FoundationEssentials", interface_header("FoundationEssentials", sdk.target) + essentials)
+    international = darwin_import(synthesize("FoundationInternationalization", [TOOLCHAIN_LINUX]))
+    international += supplement("FoundationInternationalization")
+    sdk.build_interface(
+        "FoundationInternationalization", interface_header("FoundationInternationalization", sdk.target) + international
+    )
+    apple = supplement("Foundation")
+    foundation = foundation_interface(
+        sdk, [synthesize("Foundation", [TOOLCHAIN_LINUX]), synthesize("FoundationNetworking", [TOOLCHAIN_LINUX])],
+        apple,
+    )
+    sdk.build_interface("Foundation", foundation)
+    print(f"   Foundation: {time.time() - started:.0f} s")
+
+    build_dependencies(sdk, linux_modules)
+    print(f"   dependencies: {time.time() - started:.0f} s")
+    build_stand_ins(sdk)
+    print(f"   SDK built in {time.time() - started:.0f} s")
+    with open(stamp, "w") as handle:
+        handle.write(digest)
+
+
+# The external modules the app-facing targets import, and what their interfaces import in turn:
+# printed from the Linux debug build (a fresh clone's `swift build` makes it first).
+DEPENDENCY_MODULES = ["Logging", "HTTPTypes", "HTTPTypesFoundation", "Crypto", "GRDB"]
+
+
+def build_dependencies(sdk, linux_modules):
+    sqlite_map = os.path.join(sdk.folder, "sqlite")
+    os.makedirs(sqlite_map, exist_ok=True)
+    with open(os.path.join(sqlite_map, "module.modulemap"), "w") as handle:
+        # Apple's SDK has SQLite3 as a system module; GRDB's Linux build names it GRDBSQLite.
+        handle.write('module GRDBSQLite [system] {\n  header "shim.h"\n  export *\n}\n')
+    with open(os.path.join(sqlite_map, "shim.h"), "w") as handle:
+        handle.write("#include </usr/include/sqlite3.h>\n")
+    clang_flags = ["-Xcc", f"-fmodule-map-file={os.path.join(sqlite_map, 'module.modulemap')}"]
+    grdb_map = os.path.join(ROOT, ".build", "checkouts", "GRDB.swift", "Sources", "GRDBSQLite", "module.modulemap")
+    for module in DEPENDENCY_MODULES:
+        text = synthesize(module, [linux_modules, TOOLCHAIN_LINUX], ["-Xcc", f"-fmodule-map-file={grdb_map}"])
+        text = darwin_import(text)
+        text = re.sub(r"^import (FoundationEssentials|FoundationNetworking|FoundationInternationalization)$",
+                      "import Foundation", text, flags=re.M)
+        text = re.sub(r"\bFoundation(Essentials|Networking|Internationalization)\.", "Foundation.", text)
+        # swift-crypto's BoringSSL wrapper is its Linux implementation (on Apple platforms Crypto is
+        # CryptoKit's API); nothing public names it.
+        text = re.sub(r"^import CryptoBoringWrapper$", "", text, flags=re.M)
+        text += supplement(module)
+        sdk.build_interface(module, interface_header(module, sdk.target) + text, clang_flags)
+
+
+def build_stand_ins(sdk):
+    platform_framework = "UIKit" if sdk.platform == "ios" else "AppKit"
+    order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI"]
+    for module in order:
+        folder = os.path.join(STAND_INS, module)
+        files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))
+        sdk.build_source(module, files, ["-swift-version", "6", "-enable-library-evolution"])
+    # Apple's cross-import overlay: a file that imports both AuthenticationServices and SwiftUI
+    # also sees _AuthenticationServices_SwiftUI (the webAuthenticationSession environment value).
+    crossimport = os.path.join(sdk.folder, "AuthenticationServices.swiftcrossimport")
+    os.makedirs(crossimport, exist_ok=True)
+    with open(os.path.join(crossimport, "SwiftUI.swiftoverlay"), "w") as handle:
+        handle.write("---\nversion: 1\nmodules:\n  - name: _AuthenticationServices_SwiftUI\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The package's targets and the examples
+
+
+def project_flags(package, name):
+    flags = ["-swift-version", "6", "-package-name", "spotifylink", "-D", "SWIFT_PACKAGE"]
+    for feature in package.upcoming_features(name):
+        flags += ["-enable-upcoming-feature", feature]
+    return flags
+
+
+def compile_project(sdk, package, names, replacements=None, probe=False):
+    """Each target in order; `replacements` maps a file to the text it is checked with instead."""
+    for name in names:
+        files = package.sources(name)
+        files = materialize(files, replacements)
+        if not probe:
+            sdk.build_source(name, files, project_flags(package, name))
+            continue
+        output = os.path.join(scratch(), name + ".swiftmodule")
+        result = sdk.build_source(name, files, project_flags(package, name), what=name, cache=False, output=output)
+        if result.returncode != 0:
+            return result
+    return None
+
+
+def compile_examples(sdk, replacements=None, probe=False):
+    for name in EXAMPLES:
+        folder = os.path.join(HERE, "Examples", name)
+        files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))
+        files = materialize(files, replacements)
+        flags = ["-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility"]
+        command_what = None if not probe else name
+        # An app's files: compiled as a module of their own, as an app target is (no module emitted
+        # for others; the folder name keeps the .swiftmodule apart from the SDK's).
+        result = run(
+            ["swiftc", "-frontend", "-typecheck", "-module-name", name, "-parse-as-library"]
+            + sdk.base_flags() + flags + ["-warnings-as-errors"] + files,
+            f"the app example {name}", check=not probe,
+        )
+        if probe and result.returncode != 0:
+            return result
+    return None
+
+
+_scratch = None
+
+
+def scratch():
+    """A temporary folder for probes' copies and modules, removed when the check ends."""
+    global _scratch
+    if _scratch is None:
+        _scratch = tempfile.mkdtemp(prefix="apple-check-")
+        atexit.register(shutil.rmtree, _scratch, True)
+    return _scratch
+
+
+def materialize(files, replacements):
+    """The files, with any replaced by a temporary copy holding the replacement text."""
+    if not replacements:
+        return files
+    result = []
+    for path in files:
+        path = os.path.realpath(path)
+        if path in replacements:
+            copy = os.path.join(scratch(), hashlib.sha1(path.encode()).hexdigest()[:8] + "-" + os.path.basename(path))
+            with open(copy, "w") as handle:
+                handle.write(replacements[path])
+            result.append(copy)
+        else:
+            result.append(path)
+    return result
+
+
+def main():
+    global TOOLCHAIN_LINUX
+    arguments = sys.argv[1:]
+    if not arguments or arguments[0] not in ("ios", "macos"):
+        print("usage: AppleCheck/check.py ios|macos [--probes]", file=sys.stderr)
+        sys.exit(64)
+    flavor = arguments[0]
+    swiftc = shutil.which("swiftc")
+    TOOLCHAIN_LINUX = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(swiftc))), "lib", "swift", "linux")
+    package = Package(ROOT)
+    version = package.deployment(flavor)
+    target = f"x86_64-apple-ios{version}-simulator" if flavor == "ios" else f"x86_64-apple-macos{version}"
+    linux_modules = os.path.join(ROOT, ".build", "debug", "Modules")
+    if not os.path.isdir(linux_modules):
+        fail(f"{linux_modules} is missing: run `swift build` first (the dependencies' interfaces are printed from it)")
+    sdk = SDK(os.path.join(ROOT, f".build-apple-{flavor}", "sdk"), target, flavor)
+    build_sdk(sdk, package, linux_modules)
+
+    started = time.time()
+    targets = package.closure([t for t in package.products[APP_PRODUCT]["targets"]], flavor)
+    print(f"== {flavor} {version} ({target}): {', '.join(targets)}")
+    compile_project(sdk, package, targets)
+    if flavor == "ios":
+        print(f"== the app examples: {', '.join(EXAMPLES)}")
+        compile_examples(sdk)
+    print(f"Apple check ({flavor} {version}): passed in {time.time() - started:.0f} s")
+    if "--probes" in arguments:
+        import probes
+
+        probes.run_all(sys.modules[__name__], sdk, package, targets, flavor)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    main()

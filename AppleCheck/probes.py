@@ -1,0 +1,175 @@
+"""Probes: each a mistake Apple's SDK rejects, written into one file of the package or of an app
+example, which the check must refuse with the diagnostic Apple's compiler gives; and controls,
+valid Apple code the check must accept. `AppleCheck/check.py ios --probes` (and macos) runs every
+probe of the flavor on a copy of the file; the sources are never touched.
+
+A probe that compiles (or a control that does not) fails the run: the check would have let an
+uninstallable line through, or refused one Apple accepts.
+"""
+
+import os
+import re
+import sys
+import time
+
+# (name, flavor, file, old text, new text, expected diagnostic regex; None: must compile)
+# A new text of None means "insert `old` text's replacement at the end of the file": see APPENDED.
+PROBES = [
+    # -- a newer API unguarded --------------------------------------------------------------
+    ("Mutex, iOS 18, at the iOS 17 target", "ios",
+     "Sources/SpotifyNowPlaying/NowPlayingMonitor.swift",
+     "private let control = Lock<Control>(Control())",
+     "private let control = Synchronization.Mutex<Control>(Control())",
+     r"'Mutex' is only available in iOS 18\.0 or newer"),
+    ("the Callback sign-in API unguarded at iOS 17.0", "ios",
+     "Sources/SpotifyLinkUI/Connection/SpotifyConnectionModel+WebAuthentication.swift",
+     "guard #available(iOS 17.4, macOS 14.4, *) else { throw CancellationError() }\n", "",
+     r"is only available in iOS 17\.4 or newer"),
+    ("the Callback sign-in API unguarded at macOS 14.0", "macos",
+     "Sources/SpotifyLinkUI/Connection/SpotifyConnectionModel+WebAuthentication.swift",
+     "guard #available(iOS 17.4, macOS 14.4, *) else { throw CancellationError() }\n", "",
+     r"is only available in macOS 14\.4 or newer"),
+    ("ASWebAuthenticationSession.Callback without its availability", "ios",
+     "Sources/SpotifyAuth/OAuth/BrowserSignIn+AuthenticationServices.swift",
+     "@available(iOS 17.4, macOS 14.4, *)\n", "",
+     r"'Callback' is only available in iOS 17\.4 or newer"),
+    ("String(validating:as:), iOS 18, unguarded", "ios",
+     "Sources/SpotifyWebAPI/Models/FastDecoding/JSONReader.swift",
+     "guard string(validatingUTF8: bytes) != nil else { throw Declined() }",
+     "guard String(validating: bytes, as: UTF8.self) != nil else { throw Declined() }",
+     r"'init\(validating:as:\)' is only available in iOS 18\.0 or newer"),
+    ("performExpiringActivity in the macOS branch", "macos",
+     "Sources/SpotifyAuth/Session/ExpiringActivity.swift",
+     "    #elseif canImport(AppKit)\n        BackgroundActivity()",
+     "    #elseif canImport(AppKit)\n        GrantedActivity { reason, block in\n"
+     "            ProcessInfo.processInfo.performExpiringActivity(withReason: reason, using: block)\n        }",
+     r"'performExpiringActivity\(withReason:using:\)' is unavailable in macOS"),
+    # -- a newer runtime feature ------------------------------------------------------------
+    ("a typed-throws function type used as a value", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nlet typedThrowsProbe: [() throws(CancellationError) -> Void] = []\n",
+     r"runtime support for typed throws function types is only available in iOS 18"),
+    ("an @isolated(any) function type used as a value", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nlet isolatedAnyProbe: [@isolated(any) @Sendable () -> Void] = []\n",
+     r"runtime support for '@isolated\(any\)' function types is only available in iOS 18"),
+    # -- a Foundation member Apple lacks on the platform -----------------------------------
+    ("homeDirectoryForCurrentUser in an iOS branch", "ios",
+     "Sources/PlaylistLinksSQLite/PrivateFile.swift",
+     "            #if canImport(UIKit)\n",
+     "            #if canImport(UIKit)\n                _ = FileManager.default.homeDirectoryForCurrentUser\n",
+     r"'homeDirectoryForCurrentUser' is unavailable in iOS"),
+    ("Process in an iOS branch", "ios",
+     "Sources/PlaylistLinksSQLite/PrivateFile.swift",
+     "            #if canImport(UIKit)\n",
+     "            #if canImport(UIKit)\n                _ = Process()\n",
+     r"'Process' is unavailable in iOS"),
+    # -- a CoreFoundation bridging cast dropped ------------------------------------------
+    ("a CFString key without `as String`", "ios",
+     "Sources/SpotifyAuth/Store/KeychainTokenStore+Security.swift",
+     "query[kSecReturnData as String] = true", "query[kSecReturnData] = true",
+     r"'CFString' \(aka 'NSString'\) is not implicitly convertible to 'String'"),
+    ("a query without `as CFDictionary`", "ios",
+     "Sources/SpotifyAuth/Store/KeychainTokenStore+Security.swift",
+     "SecItemDelete(Self.query(item) as CFDictionary)", "SecItemDelete(Self.query(item))",
+     r"cannot convert value of type '\[String : Any\]' to expected argument type 'CFDictionary'"),
+    ("SecCopyErrorMessageString read as a String without a cast", "ios",
+     "Sources/SpotifyAuth/Store/KeychainTokenStore+Security.swift",
+     "as String?", "",
+     r"cannot convert (return expression|value) of type 'CFString\?'|'CFString\?' \(aka 'Optional<NSString>'\)"),
+    # -- a missing import -----------------------------------------------------------------
+    ("webAuthenticationSession without `import AuthenticationServices`", "ios",
+     "AppleCheck/Examples/JournalApp/ConnectRow.swift",
+     "import AuthenticationServices\n", "",
+     r"webAuthenticationSession|WebAuthenticationSession"),
+    ("UIImage without `import SwiftUI` (nor UIKit)", "ios",
+     "AppleCheck/Examples/JournalApp/JournalApp.swift",
+     "import SwiftUI\n", "",
+     r"cannot find type '(App|View|Scene)' in scope|cannot find 'UIImage' in scope"),
+    # -- a capture that is not Sendable -------------------------------------------------
+    ("a non-Sendable capture in Binding(get:set:)", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
+     "\nfinal class Counter { var value = 0 }\n"
+     "func counterBinding(_ counter: Counter) -> Binding<Int> {\n"
+     "    Binding(get: { counter.value }, set: { counter.value = $0 })\n}\n",
+     r"non-Sendable|non-sendable"),
+    ("a non-Sendable capture in the expiring activity's block", "ios",
+     "Sources/SpotifyAuth/Session/ExpiringActivity.swift", None,
+     "\nfinal class ActivityCounter { var value = 0 }\n"
+     "func expiringProbe(_ counter: ActivityCounter) {\n"
+     "    ProcessInfo.processInfo.performExpiringActivity(withReason: \"probe\") { _ in counter.value += 1 }\n}\n",
+     r"non-Sendable|non-sendable"),
+    # -- controls: valid Apple code the check must accept ------------------------------
+    ("control: ProcessInfo.isMacCatalystApp (iOS 13, macOS 10.15)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc catalystProbe() -> Bool { ProcessInfo.processInfo.isMacCatalystApp }\n",
+     None),
+    ("control: Text built in a nonisolated helper", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
+     "\nnonisolated func captionProbe(_ s: String) -> Text { Text(s) }\n",
+     None),
+    ("control: the Callback API behind #available", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
+     "\nimport AuthenticationServices\n"
+     "func callbackProbe() -> Bool {\n"
+     "    if #available(iOS 17.4, *) { _ = ASWebAuthenticationSession.Callback.customScheme(\"myapp\"); return true }\n"
+     "    return false\n}\n",
+     None),
+]
+
+
+def run_all(check, sdk, package, targets, flavor):
+    started = time.time()
+    failures = []
+    probes = [probe for probe in PROBES if probe[1] == flavor]
+    print(f"== probes ({flavor}): {len(probes)} mistakes and controls, each on a copy of one file")
+    for name, _, relative, old, new, expected in probes:
+        path = os.path.join(check.ROOT, relative)
+        text = open(path).read()
+        if old is None:
+            changed = text + new
+        else:
+            if old not in text:
+                failures.append(f"{name}: its text is no longer in {relative}")
+                continue
+            changed = text.replace(old, new, 1)
+        result = compile_with(check, sdk, package, targets, flavor, os.path.realpath(path), changed)
+        if expected is None:
+            ok = result is None or result.returncode == 0
+            verdict = "accepted" if ok else "refused"
+            if not ok:
+                failures.append(f"{name}: valid Apple code refused:\n{first_error(result)}")
+        else:
+            refused = result is not None and result.returncode != 0
+            matched = refused and re.search(expected, result.stdout + result.stderr)
+            verdict = "refused" if matched else ("refused, another way" if refused else "ACCEPTED")
+            if not matched:
+                detail = first_error(result) if refused else "it compiled"
+                failures.append(f"{name}: expected /{expected}/, {detail}")
+        print(f"   {verdict:>9}: {name}")
+    print(f"probes ({flavor}): {len(probes) - len(failures)} of {len(probes)} as expected "
+          f"in {time.time() - started:.0f} s")
+    if failures:
+        for failure in failures:
+            print(f"probe failed: {failure}", file=sys.stderr)
+        sys.exit(1)
+
+
+def first_error(result):
+    if result is None:
+        return "nothing was compiled"
+    lines = [line for line in (result.stdout + result.stderr).split("\n") if "error:" in line]
+    return "\n".join(lines[:3]) or (result.stdout + result.stderr)[-1500:]
+
+
+def compile_with(check, sdk, package, targets, flavor, path, text):
+    """Compiles the one module that holds `path` with `text` in its place, into a scratch folder
+    (the SDK's modules stay as the check built them); returns the compiler's result."""
+    replacements = {path: text}
+    examples = os.path.realpath(os.path.join(check.HERE, "Examples"))
+    if path.startswith(examples + os.sep):
+        return check.compile_examples(sdk, replacements=replacements, probe=True)
+    for name in targets:
+        if path in (os.path.realpath(f) for f in package.sources(name)):
+            return check.compile_project(sdk, package, [name], replacements=replacements, probe=True)
+    raise SystemExit(f"probe file {path} is in no target the check compiles")
