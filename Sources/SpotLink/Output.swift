@@ -4,36 +4,129 @@ import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
 
+/// A line for the terminal, the only text ``Output`` prints for people: its literal parts are the
+/// command's own words, and every value interpolated into it (a playlist's or a session's name, a
+/// message, a path) passes through ``Output/safe(_:)``, so a name Spotify or the user controls cannot
+/// move the cursor, set the title, write the clipboard or forge a line. A `String` is not a
+/// `TerminalText`: a new command cannot print one without interpolating it, and so making it safe.
+struct TerminalText: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable {
+    /// The text as it is written, escape sequences of its styling included.
+    fileprivate(set) var rendered: String
+
+    /// The safe text, for a `String` that reaches the terminal through ``Output`` later.
+    var description: String { rendered }
+
+    init(stringLiteral literal: String) { rendered = literal }
+
+    init(stringInterpolation: StringInterpolation) { rendered = stringInterpolation.rendered }
+
+    /// `value` shown as text, made safe.
+    init(_ value: some CustomStringConvertible) { rendered = Output.safe(value.description) }
+
+    fileprivate init(styled: String) { rendered = styled }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var rendered = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) { rendered.reserveCapacity(literalCapacity) }
+
+        mutating func appendLiteral(_ literal: String) { rendered += literal }
+
+        /// A value: made safe for the terminal.
+        mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            rendered += Output.safe(value.description)
+        }
+
+        /// Text already made for the terminal (styled, or built from other lines).
+        mutating func appendInterpolation(_ text: TerminalText) { rendered += text.rendered }
+    }
+
+    /// Two safe texts one after the other.
+    static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText {
+        TerminalText(styled: lhs.rendered + rhs.rendered)
+    }
+
+    /// Lines joined by line breaks, each already safe.
+    static func lines(_ lines: [TerminalText]) -> TerminalText {
+        TerminalText(styled: lines.map(\.rendered).joined(separator: "\n"))
+    }
+}
+
 /// Printing for people and for programs: colours only on a terminal and never with `NO_COLOR`,
-/// progress on stderr, JSON on stdout.
+/// progress on stderr, JSON on stdout. A closed pipe (`spotlink demo --json | head -1`) ends the
+/// command quietly with the status a shell expects (141, as SIGPIPE), never a crash.
 enum Output {
     static let isTerminal = isatty(STDOUT_FILENO) == 1
     static let errorIsTerminal = isatty(STDERR_FILENO) == 1
     static let colors = isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
-    static func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    static func line(_ text: TerminalText = "") {
+        write(text.rendered + "\n", to: STDOUT_FILENO)
     }
 
     /// An error on stderr; it may quote Spotify, so it passes through ``safe(_:)``.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("error: " + safe(text) + "\n").utf8))
+        write("error: " + safe(text) + "\n", to: STDERR_FILENO)
     }
 
-    static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    static func note(_ text: TerminalText) {
+        write(text.rendered + "\n", to: STDERR_FILENO)
     }
 
-    static func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    static func dim(_ text: String) -> String { colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
-    static func green(_ text: String) -> String { colors ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+    static func bold(_ text: TerminalText) -> TerminalText { styled(text, "1") }
+    static func dim(_ text: TerminalText) -> TerminalText { styled(text, "2") }
+    static func green(_ text: TerminalText) -> TerminalText { styled(text, "32") }
 
-    /// One JSON object on stdout.
+    private static func styled(_ text: TerminalText, _ code: String) -> TerminalText {
+        TerminalText(styled: colors ? "\u{1B}[\(code)m\(text.rendered)\u{1B}[0m" : text.rendered)
+    }
+
+    /// One JSON object on stdout. Characters a terminal would act on inside a string (C1 controls,
+    /// line and paragraph separators, bidirectional overrides and isolates) are written as `\\u`
+    /// escapes, as JSONSerialization already writes C0 controls: the same value, nothing to act on.
     static func json(_ value: Any) {
         let data =
             (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(jsonEscapingTerminalControls(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
+    }
+
+    /// `json` with every scalar ``safe(_:)`` would replace written as a `\\uXXXX` escape. Such a
+    /// scalar is inside a JSON string wherever it appears (JSON allows no other place), so the
+    /// document means the same.
+    static func jsonEscapingTerminalControls(_ json: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isTerminalControl(scalar) {
+                escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
+    /// Writes all of `text`, or ends the process as a closed pipe would: quietly, status 141.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { closedPipe() }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// What runs when stdout or stderr is a pipe whose reader went away: the command's cleanup
+    /// (the demo's folder), then exit 141, as a process killed by SIGPIPE reports.
+    nonisolated(unsafe) static var onClosedPipe: @Sendable () -> Void = {}
+
+    private static func closedPipe() -> Never {
+        onClosedPipe()
+        exit(141)
     }
 
     /// A progress bar on stderr when it is a terminal; silent otherwise.
@@ -62,14 +155,16 @@ enum Output {
     /// A text from Spotify made safe for a terminal: control characters, escape sequences, line
     /// and paragraph separators and bidirectional overrides become spaces.
     static func safe(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    switch scalar.value {
-                    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: " "
-                    default: scalar
-                    }
-                }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isTerminalControl($0) ? " " : $0 }))
+    }
+
+    /// A scalar a terminal acts on, or that reorders what it shows: C0 and C1 controls (ESC, CSI,
+    /// OSC, CR, BS, LF…), line and paragraph separators, bidirectional overrides and isolates.
+    static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// A length to the nearest minute, as cards show it; "unknown" when Spotify did not say.

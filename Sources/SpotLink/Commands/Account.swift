@@ -61,7 +61,7 @@ struct Login: AsyncParsableCommand {
                 object["display_name"] = user?.displayName
                 Output.json(object)
             } else {
-                let name = user.map { " as \(Output.safe($0.displayName ?? $0.id))" } ?? ""
+                let name = user.map { " as \(TerminalText($0.displayName ?? $0.id))" } ?? ""
                 Output.line("Signed in\(name). Tokens are kept in the \(tokenStore.kind).")
             }
         } catch let error as OAuthError where error.code == .configuration {
@@ -150,11 +150,11 @@ struct Logout: AsyncParsableCommand {
         if global.json {
             Output.json(["signed_out": true, "removed_from": removed, "forgot_details": !keepDetails])
         } else if removed.isEmpty {
-            Output.line("No Spotify tokens were stored for \(context.server.issuer)." + details + " " + revoke)
+            Output.line("No Spotify tokens were stored for \(context.server.issuer).\(details) \(revoke)")
         } else {
             Output.line(
-                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the "))."
-                    + details + " " + revoke)
+                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")).\(details) \(revoke)"
+            )
         }
     }
 }
@@ -220,7 +220,7 @@ struct Status: AsyncParsableCommand {
         }
         if let user {
             Output.line(
-                "Signed in as \(Output.bold(Output.safe(user.name))) (\(Output.safe(user.id))) at \(context.server.issuer)"
+                "Signed in as \(Output.bold(TerminalText(user.name))) (\(TerminalText(user.id))) at \(context.server.issuer)"
             )
         } else {
             Output.line("Signed in at \(context.server.issuer) (who is not asked while the cooldown lasts)")
@@ -230,8 +230,8 @@ struct Status: AsyncParsableCommand {
         Output.line("Access token expires: \(tokens.expiresAt.map { "\($0)" } ?? "unknown")")
         Output.line(
             "Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
-        if let warning { Output.line(warning) }
-        limits.lines.forEach(Output.line)
+        if let warning { Output.line("\(warning)") }
+        for line in limits.lines { Output.line("\(line)") }
         Output.line(
             "This device's share of the developer's quota: \(share.perDevice) requests a day "
                 + "(\(share.developerQuota) ÷ \(Output.count(share.apps, "app")) ÷ \(Output.count(share.usersPerApp, "user")) "

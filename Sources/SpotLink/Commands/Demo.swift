@@ -27,7 +27,9 @@ struct Demo: AsyncParsableCommand {
         let directory =
             dataDir.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-demo-\(UUID().uuidString)")
-        defer { if dataDir == nil { try? FileManager.default.removeItem(at: directory) } }
+        // A temporary folder holds a token file: it goes however the demo ends (Ctrl-C, a closed pipe).
+        if dataDir == nil { ExitCleanup.remove(directory) }
+        defer { if dataDir == nil { ExitCleanup.run() } }
         // One virtual clock for the emulator, the tokens and the player, so a 20-minute routine
         // runs in a moment; the sign-in deadline uses the real clock.
         let clock = VirtualClock(now: Date())
@@ -68,7 +70,8 @@ struct Demo: AsyncParsableCommand {
         narrator.step("Your playlists", ["count": "\(library.count)"])
         for playlist in library {
             narrator.detail(
-                "\(Output.safe(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")")
+                "\(TerminalText(playlist.name)) · \(playlist.itemCount.map { Output.count($0, "track") } ?? "? tracks")"
+            )
         }
 
         let biggest = try requireValue(library.max { ($0.itemCount ?? 0) < ($1.itemCount ?? 0) }, "no playlists")
@@ -123,17 +126,17 @@ struct Demo: AsyncParsableCommand {
             "The learning app searches for songs in Japanese: \(query)", ["results": "\(results.items.count)"])
         for track in results.items {
             narrator.detail(
-                "\(Output.safe(track.name)) · \(Output.safe(track.artistLine)) · \(Output.clock(track.duration))")
+                "\(TerminalText(track.name)) · \(TerminalText(track.artistLine)) · \(Output.clock(track.duration))")
         }
         let song = try requireValue(results.items.first, "no Japanese song found")
         let reference = try requireValue(song.reference, "a track without an ID")
         narrator.step(
-            "Open \"\(Output.safe(song.name))\" in Spotify (no 30-second previews for apps since November 2024)",
+            "Open \"\(TerminalText(song.name))\" in Spotify (no 30-second previews for apps since November 2024)",
             ["link": reference.webURL.absoluteString, "uri": reference.uri])
         let top = try await client.topTracks(range: .shortTerm, limit: 5)
         narrator.step("Your top tracks of the last four weeks", ["count": "\(top.items.count)"])
         for (index, track) in top.items.enumerated() {
-            narrator.detail("\(index + 1). \(Output.safe(track.name)) · \(Output.safe(track.artistLine))")
+            narrator.detail("\(index + 1). \(TerminalText(track.name)) · \(TerminalText(track.artistLine))")
         }
     }
 
@@ -224,13 +227,14 @@ struct Narrator {
         } else {
             let extra = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
             Output.line(
-                Output.bold("==> ") + Output.safe(text) + (extra.isEmpty ? "" : Output.dim("  (\(Output.safe(extra)))"))
+                Output.bold("==> ") + TerminalText(text)
+                    + (extra.isEmpty ? "" : Output.dim("  (\(TerminalText(extra)))"))
             )
         }
     }
 
     func detail(_ text: String) {
-        if !json { Output.line("    " + Output.safe(text)) }
+        if !json { Output.line("    " + TerminalText(text)) }
     }
 }
 

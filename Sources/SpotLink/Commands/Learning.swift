@@ -50,10 +50,10 @@ struct Search: AsyncParsableCommand {
             for playlist in page.items {
                 let count = playlist.itemCount.map { " · " + Output.count($0, "track") } ?? ""
                 Output.line(
-                    "\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  "
-                        + Output.dim(Output.safe(playlist.owner?.displayName ?? "") + count))
+                    "\(playlist.id.rawValue)  \(Output.bold(TerminalText(playlist.name)))  "
+                        + Output.dim("\(playlist.owner?.displayName ?? "")\(count)"))
             }
-            if page.items.isEmpty { Output.line("No playlists match '\(Output.safe(query))'.") }
+            if page.items.isEmpty { Output.line("No playlists match '\(TerminalText(query))'.") }
             if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
         case .track:
             let page = try await client.searchTracks(query, limit: limit, offset: offset)
@@ -65,7 +65,7 @@ struct Search: AsyncParsableCommand {
                 return
             }
             page.items.forEach(TrackPrinter.line)
-            if page.items.isEmpty { Output.line("No tracks match '\(Output.safe(query))'.") }
+            if page.items.isEmpty { Output.line("No tracks match '\(TerminalText(query))'.") }
             if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
         }
     }
@@ -91,9 +91,9 @@ struct TrackCommand: AsyncParsableCommand {
                 Output.json(TrackPrinter.json(details))
                 return
             }
-            Output.line(Output.bold(Output.safe(details.name)) + "  by " + Output.safe(details.artistLine))
-            if let album = details.album { Output.line("Album: " + Output.safe(album.name)) }
-            Output.line("Length: " + Output.clock(details.duration))
+            Output.line(Output.bold(TerminalText(details.name)) + "  by " + TerminalText(details.artistLine))
+            if let album = details.album { Output.line("Album: \(album.name)") }
+            Output.line("Length: \(Output.clock(details.duration))")
             Output.line("Open in Spotify: \(reference.webURL.absoluteString)  (\(reference.uri))")
             Output.line(
                 Output.dim("No preview: Spotify sends none to apps created after November 2024; open it in Spotify."))
@@ -118,8 +118,8 @@ struct Me: AsyncParsableCommand {
             ])
             return
         }
-        Output.line(Output.bold(Output.safe(user.name)) + "  (\(Output.safe(user.id)))")
-        if let accountID = user.accountID { Output.line("Account: \(Output.safe(accountID))") }
+        Output.line(Output.bold(TerminalText(user.name)) + "  (\(TerminalText(user.id)))")
+        if let accountID = user.accountID { Output.line("Account: \(TerminalText(accountID))") }
         if let image { Output.line("Picture: \(image)") }
         if let link = user.webURL { Output.line("Profile: \(link.absoluteString)") }
     }
@@ -153,7 +153,7 @@ struct Library: AsyncParsableCommand {
                 ])
                 return
             }
-            Output.line(Output.count(page.total ?? page.items.count, "saved track"))
+            Output.line("\(Output.count(page.total ?? page.items.count, "saved track"))")
             page.items.map(\.track).forEach(TrackPrinter.line)
             if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
         }
@@ -213,8 +213,8 @@ struct Top: AsyncParsableCommand {
             }
             for (index, artist) in page.items.enumerated() {
                 Output.line(
-                    String(format: "%2d  ", index + 1) + Output.bold(Output.safe(artist.name)) + "  "
-                        + Output.dim(Output.safe(artist.genres.joined(separator: ", "))))
+                    "\(String(format: "%2d", index + 1))  \(Output.bold("\(artist.name)"))  "
+                        + Output.dim("\(artist.genres.joined(separator: ", "))"))
             }
         }
     }
@@ -236,8 +236,8 @@ enum TrackPrinter {
     static func line(_ track: Track, rank: Int?) {
         let prefix = rank.map { String(format: "%2d  ", $0) } ?? "\(track.id?.rawValue ?? "(local)")  "
         Output.line(
-            prefix + Output.bold(Output.safe(track.name)) + "  "
-                + Output.dim(Output.safe(track.artistLine) + " · " + Output.clock(track.duration)))
+            "\(prefix)\(Output.bold("\(track.name)"))  "
+                + Output.dim("\(track.artistLine) · \(Output.clock(track.duration))"))
     }
 }
 

@@ -80,7 +80,7 @@ struct Routine: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let start = RoutineListening(playlist: card.metadata.reference)
         Output.line(
-            "Start \(Output.safe(card.metadata.name ?? "the playlist")) in Spotify: \(start.webURL.absoluteString)  (\(start.uri))"
+            "Start \(TerminalText(card.metadata.name ?? "the playlist")) in Spotify: \(start.webURL.absoluteString)  (\(start.uri))"
         )
         let end = client.clock.now.addingTimeInterval(length * 60)
         let json = global.json
@@ -108,7 +108,7 @@ struct Routine: AsyncParsableCommand {
                 "seconds_listened": Int(summary.timeListened.seconds),
             ])
         } else {
-            Output.line(Output.sentence(summary))
+            Output.line("\(Output.sentence(summary))")
         }
     }
 }
@@ -147,13 +147,15 @@ enum NowPlayingPrinter {
         }
         switch state {
         case .playing(let item):
-            Output.line("\(prefix)▶ \(Output.safe(item.name))" + (item.subtitle.map { " — \(Output.safe($0))" } ?? ""))
-        case .paused(let item): Output.line("\(prefix)⏸ \(Output.safe(item.name)) (paused)")
+            Output.line(
+                "\(prefix)▶ \(TerminalText(item.name))" + (item.subtitle.map { " — \(TerminalText($0))" } ?? ""))
+        case .paused(let item): Output.line("\(prefix)⏸ \(TerminalText(item.name)) (paused)")
         case .nothingPlaying: Output.line("\(prefix)Nothing is playing.")
         case .ad: Output.line("\(prefix)An advertisement is playing.")
         case .unavailable(.rateLimited(let retryAfter)):
             Output.line("\(prefix)Spotify asked to wait \(Int(retryAfter.seconds)) s.")
-        case .unavailable(let reason): Output.line("\(prefix)Now playing is unavailable (\(Output.safe("\(reason)"))).")
+        case .unavailable(let reason):
+            Output.line("\(prefix)Now playing is unavailable (\(String(describing: reason))).")
         }
     }
 }

@@ -58,7 +58,7 @@ struct Open: AsyncParsableCommand {
                 "label": link.label().rawValue,
             ])
         } else {
-            Output.line(opened ? "Opened \(destination.absoluteString)" : destination.absoluteString)
+            Output.line(opened ? "Opened \(destination.absoluteString)" : "\(destination.absoluteString)")
         }
     }
 }
@@ -98,7 +98,7 @@ struct Refresh: AsyncParsableCommand {
             Output.line(
                 outcomes.isEmpty
                     ? "Nothing to refresh."
-                    : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+                    : "\(counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))")
         }
         // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
         if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
@@ -193,11 +193,11 @@ struct Privacy: AsyncParsableCommand {
         Output.line(Output.bold("Scopes asked for (read-only; fine for Spotify Free):"))
         for (scope, meaning) in privacy.scopes { Output.line("  \(scope): \(meaning)") }
         Output.line(Output.bold("Stored:"))
-        stored.forEach { Output.line("  " + $0) }
+        for line in stored { Output.line("  \(line)") }
         Output.line(Output.bold("Never collected:"))
-        privacy.neverCollected.forEach { Output.line("  " + $0) }
+        for line in privacy.neverCollected { Output.line("  \(line)") }
         Output.line(Output.bold("To revoke:"))
-        privacy.revokeSteps.forEach { Output.line("  " + $0) }
+        for line in privacy.revokeSteps { Output.line("  \(line)") }
     }
 }
 

@@ -53,7 +53,7 @@ struct Playlists: AsyncParsableCommand {
         for playlist in shown {
             let count = playlist.trackCount.map { Output.count($0, "track") } ?? "? tracks"
             Output.line(
-                "\(playlist.id.rawValue)  \(Output.bold(Output.safe(playlist.name)))  \(Output.dim("\(count) · \(Output.safe(playlist.ownerName ?? ""))"))"
+                "\(playlist.id.rawValue)  \(Output.bold(TerminalText(playlist.name)))  \(Output.dim("\(count) · \(TerminalText(playlist.ownerName ?? ""))"))"
             )
         }
         if shown.isEmpty { Output.line(filter == nil ? "You have no playlists." : "No playlists match '\(filter!)'.") }
@@ -103,16 +103,16 @@ struct PlaylistCommand: AsyncParsableCommand {
                 return
             }
             Output.line(
-                Output.bold(Output.safe(details.name))
-                    + "  by \(Output.safe(details.summary.owner?.displayName ?? "?"))")
+                Output.bold(TerminalText(details.name))
+                    + "  by \(TerminalText(details.summary.owner?.displayName ?? "?"))")
             Output.line(
                 "\(details.itemCount.map { Output.count($0, "entry", plural: "entries") } ?? "unknown entries") · \(entries == nil ? "duration unknown (Spotify shows entries only to owners and collaborators)" : Output.duration(duration))"
             )
             Output.line("\(reference.uri)  \(reference.webURL.absoluteString)")
             for (index, entry) in items.prefix(20).enumerated() {
                 Output.line(
-                    String(format: "%3d  ", index + 1) + Output.safe(entry.item.name ?? "(unavailable)") + "  "
-                        + Output.dim(Output.duration(entry.item.duration)))
+                    "\(String(format: "%3d", index + 1))  \(entry.item.name ?? "(unavailable)")  "
+                        + Output.dim("\(Output.duration(entry.item.duration))"))
             }
             if items.count > 20 { Output.line(Output.dim("… and \(items.count - 20) more")) }
         }

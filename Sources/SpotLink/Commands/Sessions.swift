@@ -64,10 +64,11 @@ struct SessionCommand: AsyncParsableCommand {
                 return
             }
             for (entry, card) in rows {
-                let playlist =
-                    card.map { "♫ " + ($0.metadata.name ?? $0.metadata.id.rawValue) } ?? Output.dim("no playlist")
+                let playlist: TerminalText =
+                    card.map { "♫ \($0.metadata.name ?? $0.metadata.id.rawValue)" } ?? Output.dim("no playlist")
                 Output.line(
-                    "\(entry.id)  \(Output.bold(entry.title))  \(entry.minutes.map { "\($0) min" } ?? "")  \(playlist)")
+                    "\(entry.id)  \(Output.bold("\(entry.title)"))  \(entry.minutes.map { "\($0) min" } ?? "")  \(playlist)"
+                )
             }
             if entries.isEmpty { Output.line("No sessions yet. Create one with 'spotlink session new TITLE'.") }
         }
@@ -128,7 +129,7 @@ struct SessionCommand: AsyncParsableCommand {
                 Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
             } else {
                 Output.line(
-                    "Attached \(Output.safe(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
+                    "Attached \(TerminalText(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
                 )
                 if !refreshed {
                     Output.line(
@@ -191,24 +192,22 @@ enum CardPrinter {
             Output.json(object)
             return
         }
-        Output.line(Output.bold(entry.title) + (entry.minutes.map { "  (\($0) min)" } ?? ""))
+        Output.line(Output.bold("\(entry.title)") + "\(entry.minutes.map { "  (\($0) min)" } ?? "")")
         guard let card else {
             Output.line("  No playlist attached. Attach one with 'spotlink session attach \(entry.id) LINK'.")
             return
         }
         let metadata = card.metadata
         Output.line(
-            "  ♫ \(Output.bold(Output.safe(metadata.name ?? metadata.id.rawValue)))"
-                + (metadata.ownerName.map { "  by \(Output.safe($0))" } ?? ""))
-        Output.line(
-            "  " + (metadata.summaryLine ?? "track count and duration unknown")
-        )
+            "  ♫ \(Output.bold(TerminalText(metadata.name ?? metadata.id.rawValue)))"
+                + (metadata.ownerName.map { "  by \(TerminalText($0))" } ?? ""))
+        Output.line("  \(metadata.summaryLine ?? "track count and duration unknown")")
         if let minutes = entry.minutes, let label = songs(card, minutes: minutes) {
             Output.line("  \(minutes) min ≈ \(label)")
         }
-        Output.line("  cover: " + (card.cover.map { "\($0.count) bytes cached" } ?? "not cached"))
+        Output.line("  cover: \(card.cover.map { "\($0.count) bytes cached" } ?? "not cached")")
         Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
-        if let status = Output.statusLine(metadata.availability) { Output.line("  " + Output.dim(status)) }
+        if let status = Output.statusLine(metadata.availability) { Output.line("  " + Output.dim("\(status)")) }
     }
 
     static func songs(_ card: PlaylistCard, minutes: Int) -> String? {

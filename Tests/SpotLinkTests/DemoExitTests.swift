@@ -1,0 +1,48 @@
+import Foundation
+import SpotifyTesting
+import Testing
+
+/// `spotlink demo` ends cleanly however its output is cut short, and leaves no folder behind: its
+/// temporary folder holds a token file.
+@Suite("The demo's exits", .serialized)
+struct DemoExitTests {
+    /// Runs `script` in bash with `$0` the built binary and a private TMPDIR; returns stderr and
+    /// what TMPDIR holds afterwards.
+    static func bash(_ script: String) async throws -> (stderr: String, left: [String]) {
+        let cli = try SpotLinkBinary()
+        let temporary = cli.home.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, builtExecutable(named: "spotlink").path]
+        process.environment = cli.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        async let stderr = ChildProcess.readToEnd(err.fileHandleForReading)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let text = String(decoding: await stderr, as: UTF8.self)
+        return (text, try FileManager.default.contentsOfDirectory(atPath: temporary.path))
+    }
+
+    /// `spotlink demo --json | head -1`: the reader goes away after one line. The demo ends quietly
+    /// with the status of a closed pipe (141), no crash and no backtrace, and removes its folder.
+    @Test func aClosedPipeEndsTheDemoQuietlyAndItsFolderGoes() async throws {
+        let (stderr, left) = try await Self.bash(
+            #""$0" demo --json | head -1 >/dev/null; echo "status=${PIPESTATUS[0]}" >&2"#)
+        #expect(stderr.contains("status=141"), "\(stderr)")
+        #expect(!stderr.contains("Fatal error") && !stderr.contains("Backtrace") && !stderr.contains("SIGILL"))
+        #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
+    }
+
+    /// The whole demo, read to its end, leaves nothing behind either.
+    @Test func aFinishedDemoLeavesNoFolder() async throws {
+        let (stderr, left) = try await Self.bash(#""$0" demo --json >/dev/null; echo "status=$?" >&2"#)
+        #expect(stderr.contains("status=0"), "\(stderr)")
+        #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
+    }
+}
