@@ -84,6 +84,14 @@ struct Context {
             #endif
         }
         try options.validate()
+        // The clock offset is a test hook of emulator runs (a later process "hours later"): against
+        // Spotify it would send while every other process honours a cooldown, so it is refused.
+        if options.emulator == nil, Self.clockOffset(environment) != 0 {
+            throw CLIFailure(
+                "SPOTLINK_CLOCK_OFFSET_SECONDS moves spotlink's clock for tests against an emulator (--emulator). "
+                    + "Against Spotify it would send requests during a quota cooldown, so it is refused: unset it.",
+                exitCode: 2)
+        }
         server = options.emulatorURL.map { .emulator(url: $0) } ?? .live
         let id =
             options.clientID ?? environment["SPOTIFY_CLIENT_ID"] ?? (options.emulator != nil ? "spotlink-demo" : nil)
@@ -155,10 +163,15 @@ struct Context {
     }
 
     /// The wall clock, moved by `SPOTLINK_CLOCK_OFFSET_SECONDS` when set: the tests of the
-    /// cross-process cooldown run a later process "hours later" with it. Not for normal use.
+    /// cross-process cooldown run a later process "hours later" with it, against an emulator only
+    /// (``init(_:requireClientID:)`` refuses it otherwise).
     static var wallClock: any SpotifyClock {
-        let offset = ProcessInfo.processInfo.environment["SPOTLINK_CLOCK_OFFSET_SECONDS"].flatMap(Double.init) ?? 0
+        let offset = clockOffset(ProcessInfo.processInfo.environment)
         return offset == 0 ? SystemClock() : OffsetClock(offset: offset)
+    }
+
+    private static func clockOffset(_ environment: [String: String]) -> Double {
+        environment["SPOTLINK_CLOCK_OFFSET_SECONDS"].flatMap(Double.init) ?? 0
     }
 
     /// Spotify's parts for this data folder, built as an app builds them (`SpotifyServices`, the same

@@ -108,54 +108,124 @@ struct Login: AsyncParsableCommand {
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Remove this app's Spotify tokens from every store that holds them, and the details saved from Spotify; links stay."
-    )
+            "Remove this app's Spotify tokens from every store that holds them, and the details saved from Spotify; links stay.",
+        discussion: """
+            Every copy is removed, also one the store refuses to read (a token file others can read, a             symbolic link, a file moved aside as unreadable). It says what it removed and what it could             not, and exits 1 while a sign-in may remain (a database that did not answer, a PostgreSQL             sign-in sealed under a key this process was not given: --force removes that one unread).
+            """)
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Keep the saved playlist names, covers, counts and durations on this device.")
     var keepDetails = false
+    @Flag(
+        help: "Also remove a sign-in this process cannot open (sealed under another key, or changed outside spotlink).")
+    var force = false
+
+    /// What became of one store's copy.
+    enum Outcome {
+        case removed(store: String, note: String?)
+        case remains(store: String, reason: String)
+    }
 
     func run() async throws {
         let context = try Context(global)
         let key = SpotifyAppKey(issuer: context.server.issuer, clientID: context.clientID)
         // Whichever store holds tokens (the settings file may be gone, or an earlier login may
-        // have chosen another store): look in each one this system has, and say which were emptied.
-        var removed: [String] = []
+        // have chosen another store): look in each one this system has.
+        var outcomes: [Outcome] = []
         for choice in StoreChoice.allCases where choice != .memory {
             guard let store = try? context.tokenStore(choice) else { continue }
-            let held: Bool
-            do {
-                held = try await store.load(key) != nil
-            } catch let error as TokenStoreError where error.code == .corrupt {
-                held = true
-            } catch {
-                continue  // not usable here (no keyring daemon, say): it holds nothing of ours
-            }
-            guard held else { continue }
-            try await store.remove(key)
-            removed.append("\(store.kind)")
+            if let outcome = await Self.signOut(of: store, key, force: force) { outcomes.append(outcome) }
         }
         // Spotify's Developer Policy: on a disconnect, delete the user's data. The links are the
         // user's own records and stay, naming their playlists by ID.
+        var detailsFailure: String?
         if !keepDetails, FileManager.default.fileExists(atPath: context.databaseURL.path) {
-            try context.links().forgetSpotifyDetails()
+            do {
+                try context.links().forgetSpotifyDetails()
+            } catch {
+                detailsFailure = CLIFailure(error).message
+            }
         }
-        let details =
-            keepDetails
-            ? " The saved playlist details stay on this device."
-            : " The details saved from Spotify (playlist names, owners, covers, counts, durations) were removed; "
-                + "the links stay."
-        let revoke =
-            "To revoke this app's access to your Spotify account as well, open "
-            + "\(AuthorizationServer.revokeAccessPage.absoluteString) (a token already issued works until it expires, up to an hour)."
+        report(outcomes, detailsFailure: detailsFailure, issuer: context.server.issuer)
+        let remains = outcomes.contains { if case .remains = $0 { true } else { false } }
+        if remains || detailsFailure != nil { throw ExitCode(1) }
+    }
+
+    /// Removes `key`'s sign-in from `store`, every copy of it, whether or not the store would read it.
+    static func signOut(of store: any TokenStore, _ key: SpotifyAppKey, force: Bool) async -> Outcome? {
+        let name = "\(store.kind)"
+        var note: String?
+        do {
+            let held = try await store.load(key) != nil
+            let aside = (store as? FileTokenStore)?.copies(of: key).count ?? 0
+            guard held || aside > 0 else { return nil }
+            if aside > 0 { note = "with \(Output.count(aside, "copy", plural: "copies")) kept aside as unreadable" }
+        } catch let error as TokenStoreError {
+            switch error.code {
+            case .corrupt, .insecure:
+                // Unreadable, or readable by others: it is removed all the same, and that is what
+                // the user asked for.
+                note = "it was refused for reading: \(error.message)"
+            case .misconfigured, .tampered:
+                guard force else {
+                    return .remains(
+                        store: name,
+                        reason:
+                            "\(error.message) It was not removed: run 'spotlink logout --force' to remove it unread.")
+                }
+                note = "removed unread, as --force asked"
+            case .unavailable where [.secretService, .keychain].contains(store.kind):
+                return nil  // no keyring on this system: it holds nothing of ours
+            default:
+                return .remains(store: name, reason: "\(error.message) A sign-in may remain there: run logout again.")
+            }
+        } catch {
+            return .remains(store: name, reason: "\(CLIFailure(error).message) A sign-in may remain there.")
+        }
+        do {
+            try await store.remove(key)
+            return .removed(store: name, note: note)
+        } catch {
+            return .remains(store: name, reason: "It could not be removed: \(CLIFailure(error).message)")
+        }
+    }
+
+    private func report(_ outcomes: [Outcome], detailsFailure: String?, issuer: String) {
+        let removed = outcomes.compactMap { if case .removed(let store, _) = $0 { store } else { nil } }
+        let remains = outcomes.compactMap {
+            if case .remains(let store, let reason) = $0 { (store, reason) } else { nil }
+        }
         if global.json {
-            Output.json(["signed_out": true, "removed_from": removed, "forgot_details": !keepDetails])
-        } else if removed.isEmpty {
-            Output.line("No Spotify tokens were stored for \(context.server.issuer).\(details) \(revoke)")
+            Output.json([
+                "signed_out": remains.isEmpty, "removed_from": removed,
+                "not_removed": remains.map { ["store": $0.0, "reason": $0.1] },
+                "forgot_details": !keepDetails && detailsFailure == nil,
+                "details_error": detailsFailure as Any,
+            ])
+            return
+        }
+        for outcome in outcomes {
+            switch outcome {
+            case .removed(let store, let note):
+                Output.line("The Spotify sign-in was removed from the \(store)\(note.map { " (\($0))" } ?? "").")
+            case .remains(let store, let reason):
+                Output.line("The Spotify sign-in was NOT removed from the \(store): \(reason)")
+            }
+        }
+        if outcomes.isEmpty { Output.line("No Spotify tokens were stored for \(issuer).") }
+        if let detailsFailure {
+            Output.line("The details saved from Spotify could not be removed: \(detailsFailure)")
+        } else if keepDetails {
+            Output.line("The saved playlist details stay on this device.")
         } else {
             Output.line(
-                "Signed out: the tokens were removed from the \(removed.joined(separator: " and the ")).\(details) \(revoke)"
+                "The details saved from Spotify (playlist names, owners, covers, counts, durations) were removed; the links stay."
             )
         }
+        Output.line(
+            remains.isEmpty
+                ? "Signed out. To revoke this app's access to your Spotify account as well, open "
+                    + "\(AuthorizationServer.revokeAccessPage.absoluteString) (a token already issued works until it expires, up to an hour)."
+                : "A sign-in may remain: see above.")
     }
 }
 

@@ -107,9 +107,21 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
+    /// The copies of `key`'s sign-in that were moved aside as unreadable: they may still hold a
+    /// live refresh token, so signing out removes them too.
+    package func copies(of key: SpotifyAppKey) -> [URL] {
+        let prefix = fileURL(key).deletingPathExtension().lastPathComponent + ".corrupt-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.map { directory.appendingPathComponent($0) }
+    }
+
+    /// Removes every copy of `key`'s sign-in: the token file whatever its mode, owner or kind (a
+    /// symbolic link goes, not what it points to), and the copies moved aside as unreadable. The
+    /// folder is not checked first: what is removed cannot be read by anyone after.
     private func removeNow(_ key: SpotifyAppKey) throws {
-        let url = fileURL(key)
-        if unlink(url.path) != 0, errno != ENOENT { throw ioError("could not remove \(url.path)") }
+        for copy in [fileURL(key)] + copies(of: key) {
+            if unlink(copy.path) != 0, errno != ENOENT { throw ioError("could not remove \(copy.path)") }
+        }
     }
 
     public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {

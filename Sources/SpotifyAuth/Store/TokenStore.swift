@@ -15,7 +15,8 @@ public protocol TokenStore: Sendable {
     func load(_ key: SpotifyAppKey) async throws -> StoredTokens?
     /// Stores `tokens` so that a crash at any point leaves either the old or the new value.
     func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws
-    /// Removes the tokens of `key` and nothing else.
+    /// Removes the tokens of `key` and nothing else: every copy of them, also one ``load(_:)``
+    /// refuses to read (a file others can read, one moved aside as unreadable).
     func remove(_ key: SpotifyAppKey) async throws
     /// Takes a lock on `key` that other processes using the same store respect, so two processes
     /// never refresh at once. Release it when done.
