@@ -126,7 +126,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                     message: "The database writer does not enforce foreign keys; open it with "
                         + "Configuration.foreignKeysEnabled = true (GRDB's default).")
             }
-            try Schema.migrator.migrateAlongsideOtherProcesses(writer)
+            try Schema.migrator.migrateAlongsideOtherProcesses(writer, component: "playlist links")
         } catch let error as PlaylistLinksError {
             throw error
         } catch {

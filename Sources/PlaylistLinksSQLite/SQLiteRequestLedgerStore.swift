@@ -68,7 +68,9 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
 
     private static func migrate(_ writer: any DatabaseWriter) throws {
         do {
-            try migrator.migrateAlongsideOtherProcesses(writer)
+            try migrator.migrateAlongsideOtherProcesses(writer, component: "request ledger")
+        } catch let error as PlaylistLinksError {
+            throw error
         } catch {
             throw PlaylistLinksError(
                 code: .database, message: "The request ledger could not be migrated: \(error)", underlying: error)

@@ -90,15 +90,49 @@ extension DatabaseMigrator {
     /// a failure is judged again from the file: done when another process completed them, retried
     /// while some remain (every retry follows another process's progress), and thrown when the
     /// attempts run out, as a file that cannot be migrated is.
-    package func migrateAlongsideOtherProcesses(_ writer: any DatabaseWriter, attempts: Int = 16) throws {
+    ///
+    /// The file records how many of `component`'s migrations it has (`spotifylink_schema`), and a
+    /// file a newer version migrated further is refused before anything is written: an older app
+    /// or `spotlink` would otherwise write tables it does not understand.
+    /// - Throws: ``PlaylistLinksError`` with code `.database` for a newer file.
+    package func migrateAlongsideOtherProcesses(
+        _ writer: any DatabaseWriter, component: String, attempts: Int = 16
+    ) throws {
+        try refuseNewer(writer, component: component)
         for attempt in 1... {
             do {
-                return try migrate(writer)
+                try migrate(writer)
+                break
             } catch {
-                if try writer.read({ db in try hasCompletedMigrations(db) }) { return }
+                if try writer.read({ db in try hasCompletedMigrations(db) }) { break }
                 if attempt >= attempts { throw error }
             }
         }
+        try writer.write { db in
+            try db.execute(sql: Self.schemaTable)
+            try db.execute(
+                sql: """
+                    INSERT INTO spotifylink_schema (component, migrations) VALUES (?, ?)
+                    ON CONFLICT (component) DO UPDATE SET migrations = max(migrations, excluded.migrations)
+                    """, arguments: [component, migrations.count])
+        }
+    }
+
+    private static let schemaTable =
+        "CREATE TABLE IF NOT EXISTS spotifylink_schema (component TEXT PRIMARY KEY, migrations INTEGER NOT NULL)"
+
+    private func refuseNewer(_ writer: any DatabaseWriter, component: String) throws {
+        let recorded = try writer.read { db -> Int? in
+            guard try db.tableExists("spotifylink_schema") else { return nil }
+            return try Int.fetchOne(
+                db, sql: "SELECT migrations FROM spotifylink_schema WHERE component = ?", arguments: [component])
+        }
+        guard let recorded, recorded > migrations.count else { return }
+        throw PlaylistLinksError(
+            code: .database,
+            message: "This database was written by a newer version of SpotifyLink (its \(component) has \(recorded) "
+                + "migrations; this version knows \(migrations.count)). Nothing was changed: update the app or "
+                + "spotlink to use it.")
     }
 }
 

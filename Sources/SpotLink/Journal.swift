@@ -11,6 +11,8 @@ struct Journal {
         var title: String
         var minutes: Int?
         var createdAt: Date
+        /// The session's identity in every folder and backup; the number `id` is this folder's.
+        var uid: String
         var record: RecordID { RecordID(namespace: "session", id: String(id)) }
     }
 
@@ -26,6 +28,13 @@ struct Journal {
                 t.column("createdAt", .double).notNull()
             }
         }
+        // A session's identity across folders: a backup restored into a fresh folder gets new
+        // numbers, and the same backup restored twice matches its sessions instead of doubling them.
+        migrator.registerMigration("host: v2 session uid") { db in
+            try db.alter(table: "session") { t in t.add(column: "uid", .text) }
+            try db.execute(sql: "UPDATE session SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL")
+            try db.create(index: "session_uid", on: "session", columns: ["uid"], unique: true)
+        }
         return migrator
     }
 
@@ -37,7 +46,9 @@ struct Journal {
         self.links = links
         database = try links.writer
         do {
-            try Self.migrator.migrateAlongsideOtherProcesses(database)
+            try Self.migrator.migrateAlongsideOtherProcesses(database, component: "spotlink journal")
+        } catch let error as PlaylistLinksError {
+            throw CLIFailure(error)
         } catch {
             throw CLIFailure("The session journal could not be opened: \(error)", exitCode: 1)
         }
@@ -53,12 +64,19 @@ struct Journal {
     }
 
     func create(title: String, minutes: Int?, at date: Date) throws -> Entry {
-        try database.write { db in
-            try db.execute(
-                sql: "INSERT INTO session (title, minutes, createdAt) VALUES (?, ?, ?)",
-                arguments: [title, minutes, date.timeIntervalSince1970])
-            return Entry(id: db.lastInsertedRowID, title: title, minutes: minutes, createdAt: date)
-        }
+        try database.write { db in try Self.insert(title: title, minutes: minutes, createdAt: date, uid: nil, db) }
+    }
+
+    /// A new session row: its number is one this folder never gave (AUTOINCREMENT), so no link
+    /// of an earlier session, imported or deleted, can be inherited.
+    private static func insert(title: String, minutes: Int?, createdAt: Date, uid: String?, _ db: Database) throws
+        -> Entry
+    {
+        let uid = uid ?? UUID().uuidString.lowercased()
+        try db.execute(
+            sql: "INSERT INTO session (title, minutes, createdAt, uid) VALUES (?, ?, ?, ?)",
+            arguments: [title, minutes, createdAt.timeIntervalSince1970, uid])
+        return Entry(id: db.lastInsertedRowID, title: title, minutes: minutes, createdAt: createdAt, uid: uid)
     }
 
     func all() throws -> [Entry] {
@@ -86,6 +104,122 @@ struct Journal {
     private static func entry(_ row: Row) -> Entry {
         Entry(
             id: row["id"], title: row["title"], minutes: row["minutes"],
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), uid: row["uid"])
+    }
+}
+
+// MARK: - Backups: the sessions and their links together
+
+extension Journal {
+    /// `spotlink export`'s file: `{"format": "spotlink-backup", "version": 1, "sessions": […],
+    /// "links": …}`, each session with its identity (`uid`) and its number in the exporting folder,
+    /// and under `links` the store's own export (`PlaylistLinkStore.exportJSON()`), whose links name
+    /// sessions by those numbers.
+    static let backupFormat = "spotlink-backup"
+
+    /// What `spotlink export` writes: the sessions and the links.
+    func exportBackup() async throws -> Data {
+        let dates = ISO8601DateFormatter()
+        let sessions: [[String: Any]] = try all().map {
+            [
+                "number": $0.id, "uid": $0.uid, "title": $0.title, "minutes": $0.minutes as Any,
+                "created_at": dates.string(from: $0.createdAt),
+            ]
+        }
+        let links = try JSONSerialization.jsonObject(with: try await self.links.exportJSON())
+        let backup: [String: Any] = ["format": Self.backupFormat, "version": 1, "sessions": sessions, "links": links]
+        return try JSONSerialization.data(
+            withJSONObject: backup, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Restores a backup: each session is matched by its identity, or created with a number of this
+    /// folder's, and the links follow their sessions to those numbers. A links-only export (of an
+    /// earlier version, or of the library) gets a session per linked number, named so. Sessions come
+    /// first: a crash between the two steps leaves sessions without their links (the same import run
+    /// again adds them), never a link that a new session could inherit.
+    /// - Returns: the links' report, and how many sessions were created.
+    func importBackup(_ data: Data, replacingNewer: Bool) async throws -> (RestoreReport, sessions: Int) {
+        let document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        var sessions: [(number: Int64, uid: String, title: String, minutes: Int?, createdAt: Date)] = []
+        var links = document ?? [:]
+        if let document, document["format"] as? String == Self.backupFormat {
+            guard document["version"] as? Int == 1, let inner = document["links"] as? [String: Any] else {
+                throw CLIFailure(
+                    "This backup was written by a newer spotlink (or changed by hand): update spotlink to read it.",
+                    exitCode: 1)
+            }
+            let dates = ISO8601DateFormatter()
+            for case let session as [String: Any] in document["sessions"] as? [Any] ?? [] {
+                guard let number = (session["number"] as? NSNumber)?.int64Value, let uid = session["uid"] as? String,
+                    let title = session["title"] as? String
+                else {
+                    throw CLIFailure(
+                        "A session in this backup has no number, identity or title: it was changed by hand.",
+                        exitCode: 1)
+                }
+                let createdAt = (session["created_at"] as? String).flatMap(dates.date(from:)) ?? Date()
+                sessions.append((number, uid, title, (session["minutes"] as? NSNumber)?.intValue, createdAt))
+            }
+            links = inner
+        }
+        // Numbers the links name that no session of the backup has: a links-only export.
+        let linked = Self.sessionNumbers(in: links)
+        // Placeholders of one file are the same sessions when it is imported again.
+        let fingerprint = String(
+            data.reduce(14_695_981_039_346_656_037 as UInt64) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 36)
+        for number in linked.subtracting(sessions.map(\.number)).sorted() {
+            sessions.append((number, "imported-\(fingerprint)-\(number)", "Imported session \(number)", nil, Date()))
+        }
+        let restored = sessions
+        let (renumbered, created) = try await database.write { db in
+            var renumbered: [Int64: Int64] = [:]
+            var created = 0
+            for session in restored {
+                if let number = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM session WHERE uid = ?", arguments: [session.uid])
+                {
+                    renumbered[session.number] = number
+                } else {
+                    let entry = try Self.insert(
+                        title: session.title, minutes: session.minutes, createdAt: session.createdAt, uid: session.uid,
+                        db)
+                    renumbered[session.number] = entry.id
+                    created += 1
+                }
+            }
+            return (renumbered, created)
+        }
+        let report = try await self.links.importJSON(
+            Self.renumbering(links, renumbered, original: document == nil ? data : nil), replacingNewer: replacingNewer)
+        return (report, created)
+    }
+
+    /// The session numbers a links export names.
+    private static func sessionNumbers(in links: [String: Any]) -> Set<Int64> {
+        Set(
+            (links["links"] as? [[String: Any]] ?? []).compactMap { link in
+                guard let record = link["record"] as? [String: Any], record["namespace"] as? String == "session" else {
+                    return nil
+                }
+                return (record["id"] as? String).flatMap(Int64.init)
+            })
+    }
+
+    /// The links export with each session renumbered; a file that is not JSON goes to the store as
+    /// it came, which says what is wrong with it.
+    private static func renumbering(_ links: [String: Any], _ numbers: [Int64: Int64], original: Data?) throws -> Data {
+        if let original { return original }
+        var links = links
+        links["links"] = (links["links"] as? [[String: Any]])?.map { link in
+            var link = link
+            if var record = link["record"] as? [String: Any], record["namespace"] as? String == "session",
+                let old = (record["id"] as? String).flatMap(Int64.init), let new = numbers[old]
+            {
+                record["id"] = String(new)
+                link["record"] = record
+            }
+            return link
+        }
+        return try JSONSerialization.data(withJSONObject: links)
     }
 }

@@ -678,7 +678,8 @@ struct SpotLinkBinaryTests {
             let file = cli.home.appendingPathComponent("now-\(UUID().uuidString).json")
             #expect(try await cli.run(["export", file.path] + data).status == 0)
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
-            return ((object?["links"] as? [[String: Any]])?.first)?["playlist"] as? String
+            let links = (object?["links"] as? [String: Any])?["links"] as? [[String: Any]]
+            return links?.first?["playlist"] as? String
         }
     }
 

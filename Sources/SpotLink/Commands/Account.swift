@@ -110,7 +110,10 @@ struct Logout: AsyncParsableCommand {
         abstract:
             "Remove this app's Spotify tokens from every store that holds them, and the details saved from Spotify; links stay.",
         discussion: """
-            Every copy is removed, also one the store refuses to read (a token file others can read, a             symbolic link, a file moved aside as unreadable). It says what it removed and what it could             not, and exits 1 while a sign-in may remain (a database that did not answer, a PostgreSQL             sign-in sealed under a key this process was not given: --force removes that one unread).
+            Every copy is removed, also one the store refuses to read (a token file others can read, a \
+            symbolic link, a file moved aside as unreadable). It says what it removed and what it could \
+            not, and exits 1 while a sign-in may remain (a database that did not answer, a PostgreSQL \
+            sign-in sealed under a key this process was not given: --force removes that one unread).
             """)
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Keep the saved playlist names, covers, counts and durations on this device.")

@@ -108,13 +108,14 @@ struct Refresh: AsyncParsableCommand {
 }
 
 struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write all links and cached details to a JSON file.")
+    static let configuration = CommandConfiguration(
+        abstract: "Write every session, its link and the cached details to a JSON file (0600).")
     @OptionGroup var global: GlobalOptions
     @Argument var file: String
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
-        let data = try await context.links().exportJSON()
+        let data = try await context.journal().exportBackup()
         try Context.writePrivately(data, to: URL(fileURLWithPath: file))
         if global.json {
             Output.json(["file": file, "bytes": data.count])
@@ -127,10 +128,12 @@ struct Export: AsyncParsableCommand {
 struct Import: AsyncParsableCommand {
     static let maxBytes = 64 << 20
     static let configuration = CommandConfiguration(
-        abstract: "Restore links from a file written by 'spotlink export'.",
+        abstract: "Restore sessions and their links from a file written by 'spotlink export'.",
         discussion: """
-            A session linked here more recently than in the file, to another playlist, keeps its link \
-            unless --replace is given; the summary says which links were kept and which were replaced.
+            Sessions are matched by their identity, so importing a file twice adds nothing; a session \
+            new here gets a number of this folder's and its link follows it. A session linked here more \
+            recently than in the file, to another playlist, keeps its link unless --replace is given; \
+            the summary says which links were kept and which were replaced.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument var file: String
@@ -150,18 +153,20 @@ struct Import: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIFailure("Cannot read \(file).", exitCode: 1)
         }
-        let report = try await context.links().importJSON(data, replacingNewer: replace)
+        let (report, sessions) = try await context.journal().importBackup(data, replacingNewer: replace)
         let total = report.added.count + report.replaced.count + report.kept.count + report.unchanged.count
         if global.json {
             Output.json([
                 "imported": total, "added": report.added.count, "replaced": report.replaced.count,
                 "kept": report.kept.map(\.record.description), "unchanged": report.unchanged.count,
+                "sessions_added": sessions,
             ])
             return
         }
         Output.line(
             "Read \(total) \(total == 1 ? "link" : "links"): \(report.added.count) added, \(report.replaced.count) replaced, "
-                + "\(report.unchanged.count) already here, \(report.kept.count) kept.")
+                + "\(report.unchanged.count) already here, \(report.kept.count) kept; "
+                + "\(Output.count(sessions, "session")) added.")
         for link in report.replaced { Output.line("  \(link.record): now \(link.playlist.rawValue) (from the file)") }
         for link in report.kept {
             Output.line("  \(link.record): kept this device's newer link (the file has \(link.playlist.rawValue))")
