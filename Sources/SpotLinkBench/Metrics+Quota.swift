@@ -60,7 +60,7 @@ extension Metrics {
         let store = FileTokenStore(directory: config.appendingPathComponent("tokens"))
         let session = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
         try await LoopbackSignIn().run(session: session) { url in
-            _ = try? await ConsentBrowser().visit(url)
+            _ = try await ConsentBrowser().visit(url)
         }
         try Data(#"{"store":"file"}"#.utf8).write(to: config.appendingPathComponent("settings.json"))
         func spotlink(offset: Int = 0) throws -> Int32 {

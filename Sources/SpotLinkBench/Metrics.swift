@@ -90,7 +90,7 @@ enum Metrics {
         let session = SpotifySession(
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: MemoryTokenStore())
         try await LoopbackSignIn().run(session: session) { authorize in
-            _ = try? await ConsentBrowser().visit(authorize)
+            _ = try await ConsentBrowser().visit(authorize)
         }
         let (_, _, listing) = try await TestHTTP().send(
             .get, url.appendingPathComponent("emulator/playlists"), headers: ["Authorization": "Bearer \(controlToken)"]
@@ -189,7 +189,7 @@ enum Metrics {
             endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock), store: MemoryTokenStore(),
             clock: clock)
         try await LoopbackSignIn().run(session: session) { url in
-            _ = try? await ConsentBrowser().visit(url)
+            _ = try await ConsentBrowser().visit(url)
         }
         clock.advance(by: .seconds(3600))
         let before = await emulator.requestCount("POST /api/token")

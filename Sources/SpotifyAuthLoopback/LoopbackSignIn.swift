@@ -38,14 +38,16 @@ public struct LoopbackSignIn: Sendable {
     ///   - session: the app and accounts service to sign in with; receives the tokens.
     ///   - scopes: scopes to add to the ones granted now (all of SpotifyLink's for a first sign-in).
     ///   - clock: the deadline's clock.
-    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it).
+    ///   - openBrowser: shows the authorize URL to the user (opens a browser, or prints it). An
+    ///     error it throws (no browser could be opened) ends the sign-in at once with that error.
     /// - Throws: `OAuthError` (`.timedOut` after `timeout`, `.accessDenied`, `.stateMismatch`
     ///   after repeated forged callbacks, …); `TokenStoreError` when the tokens could not be
-    ///   saved; `CancellationError` when the task is cancelled. The port is closed in every case.
+    ///   saved; `CancellationError` when the task is cancelled; what `openBrowser` threw. The port
+    ///   is closed in every case.
     @discardableResult
     public func run(
         session: SpotifySession, adding scopes: [String] = [], clock: any SpotifyClock = SystemClock(),
-        openBrowser: @escaping @Sendable (URL) async -> Void
+        openBrowser: @escaping @Sendable (URL) async throws -> Void
     ) async throws -> StoredTokens {
         try await run(
             session: session, scopes: await session.scopesForSignIn(adding: scopes), showDialog: !scopes.isEmpty,
@@ -64,7 +66,7 @@ public struct LoopbackSignIn: Sendable {
     @discardableResult
     public func run(
         session: SpotifySession, scopes: [String], showDialog: Bool, clock: any SpotifyClock = SystemClock(),
-        openBrowser: @escaping @Sendable (URL) async -> Void
+        openBrowser: @escaping @Sendable (URL) async throws -> Void
     ) async throws -> StoredTokens {
         try await run(
             session: session, scopes: scopes, showDialog: showDialog, random: SystemRandomSource(), clock: clock,
@@ -77,7 +79,7 @@ public struct LoopbackSignIn: Sendable {
     package func run(
         session: SpotifySession, scopes: [String] = SpotifyScope.all, showDialog: Bool = false,
         random: any RandomSource, clock: any SpotifyClock = SystemClock(),
-        openBrowser: @escaping @Sendable (URL) async -> Void
+        openBrowser: @escaping @Sendable (URL) async throws -> Void
     ) async throws -> StoredTokens {
         guard case .loopback(let host, let port, let path) = try RedirectURIPolicy.validate(redirectURI) else {
             throw OAuthError(
@@ -97,7 +99,7 @@ public struct LoopbackSignIn: Sendable {
                     server: session.endpoint.server, showDialog: showDialog),
                 random: random)
             await coordinator.begin(flow: flow, session: session)
-            await openBrowser(flow.authorizeURL)
+            try await openBrowser(flow.authorizeURL)
             // The coordinator saved the tokens before it told the browser "connected".
             let tokens = try await coordinator.result(timeout: timeout, clock: clock)
             await receiver.stop()

@@ -18,20 +18,55 @@ struct DataFolderTests {
             FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.first {
                 $0.hasSuffix(".sqlite")
             })
-        let database = try DatabaseQueue(path: folder.appendingPathComponent(file).path)
-        try await database.write { db in
-            try db.execute(
-                sql: "UPDATE spotifylink_schema SET migrations = migrations + 1 WHERE component = ?",
-                arguments: [component])
-        }
-        let before = try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session") }
-        try database.close()
+        let path = folder.appendingPathComponent(file).path
+        try execute(path, "UPDATE spotifylink_schema SET migrations = migrations + 1 WHERE component = ?", [component])
+        let before = try sessions(path)
 
         let refused = try await cli.run(["session", "new", "Evening"] + data)
         #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
         #expect(refused.stderr.contains("newer version") && refused.stderr.contains("update"), "\(refused.stderr)")
-        let reopened = try DatabaseQueue(path: folder.appendingPathComponent(file).path)
-        let after = try await reopened.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session") }
-        #expect(after == before, "nothing was written")
+        #expect(try sessions(path) == before, "nothing was written")
     }
+}
+
+/// Numbers typed at the door are bounded there, and one an older version stored never crashes a read.
+@Suite("A session's minutes")
+struct SessionMinutesTests {
+    @Test(arguments: ["9223372036854775807", "-5", "0", "1441"])
+    func anOutOfRangeLengthIsAUsageErrorThatSaysWhy(minutes: String) async throws {
+        let cli = try SpotLinkBinary()
+        let result = try await cli.run(
+            ["session", "new", "Run", "--minutes", minutes, "--data-dir", cli.home.appendingPathComponent("d").path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("1440") && result.stderr.contains(minutes), "\(result.stderr)")
+        #expect(!result.stderr.contains("Missing value"))
+    }
+
+    /// A length stored before the bound (an older version took any Int): `session show` reads it as a
+    /// day at most, where `minutes * 60` used to overflow and crash every time.
+    @Test func aHugeStoredLengthIsShownWithoutACrash() async throws {
+        let cli = try SpotLinkBinary()
+        let folder = cli.home.appendingPathComponent("d")
+        let data = ["--data-dir", folder.path]
+        #expect(try await cli.run(["session", "new", "Run", "--minutes", "30"] + data).status == 0)
+        #expect(
+            try await cli.run(["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"] + data).status == 0)
+        try execute(folder.appendingPathComponent("links.sqlite").path, "UPDATE session SET minutes = \(Int.max)")
+        let show = try await cli.run(["session", "show", "1"] + data)
+        #expect(show.status == 0, "\(show.stderr)")
+    }
+}
+
+/// Runs one statement on the database file at `path`, as another program would.
+private func execute(_ path: String, _ sql: String, _ arguments: StatementArguments = []) throws {
+    let database = try DatabaseQueue(path: path)
+    try database.write { db in try db.execute(sql: sql, arguments: arguments) }
+    try database.close()
+}
+
+/// The session rows of the database file at `path`.
+private func sessions(_ path: String) throws -> [Row] {
+    let database = try DatabaseQueue(path: path)
+    defer { try? database.close() }
+    return try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session") }
 }

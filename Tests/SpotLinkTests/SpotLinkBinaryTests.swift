@@ -7,6 +7,25 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
+/// Stops a running child when a step the test takes beside it fails, and keeps that step's error.
+final class ChildControl: Sendable {
+    private let state = Lock<(process: Process?, failure: (any Error)?)>((nil, nil))
+
+    /// The error of the step that failed, if one did.
+    var failure: (any Error)? { state.withLock { $0.failure } }
+
+    func attach(_ process: Process) { state.withLock { $0.process = process } }
+
+    /// Keeps `error` and ends the child (it would otherwise wait for what the step never did).
+    func fail(_ error: any Error) {
+        let process = state.withLock { state in
+            state.failure = state.failure ?? error
+            return state.process
+        }
+        if process?.isRunning == true { process?.terminate() }
+    }
+}
+
 /// Runs the built `spotlink` binary with a private HOME and XDG folders.
 struct SpotLinkBinary {
     let home: URL
@@ -23,14 +42,20 @@ struct SpotLinkBinary {
     }
 
     /// `spotlink login --no-browser`, with the test acting as the browser on the printed URL.
-    /// Tokens go to the file store unless `arguments` choose one: the child has no keyring.
+    /// Tokens go to the file store unless `arguments` choose one: the child has no keyring. A visit
+    /// that fails stops the child at once and is thrown, instead of the login waiting out its deadline.
     func login(_ arguments: [String]) async throws -> Result {
         let store = arguments.contains("--store") ? [] : ["--store", "file"]
-        return try await run(["login", "--no-browser"] + store + arguments) { line in
+        let child = ChildControl()
+        let result = try await run(["login", "--no-browser"] + store + arguments, control: child) { line in
             guard let range = line.range(of: "Open this URL to sign in: ") else { return }
             let authorize = URL(string: String(line[range.upperBound...]))!
-            Task { _ = try? await ConsentBrowser().visit(authorize) }
+            Task {
+                do { _ = try await ConsentBrowser().visit(authorize) } catch { child.fail(error) }
+            }
         }
+        if let failure = child.failure { throw failure }
+        return result
     }
 
     var environment: [String: String] {
@@ -55,10 +80,12 @@ struct SpotLinkBinary {
     }
 
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
-    func run(_ arguments: [String], input: String? = nil, onStderrLine: (@Sendable (String) -> Void)? = nil)
-        async throws -> Result
-    {
+    func run(
+        _ arguments: [String], input: String? = nil, control: ChildControl? = nil,
+        onStderrLine: (@Sendable (String) -> Void)? = nil
+    ) async throws -> Result {
         let process = Process()
+        control?.attach(process)
         if let umask {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =

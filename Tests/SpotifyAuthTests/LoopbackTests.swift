@@ -17,7 +17,7 @@ struct LoopbackTests {
 
     func signIn(
         _ emulator: EmulatorServer, store: any TokenStore = MemoryTokenStore(), clock: any SpotifyClock = SystemClock(),
-        agree: Bool = true, timeout: Duration = .seconds(30), browser: (@Sendable (URL) async -> Void)? = nil
+        agree: Bool = true, timeout: Duration = .seconds(30), browser: (@Sendable (URL) async throws -> Void)? = nil
     ) async throws -> (SpotifySession, StoredTokens) {
         let server = AuthorizationServer.emulator(url: emulator.baseURL)
         let endpoint = TokenEndpoint(server: server, clientID: "spotlink-demo", clock: clock)
@@ -25,13 +25,25 @@ struct LoopbackTests {
         let signIn = LoopbackSignIn(timeout: timeout)
         let tokens = try await signIn.run(session: session, clock: clock) { url in
             if let browser {
-                await browser(url)
+                try await browser(url)
             } else {
-                let visit = try? await ConsentBrowser(agree: agree).visit(url)
-                #expect(visit?.finalPage.contains("SENTINEL") == false)
+                // A visit that fails ends the sign-in at once with its own error.
+                let visit = try await ConsentBrowser(agree: agree).visit(url)
+                #expect(!visit.finalPage.contains("SENTINEL"))
             }
         }
         return (session, tokens)
+    }
+
+    /// A browser that could not be shown ends the sign-in at once with its own error, instead of
+    /// the sign-in waiting out its deadline and reporting `.timedOut`.
+    @Test func aBrowserThatFailsEndsTheSignInWithItsError() async throws {
+        struct NoBrowser: Error {}
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            await #expect(throws: NoBrowser.self) {
+                _ = try await signIn(emulator, timeout: .seconds(20)) { _ in throw NoBrowser() }
+            }
+        }
     }
 
     @Test func endToEndSignInThenTheClientCallsMe() async throws {
@@ -56,7 +68,7 @@ struct LoopbackTests {
             let asked = Lock<URL?>(nil)
             let tokens = try await LoopbackSignIn(timeout: .seconds(30)).run(session: session) { url in
                 asked.withLock { $0 = url }
-                _ = try? await ConsentBrowser().visit(url)
+                _ = try await ConsentBrowser().visit(url)
             }
             let authorize = try #require(asked.withLock { $0 })
             #expect(authorize.queryValue("client_id") == "second-app")
@@ -71,8 +83,8 @@ struct LoopbackTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let seen = Lock<(URL?, String)>((nil, ""))
             _ = try await signIn(emulator) { url in
-                let visit = try? await ConsentBrowser().visit(url)
-                seen.withLock { $0 = (visit?.redirect, visit?.finalPage ?? "") }
+                let visit = try await ConsentBrowser().visit(url)
+                seen.withLock { $0 = (visit.redirect, visit.finalPage) }
             }
             let (redirect, page) = seen.withLock { $0 }
             let callback = try #require(redirect)
@@ -115,7 +127,7 @@ struct LoopbackTests {
                 var many: [String: String] = [:]
                 for index in 0..<200 { many["X-Header-\(index)"] = "v" }
                 _ = try? await http.send(.get, URL(string: base + "/callback")!, headers: many)
-                _ = try? await ConsentBrowser().visit(url)
+                _ = try await ConsentBrowser().visit(url)
             }
             #expect(try await session.tokens() != nil)
         }
@@ -229,8 +241,8 @@ struct LoopbackTests {
             let tokens = try await LoopbackSignIn().run(
                 session: session, random: random, clock: clock
             ) { url in
-                let visit = try? await ConsentBrowser().visit(url)
-                code.withLock { $0 = visit?.redirect?.queryValue("code") }
+                let visit = try await ConsentBrowser().visit(url)
+                code.withLock { $0 = visit.redirect?.queryValue("code") }
             }
             // The verifier is the base64url of the 48 random bytes drawn for it.
             let verifier = try #require(random.draws.first { $0.count == 48 }.map { PKCE.base64URL($0) })

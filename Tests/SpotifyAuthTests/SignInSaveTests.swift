@@ -35,7 +35,7 @@ struct SignInSaveTests {
                 try await LoopbackSignIn(timeout: .seconds(30)).run(
                     session: session
                 ) { url in
-                    let visit = try? await ConsentBrowser().visit(url)
+                    let visit = try await ConsentBrowser().visit(url)
                     page.withLock { $0 = visit }
                 }
             }

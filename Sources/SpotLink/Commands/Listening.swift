@@ -57,7 +57,8 @@ struct Routine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a session as a routine and sum it up in songs.")
     @OptionGroup var global: GlobalOptions
     @Argument var id: String
-    @Option(help: "Length of the routine in minutes, fractions allowed (default: the session's).")
+    @Option(
+        parsing: .unconditional, help: "Length of the routine in minutes, fractions allowed (default: the session's).")
     var minutes: Double?
     @Option(
         help:
@@ -66,7 +67,11 @@ struct Routine: AsyncParsableCommand {
     var polling: PollingChoice = .budgeted
 
     func validate() throws {
-        if let minutes, minutes <= 0 { throw ValidationError("--minutes must be positive.") }
+        if let minutes, !(minutes > 0 && minutes <= Double(SessionCommand.New.longest)) {
+            throw ValidationError(
+                "--minutes is the routine's length, more than 0 and at most \(SessionCommand.New.longest) (a day); \(minutes) is not."
+            )
+        }
     }
 
     func run() async throws {

@@ -16,14 +16,21 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a session.")
         @OptionGroup var global: GlobalOptions
         @Argument var title: String
-        @Option(help: "Planned length in minutes.")
+        /// A session lasts at most a day: longer is a typo, and a number near `Int.max` overflowed
+        /// every later reading of it.
+        static let longest = 24 * 60
+
+        @Option(parsing: .unconditional, help: "Planned length in minutes (1 to 1440).")
         var minutes: Int?
 
         func validate() throws {
             guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ValidationError("A session needs a title.")
             }
-            if let minutes, minutes <= 0 { throw ValidationError("--minutes must be positive.") }
+            if let minutes, !(1...Self.longest).contains(minutes) {
+                throw ValidationError(
+                    "--minutes is the session's planned length, from 1 to \(Self.longest) (a day); \(minutes) is not.")
+            }
         }
 
         func run() async throws {
@@ -211,7 +218,9 @@ enum CardPrinter {
     }
 
     static func songs(_ card: PlaylistCard, minutes: Int) -> String? {
-        SongTime.estimate(.seconds(minutes * 60), in: card.metadata).map(SongTime.label)
+        // A length an older version accepted is read at most as a day, never overflowing.
+        SongTime.estimate(.seconds(min(max(minutes, 0), SessionCommand.New.longest) * 60), in: card.metadata).map(
+            SongTime.label)
     }
 }
 
