@@ -1,8 +1,43 @@
 package import Foundation
+import GRDB
+import PlaylistLinks
+import SpotifyLinkSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Files that hold personal data (links, the ledger): created readable by their owner alone, in a
 /// folder whose data protection lets the app read them in the background after the first unlock.
 enum PrivateFile {
+    /// Opens the database at `url` for this process: prepared and pooled (WAL) as ``prepare(_:protection:excludedFromBackup:)``
+    /// says; or, when the file exists but it or its folder cannot be written (a read-only folder,
+    /// a backup volume), read-only, so that reading and exporting still work and a write fails in
+    /// words (``PlaylistLinksError/database(_:doing:file:)``).
+    static func openDatabase(
+        _ url: URL, configuration: Configuration, protection: FileProtection, excludedFromBackup: Bool = false
+    ) throws -> any DatabaseWriter {
+        if FileManager.default.fileExists(atPath: url.path), PlaylistLinksError.isReadOnly(url) {
+            try refuseLink(url)
+            var readOnly = configuration
+            readOnly.readonly = true
+            // SQLite reads a WAL database read-only only beside its -wal and -shm files, which a
+            // read-only folder cannot get. Without a -wal file every commit is in the database
+            // itself, so it is read as immutable (SQLite's URI parameter): nothing to coordinate.
+            guard !FileManager.default.fileExists(atPath: url.path + "-wal") else {
+                return try DatabaseQueue(path: url.path, configuration: readOnly)
+            }
+            let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
+            return try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: readOnly)
+        }
+        try prepare(url, protection: protection, excludedFromBackup: excludedFromBackup)
+        return try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
+    }
+
     /// Creates `url`'s folder (0700) and an empty file (0600) when they do not exist yet, so that
     /// SQLite, which gives its journal and WAL files the database's mode, never starts from the
     /// process umask. The folder, the file and its WAL and shared-memory files get the data
@@ -11,22 +46,43 @@ enum PrivateFile {
     static func prepare(_ url: URL, protection: FileProtection, excludedFromBackup: Bool = false) throws {
         let manager = FileManager.default
         let folder = url.deletingLastPathComponent()
-        if !manager.fileExists(atPath: folder.path) {
-            try manager.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        try PrivateFiles.createFolder(folder)
         protection.protect(folder)
+        let files = [url] + ["-wal", "-shm"].map { URL(fileURLWithPath: url.path + $0) }
+        for file in files { try refuseLink(file) }
         if !manager.fileExists(atPath: url.path) {
-            guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else {
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 || errno == EEXIST else {
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
             }
+            if fd >= 0 { close(fd) }
         }
-        // Files an earlier version made keep the class they were made with until given this one.
-        let files = [url] + ["-wal", "-shm"].map { URL(fileURLWithPath: url.path + $0) }
         for file in files where manager.fileExists(atPath: file.path) {
+            // A file an earlier version (or a copy) left readable by others is closed again.
+            chmod(file.path, 0o600)
+            // Files an earlier version made keep the class they were made with until given this one.
             protection.protect(file)
             if excludedFromBackup { protection.excludeFromBackup(file) }
+        }
+    }
+
+    /// A database reached through a symbolic link could be another user's file, or one the app does
+    /// not mean to write: it is refused, as the token file is.
+    private static func refuseLink(_ url: URL) throws {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT != S_IFLNK else {
+            throw PlaylistLinksError(
+                code: .database,
+                message: "Refusing to open \(url.path): it is a symbolic link, which could lead to another user's "
+                    + "file. Remove the link (and put the database there, if it is yours).")
+        }
+        guard info.st_uid == geteuid() else {
+            throw PlaylistLinksError(
+                code: .database,
+                message:
+                    "Refusing to open \(url.path): it belongs to another user. Remove it, or use a data folder of your own."
+            )
         }
     }
 }

@@ -3,6 +3,7 @@ public import GRDB
 public import PlaylistLinks
 import SpotifyLinkSupport
 public import SpotifyWebAPI
+import Synchronization
 
 /// The `PlaylistLinkStore` apps use: links, cached metadata, covers and the picker's library in
 /// one SQLite file on the device (GRDB, WAL mode), readable offline.
@@ -31,6 +32,11 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         case file(URL)
         /// Memory alone, gone with the store (tests, previews).
         case inMemory
+
+        /// The file, when there is one.
+        var file: URL? {
+            if case .file(let url) = self { url } else { nil }
+        }
     }
 
     /// The file's one writer (a `DatabasePool` for a file): the app's own tables and transactions
@@ -41,6 +47,11 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         get throws { try database.writer() }
     }
     let database: DeferredDatabase
+    /// The database file, named in what a failure says (`nil` in memory or for an app's writer).
+    let file: URL?
+    /// The limit that ``expire(detailsSavedBefore:coversShownBefore:at:)`` could not apply to a
+    /// read-only database (seconds since 1970, and when it was asked): reads apply it instead.
+    private let readOnlyCutoff = Lock<(TimeInterval, Date)?>(nil)
     let clock: any SpotifyClock
     /// The most bytes of cover art kept; the covers stored longest ago go first.
     package let coverCacheLimit: Int
@@ -77,6 +88,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         var configuration = configuration ?? Configuration()
         configuration.foreignKeysEnabled = true
         if case .immediateError = configuration.busyMode { configuration.busyMode = .timeout(5) }
+        file = location.file
         database = DeferredDatabase { [configuration] in
             beforeOpening()
             let writer: any DatabaseWriter
@@ -85,13 +97,11 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 case .inMemory:
                     writer = try DatabaseQueue(configuration: configuration)
                 case .file(let url):
-                    try PrivateFile.prepare(url, protection: protection)
-                    writer = try DatabasePool.openedAlongsideOtherProcesses(
-                        path: url.path, configuration: configuration)
+                    writer = try PrivateFile.openDatabase(url, configuration: configuration, protection: protection)
                 }
             } catch {
-                throw PlaylistLinksError(
-                    code: .database, message: "The playlist database could not be opened: \(error)", underlying: error)
+                throw PlaylistLinksError.database(
+                    error, doing: "The playlist database could not be opened", file: location.file)
             }
             try Self.migrate(writer)
             return writer
@@ -114,6 +124,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     {
         try Self.migrate(writer)
         database = DeferredDatabase(opened: writer)
+        file = nil
         self.clock = clock
         self.coverCacheLimit = coverCacheLimit
     }
@@ -127,11 +138,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                         + "Configuration.foreignKeysEnabled = true (GRDB's default).")
             }
             try Schema.migrator.migrateAlongsideOtherProcesses(writer, component: "playlist links")
-        } catch let error as PlaylistLinksError {
-            throw error
         } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The playlist database could not be migrated: \(error)", underlying: error)
+            throw PlaylistLinksError.database(
+                error, doing: "The playlist database could not be brought up to date", file: nil)
         }
     }
 
@@ -225,22 +234,26 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                         """,
                     arguments: [record.namespace, record.id])
             else { return nil }
+            let metadata = retained(Self.metadata(row))
             return PlaylistCard(
-                record: record, metadata: Self.metadata(row), linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
-                cover: row["coverBytes"])
+                record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
+                cover: metadata.hasDetails ? row["coverBytes"] : nil)
         }
     }
 
     /// The cached metadata of one playlist.
     public func metadata(for id: SpotifyID) throws -> PlaylistMetadata? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map(
-                Self.metadata)
+            try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map {
+                retained(Self.metadata($0))
+            }
         }
     }
 
     public func allMetadata() throws -> [PlaylistMetadata] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map(Self.metadata) }
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map { retained(Self.metadata($0)) }
+        }
     }
 
     public func saveMetadata(_ metadata: PlaylistMetadata) throws {
@@ -314,10 +327,24 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         savedAt = NULL
         """
 
-    /// Three indexed statements: with nothing past its limit (every read but the rare one),
-    /// they find nothing and write nothing.
+    /// One read when nothing is past its limit (every read but the rare one), then three indexed
+    /// statements in one write. In a database opened read-only (a read-only data folder) nothing can
+    /// be dropped: the details past their limit are left out of what this store reads instead.
     public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) throws {
         let detailsBefore = detailsSavedBefore.timeIntervalSince1970
+        let due = try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
+                        OR EXISTS (SELECT 1 FROM cover WHERE lastUsedAt < ?)
+                    """, arguments: [detailsBefore, coversShownBefore.timeIntervalSince1970]) ?? false
+        }
+        guard due else { return }
+        guard try !isReadOnly else {
+            readOnlyCutoff.withLock { $0 = (detailsBefore, now) }
+            return
+        }
         try write { db in
             try db.execute(
                 sql: """
@@ -336,6 +363,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// Writes only when the cover was last noted shown more than a day before `now`: a card read
     /// twenty times a day writes once.
     public func coverShown(for id: SpotifyID, at now: Date) throws {
+        guard try !isReadOnly else { return }  // bookkeeping of covers: nothing to keep read-only
         try write { db in
             try db.execute(
                 sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ? AND lastUsedAt < ?",
@@ -396,19 +424,32 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     // MARK: - Plumbing
 
+    /// Whether the database was opened read-only (its folder cannot be written).
+    var isReadOnly: Bool {
+        get throws { try database.writer().configuration.readonly }
+    }
+
+    /// `metadata` without the details a read-only database could not drop for their age.
+    private func retained(_ metadata: PlaylistMetadata) -> PlaylistMetadata {
+        guard let (before, now) = readOnlyCutoff.withLock({ $0 }),
+            let saved = metadata.savedAt ?? metadata.fetchedAt, saved.timeIntervalSince1970 < before
+        else { return metadata }
+        var kept = PlaylistMetadata(id: metadata.id)
+        kept.droppedAt = now
+        return kept
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         let writer = try database.writer()
-        do { return try writer.read(body) } catch let error as PlaylistLinksError { throw error } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The playlist database could not be read: \(error)", underlying: error)
+        do { return try writer.read(body) } catch {
+            throw PlaylistLinksError.database(error, doing: "The playlist database could not be read", file: file)
         }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         let writer = try database.writer()
-        do { return try writer.write(body) } catch let error as PlaylistLinksError { throw error } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The playlist database could not be written: \(error)", underlying: error)
+        do { return try writer.write(body) } catch {
+            throw PlaylistLinksError.database(error, doing: "The playlist database could not be written", file: file)
         }
     }
 }

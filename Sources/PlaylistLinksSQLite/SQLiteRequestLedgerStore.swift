@@ -41,14 +41,12 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         database = DeferredDatabase { [configuration] in
             beforeOpening()
-            let pool: DatabasePool
+            let pool: any DatabaseWriter
             do {
-                try PrivateFile.prepare(url, protection: protection, excludedFromBackup: true)
-                pool = try DatabasePool.openedAlongsideOtherProcesses(path: url.path, configuration: configuration)
+                pool = try PrivateFile.openDatabase(
+                    url, configuration: configuration, protection: protection, excludedFromBackup: true)
             } catch {
-                throw PlaylistLinksError(
-                    code: .database, message: "The request ledger at \(url.path) could not be opened: \(error)",
-                    underlying: error)
+                throw PlaylistLinksError.database(error, doing: "The request ledger could not be opened", file: url)
             }
             try Self.migrate(pool)
             // SQLite made the WAL and shared-memory files just now: out of backups as well.
@@ -69,11 +67,9 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     private static func migrate(_ writer: any DatabaseWriter) throws {
         do {
             try migrator.migrateAlongsideOtherProcesses(writer, component: "request ledger")
-        } catch let error as PlaylistLinksError {
-            throw error
         } catch {
-            throw PlaylistLinksError(
-                code: .database, message: "The request ledger could not be migrated: \(error)", underlying: error)
+            throw PlaylistLinksError.database(
+                error, doing: "The request ledger could not be brought up to date", file: nil)
         }
     }
 

@@ -98,7 +98,12 @@ extension DatabaseMigrator {
     package func migrateAlongsideOtherProcesses(
         _ writer: any DatabaseWriter, component: String, attempts: Int = 16
     ) throws {
-        try refuseNewer(writer, component: component)
+        // Nothing to do writes nothing: a read-only file that is up to date opens.
+        if try refuseNewer(writer, component: component) == migrations.count,
+            try writer.read({ db in try hasCompletedMigrations(db) })
+        {
+            return
+        }
         for attempt in 1... {
             do {
                 try migrate(writer)
@@ -121,13 +126,16 @@ extension DatabaseMigrator {
     private static let schemaTable =
         "CREATE TABLE IF NOT EXISTS spotifylink_schema (component TEXT PRIMARY KEY, migrations INTEGER NOT NULL)"
 
-    private func refuseNewer(_ writer: any DatabaseWriter, component: String) throws {
+    /// The number of migrations the file records for `component`, refused when it is more than this
+    /// migrator has.
+    @discardableResult
+    private func refuseNewer(_ writer: any DatabaseWriter, component: String) throws -> Int? {
         let recorded = try writer.read { db -> Int? in
             guard try db.tableExists("spotifylink_schema") else { return nil }
             return try Int.fetchOne(
                 db, sql: "SELECT migrations FROM spotifylink_schema WHERE component = ?", arguments: [component])
         }
-        guard let recorded, recorded > migrations.count else { return }
+        guard let recorded, recorded > migrations.count else { return recorded }
         throw PlaylistLinksError(
             code: .database,
             message: "This database was written by a newer version of SpotifyLink (its \(component) has \(recorded) "

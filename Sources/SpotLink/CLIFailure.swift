@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import PlaylistLinks
+import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyWebAPI
 
@@ -41,6 +43,10 @@ struct CLIFailure: Error {
             self.init(error.message, exitCode: error.code == .corrupt ? 3 : 1)
         case let error as PlaylistLinksError:
             self.init(error.message, exitCode: 1)
+        case let error as DatabaseError:
+            // The journal's own statements: SQLite's words never reach the user.
+            self.init(
+                PlaylistLinksError.database(error, doing: "The session journal could not be used", file: nil).message)
         default:
             self.init(String(describing: error), exitCode: 1)
             isKnown = false

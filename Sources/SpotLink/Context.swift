@@ -116,15 +116,14 @@ struct Context {
     }
 
     func remember(store: StoreChoice) throws {
-        try FileManager.default.createDirectory(
-            at: configDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try PrivateFiles.createFolder(configDirectory)
         try Context.writePrivately(JSONEncoder().encode(Settings(store: store)), to: configFile)
     }
 
-    /// Writes `data` atomically to a file only its owner may read (settings, exports).
+    /// Writes `data` atomically to a file only its owner may read (settings, exports): created 0600,
+    /// never wider even for a moment or when the write is killed, then renamed into place.
     static func writePrivately(_ data: Data, to url: URL) throws {
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        try PrivateFiles.replaceFile(at: url, with: data)
     }
 
     func tokenStore(_ choice: StoreChoice? = nil) throws -> any TokenStore {

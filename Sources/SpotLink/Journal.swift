@@ -47,10 +47,9 @@ struct Journal {
         database = try links.writer
         do {
             try Self.migrator.migrateAlongsideOtherProcesses(database, component: "spotlink journal")
-        } catch let error as PlaylistLinksError {
-            throw CLIFailure(error)
         } catch {
-            throw CLIFailure("The session journal could not be opened: \(error)", exitCode: 1)
+            throw CLIFailure(
+                PlaylistLinksError.database(error, doing: "The session journal could not be opened", file: nil))
         }
     }
 

@@ -333,8 +333,7 @@ final class InstallMarker: Sendable {
     /// databases for an earlier install's and keeps the sign-in.
     private func mark() {
         let manager = FileManager.default
-        try? manager.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? PrivateFiles.createFolder(folder)
         protection.protect(folder)
         _ = manager.createFile(atPath: folder.appendingPathComponent(Self.name).path, contents: Data())
     }

@@ -70,3 +70,81 @@ private func sessions(_ path: String) throws -> [Row] {
     defer { try? database.close() }
     return try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session") }
 }
+
+/// A data folder the user cannot write (a read-only volume, a backup): reading, showing and
+/// exporting work, and a change says why it cannot be made. The child runs as `nobody`, since root
+/// writes through any mode.
+@Suite(
+    "A read-only data folder", .serialized,
+    .enabled(
+        if: getuid() == 0 && FileManager.default.fileExists(atPath: "/usr/sbin/runuser"), "needs root to run as nobody")
+)
+struct ReadOnlyFolderTests {
+    @Test func readsAndExportWorkAndAChangeSaysWhy() async throws {
+        var cli = try SpotLinkBinary()
+        cli.user = "nobody"
+        let owner = Process()
+        owner.executableURL = URL(fileURLWithPath: "/bin/chown")
+        owner.arguments = ["-R", "nobody", cli.home.path]
+        try owner.run()
+        owner.waitUntilExit()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.home.path)
+        let folder = cli.home.appendingPathComponent("data")
+        let data = ["--data-dir", folder.path]
+        #expect(try await cli.run(["session", "new", "Morning"] + data).status == 0)
+        #expect(
+            try await cli.run(["session", "attach", "1", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n"] + data).status == 0)
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o400], ofItemAtPath: folder.appendingPathComponent(file).path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path) }
+
+        let export = cli.home.appendingPathComponent("backup.json").path
+        for arguments in [["session", "list"], ["session", "show", "1"], ["export", export]] {
+            let result = try await cli.run(arguments + data)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: export))
+        let change = try await cli.run(["session", "new", "Evening"] + data)
+        #expect(change.status == 1)
+        #expect(change.stderr.contains("read-only") && change.stderr.contains("chmod"), "\(change.stderr)")
+        #expect(!change.stderr.contains("SQLite error") && !change.stderr.contains("NSCocoaErrorDomain"))
+    }
+}
+
+/// What the data folder's failures say: the next step, never SQLite's own text.
+@Suite("Data folder failures in words")
+struct DataFolderWordsTests {
+    /// A file that is not a database (garbage, or another program's file) gets advice.
+    @Test func aGarbageDatabaseGetsAdvice() async throws {
+        let cli = try SpotLinkBinary()
+        let folder = cli.home.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: folder.appendingPathComponent("links.sqlite"))
+        let result = try await cli.run(["session", "list", "--data-dir", folder.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("not a SpotifyLink database") && result.stderr.contains("backup"), "\(result.stderr)"
+        )
+        #expect(!result.stderr.contains("SQLite error") && !result.stderr.contains("file is not a database"))
+    }
+
+    /// The links database reached through a symbolic link is refused, as the token file is.
+    @Test func aSymbolicLinkInPlaceOfTheDatabaseIsRefused() async throws {
+        let cli = try SpotLinkBinary()
+        let folder = cli.home.appendingPathComponent("d")
+        let elsewhere = cli.home.appendingPathComponent("someone-elses.sqlite")
+        #expect(
+            try await cli.run(["session", "new", "S", "--data-dir", cli.home.appendingPathComponent("o").path]).status
+                == 0)
+        try FileManager.default.copyItem(at: cli.home.appendingPathComponent("o/links.sqlite"), to: elsewhere)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("links.sqlite"), withDestinationURL: elsewhere)
+        let result = try await cli.run(["session", "new", "T", "--data-dir", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
+    }
+}

@@ -35,6 +35,8 @@ struct SpotLinkBinary {
     var umask: String?
     /// The child's working directory, when the test sets one.
     var workingDirectory: URL?
+    /// The user the child runs as (`runuser -u`), when the test (run as root) sets one.
+    var user: String?
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
@@ -90,6 +92,9 @@ struct SpotLinkBinary {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 ["-c", "umask \(umask); exec \"$0\" \"$@\"", builtExecutable(named: "spotlink").path] + arguments
+        } else if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", user, "--", builtExecutable(named: "spotlink").path] + arguments
         } else {
             process.executableURL = builtExecutable(named: "spotlink")
             process.arguments = arguments
@@ -491,8 +496,18 @@ struct SpotLinkBinaryTests {
                     try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
                 #expect(mode == 0o600, "\(file.lastPathComponent): \(String(mode, radix: 8))")
             }
-            let folderMode = try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? Int
-            #expect(folderMode == 0o700)
+            // Every folder spotlink made on the way, not only the last: `umask 000` gave them 0777.
+            for folder in ["data", "data/spotlink", "config", "config/spotlink", "config/spotlink/tokens"] {
+                let mode =
+                    try FileManager.default.attributesOfItem(
+                        atPath: cli.home.appendingPathComponent(folder).path)[.posixPermissions] as? Int
+                #expect(mode == 0o700, "\(folder): \(String(mode ?? 0, radix: 8))")
+            }
+            // A database an earlier version (or a copy) left readable by others is closed again.
+            let links = data.appendingPathComponent("links.sqlite")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: links.path)
+            #expect(try await cli.run(["session", "list"] + common).status == 0)
+            #expect(try FileManager.default.attributesOfItem(atPath: links.path)[.posixPermissions] as? Int == 0o600)
             // A file far larger than any export is refused before it is read.
             let huge = cli.home.appendingPathComponent("huge.json")
             #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 #if canImport(Glibc)
@@ -134,8 +135,7 @@ public struct FileTokenStore: TokenStore {
         if lstat(directory.path, &info) != 0 {
             guard errno == ENOENT else { throw ioError("could not inspect \(directory.path)") }
             guard create else { return }
-            try FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateFiles.createFolder(directory.deletingLastPathComponent())
             guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
                 throw ioError("could not create \(directory.path)")
             }
@@ -241,8 +241,7 @@ struct FileLock: TokenStoreLock {
     ) async throws -> FileLock {
         let lockURL = directory.appendingPathComponent(key.fileName("lock"))
         if mkdir(directory.path, 0o700) != 0, errno == ENOENT {
-            try FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateFiles.createFolder(directory.deletingLastPathComponent())
             guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
                 throw TokenStoreError(
                     code: .io,

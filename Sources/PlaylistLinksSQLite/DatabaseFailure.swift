@@ -1,0 +1,54 @@
+package import Foundation
+import GRDB
+package import PlaylistLinks
+
+extension PlaylistLinksError {
+    /// `error` from SQLite (or the file system beneath it) in words that say what to do, never
+    /// SQLite's own text: a read-only folder, a full disk, a file that is not a database, a busy
+    /// file; other failures name what was being done and keep the error underneath.
+    /// - Parameters:
+    ///   - doing: what failed, as "The playlist database could not be written".
+    ///   - file: the database file, to name in the advice.
+    package static func database(_ error: any Error, doing: String, file: URL?) -> PlaylistLinksError {
+        if let error = error as? PlaylistLinksError { return error }
+        let place = file.map { " (\($0.path))" } ?? ""
+        let folder = file?.deletingLastPathComponent().path ?? "its folder"
+        let advice: String
+        switch (error as? DatabaseError)?.resultCode {
+        case .SQLITE_READONLY?:
+            advice =
+                "the data folder \(folder) is read-only. What is saved can still be read and exported; "
+                + "to change it, make the folder and its files writable (chmod u+w)."
+        case .SQLITE_FULL?:
+            advice = "the disk is full. Nothing saved was lost: free some space, then try again."
+        case .SQLITE_NOTADB?, .SQLITE_CORRUPT?:
+            advice =
+                "the file is not a SpotifyLink database (or was damaged). Move it aside and restore a backup "
+                + "(spotlink import), or start afresh."
+        case .SQLITE_BUSY?, .SQLITE_LOCKED?:
+            advice = "another process held it too long. Try again."
+        case .SQLITE_IOERR?:
+            advice = "the disk could not be read or written. Check that it is not full or failing, then try again."
+        default:
+            if let cocoa = error as? CocoaError, cocoa.code == .fileWriteOutOfSpace {
+                advice = "the disk is full. Nothing saved was lost: free some space, then try again."
+            } else if isReadOnly(file) {
+                advice = "the data folder \(folder) is read-only. Make it writable (chmod u+w), then try again."
+            } else {
+                advice = "the error was \(String(describing: type(of: error)))."
+            }
+        }
+        return PlaylistLinksError(code: .database, message: "\(doing)\(place): \(advice)", underlying: error)
+    }
+
+    /// Whether `file` (or, when it does not exist, its folder) cannot be written by this process.
+    package static func isReadOnly(_ file: URL?) -> Bool {
+        guard let file else { return false }
+        let manager = FileManager.default
+        if manager.fileExists(atPath: file.path) {
+            return !manager.isWritableFile(atPath: file.path)
+                || !manager.isWritableFile(atPath: file.deletingLastPathComponent().path)
+        }
+        return !manager.isWritableFile(atPath: file.deletingLastPathComponent().path)
+    }
+}

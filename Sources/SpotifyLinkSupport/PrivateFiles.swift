@@ -1,0 +1,62 @@
+package import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Folders and files that hold personal data, created readable by their owner alone whatever the
+/// process umask: `mkdir` and `open` are given mode 0700 / 0600, which a umask can only narrow.
+/// (`FileManager.createDirectory(withIntermediateDirectories:attributes:)` gives the folders it
+/// creates on the way the umask's mode: 0777 under `umask 000`.)
+package enum PrivateFiles {
+    /// Creates `folder` and every missing folder above it with mode 0700. A folder that exists is
+    /// left as it is (it may be the user's `~/.config`).
+    package static func createFolder(_ folder: URL) throws {
+        var missing: [URL] = []
+        var current = folder.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: current.path) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { break }
+            current = parent
+        }
+        for url in missing.reversed() {
+            if mkdir(url.path, 0o700) != 0, errno != EEXIST { throw failure(url) }
+        }
+    }
+
+    /// Writes `data` to `url` so that a crash leaves the old file or the new one, and no reader but
+    /// the owner ever sees either: a temporary file created 0600 beside it, synced, then renamed
+    /// over it. A temporary file a killed writer left behind is 0600 too.
+    package static func replaceFile(at url: URL, with data: Data) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(temporary) }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 { if errno == EINTR { continue } else { return false } }
+                offset += count
+            }
+            return fsync(fd) == 0
+        }
+        let error = written ? nil : failure(temporary)
+        close(fd)
+        guard written, rename(temporary.path, url.path) == 0 else {
+            let reason = error ?? failure(url)
+            unlink(temporary.path)
+            throw reason
+        }
+    }
+
+    private static func failure(_ url: URL) -> CocoaError {
+        let code: CocoaError.Code = errno == ENOSPC || errno == EDQUOT ? .fileWriteOutOfSpace : .fileWriteNoPermission
+        return CocoaError(code, userInfo: [NSFilePathErrorKey: url.path])
+    }
+}
