@@ -25,6 +25,11 @@ extension PlaylistLinksError {
             advice =
                 "the file is not a SpotifyLink database (or was damaged). Move it aside and restore a backup "
                 + "(spotlink import), or start afresh."
+        case .SQLITE_CONSTRAINT?:
+            // A rule of the file refused the change (a foreign key, or a trigger of the app's own).
+            advice =
+                "a rule of the database refused it (\((error as? DatabaseError)?.message ?? "constraint")). "
+                + "Nothing was changed."
         case .SQLITE_BUSY?, .SQLITE_LOCKED?:
             advice = "another process held it too long. Try again."
         case .SQLITE_IOERR?:
@@ -35,7 +40,10 @@ extension PlaylistLinksError {
             } else if isReadOnly(file) {
                 advice = "the data folder \(folder) is read-only. Make it writable (chmod u+w), then try again."
             } else {
-                advice = "the error was \(String(describing: type(of: error)))."
+                let code = (error as? DatabaseError).map { " (SQLite result \($0.extendedResultCode.rawValue))" } ?? ""
+                advice =
+                    "the database could not complete it\(code). Try again; if it keeps failing, run "
+                    + "'spotlink doctor'."
             }
         }
         return PlaylistLinksError(code: .database, message: "\(doing)\(place): \(advice)", underlying: error)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
@@ -146,5 +147,34 @@ struct DataFolderWordsTests {
         let result = try await cli.run(["session", "new", "T", "--data-dir", folder.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
+    }
+}
+
+/// A service that is not there: the command says so at once, as offline (exit 5), in the package's
+/// words, after one attempt: a port that refuses is not tried again, and the connection pool does not
+/// retry the connect for its ten-second timeout (which made a command take 31 s).
+@Suite("An unreachable service")
+struct UnreachableServiceTests {
+    @Test func aRefusedConnectionIsOfflineAfterOneAttempt() async throws {
+        let cli = try SpotLinkBinary()
+        let emulator = try await EmulatorServer.start()
+        let common = ["--emulator", emulator.baseURL.absoluteString]
+        try #require(try await cli.login(common).status == 0)
+        let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id
+        #expect(try await cli.run(["session", "new", "S"] + common).status == 0)
+        #expect(try await cli.run(["session", "attach", "1", deep] + common).status == 0)
+        await emulator.stop()  // nothing listens on its port now
+
+        let result = try await cli.run(["playlists", "--verbose"] + common)
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("Could not reach Spotify") && result.stderr.contains("nothing answered"))
+        #expect(!result.stderr.contains("errno") && !result.stderr.contains("error set"), "\(result.stderr)")
+        let attempts = result.stderr.components(separatedBy: "spotify request").count - 1
+        #expect(attempts == 1, "\(result.stderr)")
+
+        // A refresh that could not reach Spotify is a partial failure, in its exit code too.
+        let refresh = try await cli.run(["refresh"] + common)
+        #expect(refresh.status == 5, "\(refresh.stdout) \(refresh.stderr)")
+        #expect(refresh.stdout.contains("1 unreachable") && refresh.stderr.contains("keep what was saved"))
     }
 }

@@ -629,7 +629,7 @@ struct SpotLinkBinaryTests {
         (["frobnicate"], 2, "Unexpected argument"),
         (["emulator", "--shape", "sometimes"], 2, "one of '2026' and 'transition'"),
         (["emulator", "--refresh-rotation", "sometimes"], 2, "one of 'none' and 'rotate'"),
-        (["session", "new", "X", "--minutes=-3"], 2, "positive"),
+        (["session", "new", "X", "--minutes=-3"], 2, "from 1 to 1440"),
         (["playlists"], 2, "client ID"),
         (
             ["login", "--redirect-uri", "http://localhost:8888/callback", "--emulator", "http://127.0.0.1:9"], 2,
@@ -657,10 +657,10 @@ struct SpotLinkBinaryTests {
         (["session", "attach", "1", "https://example.com/playlist/x"], "not a Spotify link"),
         (["session", "attach", "1"], "or use --pick"),
         (["session", "new", "  "], "needs a title"),
-        (["session", "new", "Focus", "--minutes", "0"], "must be positive"),
+        (["session", "new", "Focus", "--minutes", "0"], "from 1 to 1440"),
         (["open", "track"], "Give the track to open"),
         (["open", "1", "spotify:track:4uLU6hMCjMI75M1A2tKUQC"], "followed by a link"),
-        (["routine", "1", "--minutes=-5"], "must be positive"),
+        (["routine", "1", "--minutes=-5"], "more than 0 and at most 1440"),
         (["--emulator", "ftp://127.0.0.1", "status"], "needs a URL"),
     ])
     func usageErrorsStopBeforeAnyWork(_ arguments: [String], _ reason: String) async throws {

@@ -104,6 +104,14 @@ struct Refresh: AsyncParsableCommand {
         if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
             throw CLIFailure(SpotifyAPIError.coolingDown(cooldown, now: client.clock.now).message, exitCode: 4)
         }
+        // Any other failure is a partial refresh: the exit code says so (5 offline, 1 otherwise).
+        let failures = outcomes.values.compactMap { if case .failed(let error) = $0 { error } else { nil } }
+        if let first = failures.first {
+            let offline = failures.allSatisfy { $0.code == .transport }
+            throw CLIFailure(
+                "\(Output.count(failures.count, "playlist")) could not be refreshed and keep what was saved: "
+                    + first.message, exitCode: offline ? 5 : 1)
+        }
     }
 }
 

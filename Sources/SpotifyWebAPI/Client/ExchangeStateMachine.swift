@@ -144,7 +144,8 @@ struct ExchangeStateMachine {
     /// The exchange failed before an answer arrived.
     mutating func transportFailed(_ error: SpotifyAPIError, jitter: Double) -> Action {
         transition(from: .sending, to: .done)
-        if error.code == .responseTooLarge { return .failTransport }
+        // Too large a body, or nothing answering at the address: another try cannot help.
+        if error.code == .responseTooLarge || error.nothingAnswered { return .failTransport }
         failures += 1
         guard idempotent, failures < maxAttempts else { return .failTransport }
         return wait(Self.backoff(after: failures, jitter: jitter))

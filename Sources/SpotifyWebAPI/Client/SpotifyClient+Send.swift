@@ -191,10 +191,12 @@ extension SpotifyClient {
                 message: "Spotify's answer was larger than \(configuration.maxResponseBytes) bytes and was not read.",
                 underlying: error)
         }
-        return SpotifyAPIError(
+        var unreachable = SpotifyAPIError(
             code: .transport,
             message: "Could not reach Spotify: \(error.message). Check the network connection and try again.",
             underlying: error)
+        unreachable.nothingAnswered = error.nothingAnswered
+        return unreachable
     }
 }
 

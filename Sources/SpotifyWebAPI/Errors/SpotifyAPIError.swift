@@ -69,6 +69,9 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     public package(set) var scope: String?
     /// The error underneath, if any (a transport or decoding error).
     public package(set) var underlying: (any Error & Sendable)?
+    /// For ``Code/transport``: nothing answered at the address (the connection was refused, the
+    /// host is unknown): trying again at once cannot help, so the client does not.
+    package var nothingAnswered = false
 
     /// An error with `code` and `message` and what is known of the answer.
     package init(
@@ -114,6 +117,13 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     /// ("could not connect (connection refused)"). Code ``Code/transport``.
     public static func transport(_ detail: String) -> SpotifyAPIError {
         SpotifyAPIError(code: .transport, message: sanitized(detail))
+    }
+
+    /// What a transport of the package throws when nothing answered at the address: no retry.
+    package static func refused(_ detail: String) -> SpotifyAPIError {
+        var error = transport(detail)
+        error.nothingAnswered = true
+        return error
     }
 
     /// What a ``Transport`` throws when the exchange outlived its timeout. Code ``Code/transport``.

@@ -18,8 +18,15 @@
         /// is never shut down.
         private static let client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled))
+            configuration: {
+                var configuration = HTTPClient.Configuration(
+                    redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .disabled)
+                // A refused connection fails its request at once: the pool would otherwise try again
+                // with backoff until the connect timeout (10 s a request, 30 s with the client's
+                // retries). The client decides what to try again.
+                configuration.connectionPool.retryConnectionEstablishment = false
+                return configuration
+            }())
 
         /// The process's transport: what ``platformDefaultTransport()`` returns on Linux.
         public static let shared = AsyncHTTPClientTransport()
@@ -114,6 +121,23 @@
             return false
         }
 
+        /// Nothing answered at the address: the connection refused, or the name unknown.
+        static func refusal(_ error: any Error) -> SpotifyAPIError? {
+            if let error = error as? IOError, error.errnoCode == ECONNREFUSED {
+                return .refused("nothing answered at that address (the connection was refused)")
+            }
+            if let error = error as? NIOConnectionError {
+                if error.dnsAAAAError != nil || error.dnsAError != nil, error.connectionErrors.isEmpty {
+                    return .refused("the server's name is not known here")
+                }
+                let refusals = error.connectionErrors.filter { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+                if !error.connectionErrors.isEmpty, refusals.count == error.connectionErrors.count {
+                    return .refused("nothing answered at that address (the connection was refused)")
+                }
+            }
+            return nil
+        }
+
         private static func transportError(_ error: any Error) -> any Error {
             if let error = error as? HTTPClientError {
                 switch error {
@@ -124,10 +148,11 @@
                 default: return SpotifyAPIError.transport(String(describing: error))
                 }
             }
+            if let refusal = refusal(error) { return refusal }
             if error is NIOConnectionError || error is ChannelError {
-                return SpotifyAPIError.transport("could not connect (\(String(describing: error)))")
+                return SpotifyAPIError.transport("could not connect")
             }
-            return SpotifyAPIError.transport(String(describing: error))
+            return SpotifyAPIError.transport(String(describing: type(of: error)))
         }
     }
 

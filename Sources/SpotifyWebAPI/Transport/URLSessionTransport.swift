@@ -187,9 +187,12 @@ public final class URLSessionTransport: Transport {
             switch nsError.code {
             case NSURLErrorTimedOut: return SpotifyAPIError.timedOut
             case NSURLErrorCancelled: return SpotifyAPIError.transport("the request was stopped by the system")
-            case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorNotConnectedToInternet,
-                NSURLErrorDNSLookupFailed:
-                return SpotifyAPIError.transport("could not connect (\(nsError.localizedDescription))")
+            case NSURLErrorCannotConnectToHost:
+                return SpotifyAPIError.refused("nothing answered at that address (the connection was refused)")
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+                return SpotifyAPIError.refused("the server's name is not known here")
+            case NSURLErrorNotConnectedToInternet:
+                return SpotifyAPIError.refused("this device is offline")
             case NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse:
                 return SpotifyAPIError.transport("the connection was lost (\(nsError.localizedDescription))")
             case -1022:  // NSURLErrorAppTransportSecurityRequiresSecureConnection
