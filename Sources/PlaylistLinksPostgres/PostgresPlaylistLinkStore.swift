@@ -41,7 +41,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     public convenience init(
         client: PostgresClient, user: String, clock: any SpotifyClock = SystemClock(),
         coverCacheLimit: Int = 20 * 1024 * 1024, deadline: Duration = PostgresDeadline.default,
-        logger: Logger = Logger(label: "spotlink.postgres")
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         try self.init(
             client: client, user: user, clock: clock, coverCacheLimit: coverCacheLimit, deadline: deadline,
@@ -51,7 +51,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     /// A store whose deadlines run on `deadlineClock`.
     package init(
         client: PostgresClient, user: String, clock: any SpotifyClock, coverCacheLimit: Int = 20 * 1024 * 1024,
-        deadline: Duration, deadlineClock: any SpotifyClock, logger: Logger = Logger(label: "spotlink.postgres")
+        deadline: Duration, deadlineClock: any SpotifyClock,
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         guard !user.isEmpty else {
             throw PlaylistLinksError(code: .invalidArgument, message: "A PostgreSQL link store needs a user key.")

@@ -145,7 +145,8 @@ extension RequestLedger {
     /// `.database`, saying which call and what to check.
     public init(
         key: SpotifyAppKey, postgres client: PostgresClient, dailyBudget: Int? = nil,
-        deadline: Duration = PostgresDeadline.default, logger: Logger = Logger(label: "spotlink.postgres")
+        deadline: Duration = PostgresDeadline.default,
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.init(
             key: key, store: PostgresRequestLedgerStore(client: client, logger: logger, deadline: deadline),

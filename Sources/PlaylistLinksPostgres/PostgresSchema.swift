@@ -27,7 +27,7 @@ public enum PostgresSchema {
     ///   its time), fails with `.database` too, and leaves the tables as they were.
     public static func migrate(
         _ url: String, deadline: Duration = .seconds(600),
-        logger: Logger = Logger(label: "spotlink.postgres")
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
         let configuration = try PostgresURL.connectionConfiguration(url)
         let connection: PostgresConnection

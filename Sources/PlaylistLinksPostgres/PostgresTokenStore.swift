@@ -53,7 +53,8 @@ public final class PostgresTokenStore: TokenStore {
     /// - Throws: `TokenStoreError` with code `.misconfigured` for an empty user.
     public convenience init(
         client: PostgresClient, user: String, keys: TokenSealingKeys, deadline: Duration = PostgresDeadline.default,
-        lockWait: Duration = .seconds(30), logger: Logger = Logger(label: "spotlink.postgres")
+        lockWait: Duration = .seconds(30),
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         try self.init(
             client: client, user: user, keys: keys, deadline: deadline, lockWait: lockWait,
@@ -64,7 +65,8 @@ public final class PostgresTokenStore: TokenStore {
     /// A store whose deadlines run on `deadlineClock`.
     package init(
         client: PostgresClient, user: String, keys: TokenSealingKeys, deadline: Duration, lockWait: Duration,
-        deadlineClock: any SpotifyClock, logger: Logger = Logger(label: "spotlink.postgres")
+        deadlineClock: any SpotifyClock,
+        logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         guard !user.isEmpty else {
             throw TokenStoreError(code: .misconfigured, message: "A PostgreSQL token store needs a user key.")

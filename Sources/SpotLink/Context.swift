@@ -130,7 +130,7 @@ struct Context {
         switch choice ?? storeChoice {
         case .file: return FileTokenStore(directory: configDirectory.appendingPathComponent("tokens"))
         case .memory: return MemoryTokenStore()
-        case .postgres: return try ServerTokenStore(environment: ProcessInfo.processInfo.environment)
+        case .postgres: return try ServerTokenStore(environment: ProcessInfo.processInfo.environment, logger: logger)
         case .secretService:
             #if os(Linux) || os(FreeBSD)
                 return SecretServiceTokenStore(lockDirectory: lockDirectory)

@@ -16,7 +16,9 @@ struct ServerTokenStore: TokenStore {
     private let ready: Task<PostgresTokenStore, any Error>
     let kind: TokenStoreKind
 
-    init(environment: [String: String]) throws {
+    /// - Parameter logger: where PostgresNIO's own messages go: `--verbose`'s log, else nowhere.
+    init(environment: [String: String], logger: Logger? = nil) throws {
+        let logger = logger ?? Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         guard let url = environment["SPOTLINK_POSTGRES_URL"], !url.isEmpty else {
             throw CLIFailure(
                 "--store postgres needs SPOTLINK_POSTGRES_URL (postgres://user@host/database) and the sealing keys "
@@ -43,11 +45,12 @@ struct ServerTokenStore: TokenStore {
         kind = .database(
             "PostgreSQL database \(PostgresURL.redacted(url)) (user “\(user)”, sealed with key “\(keys.currentID)”)")
         ready = Task {
-            try await PostgresSchema.migrate(url)
-            let client = PostgresClient(
-                configuration: configuration, backgroundLogger: Logger(label: "spotlink.postgres"))
+            try await PostgresSchema.migrate(url, logger: logger)
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             Task.detached { await client.run() }
-            return try PostgresTokenStore(client: client, user: user, keys: keys)
+            // One deadline bounds the command: the lock is waited for no longer than a call.
+            return try PostgresTokenStore(
+                client: client, user: user, keys: keys, lockWait: PostgresDeadline.default, logger: logger)
         }
     }
 

@@ -242,6 +242,15 @@ public final class SpotifyServices: Sendable {
     /// The clock of expiries, waits and polls.
     public var clock: any SpotifyClock { configuration.clock }
 
+    /// Disconnects as Spotify's Developer Policy asks: the sign-in goes, and unless `keepingDetails`
+    /// every detail saved from Spotify (names, owners, counts, durations, covers, the picker's list)
+    /// goes with it; the app's links stay, naming their playlists. What `SpotifyConnectionModel`'s
+    /// disconnect does, for a tool or a server.
+    public func disconnect(keepingDetails: Bool = false) async throws {
+        try await session.signOut()
+        if !keepingDetails { try links.forgetSpotifyDetails() }
+    }
+
     /// The parts `configuration` describes.
     public init(_ configuration: Configuration) {
         self.configuration = configuration

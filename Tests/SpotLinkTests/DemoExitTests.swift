@@ -46,3 +46,23 @@ struct DemoExitTests {
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
     }
 }
+
+/// The demo's last card is what an app's disconnect leaves: the link, and nothing Spotify said.
+@Suite("The demo's disconnect")
+struct DemoDisconnectTests {
+    @Test func theLastCardKeepsTheLinkAndForgetsSpotifysDetails() async throws {
+        let result = try await SpotLinkBinary().run(["demo", "--json"])
+        #expect(result.status == 0, "\(result.stderr.suffix(4000))")
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let disconnected = try #require(
+            objects.firstIndex { ($0["step"] as? String)?.hasPrefix("Disconnected") == true })
+        let card = try #require(
+            objects[(disconnected + 1)...].first { $0["playlist"] != nil }, "a card after the disconnect")
+        let playlist = try #require(card["playlist"] as? [String: Any])
+        #expect(playlist["id"] as? String != nil, "the link stays")
+        #expect(playlist["name"] is NSNull || playlist["name"] == nil, "\(playlist)")
+        #expect(playlist["cover_bytes"] as? Int == 0, "\(playlist)")
+    }
+}

@@ -120,6 +120,11 @@ struct PostgresLogoutTests {
             #expect(logout.status == 1, "\(logout.stdout) \(logout.stderr)")
             #expect(logout.stdout.contains("\"signed_out\":false"), "\(logout.stdout)")
             #expect(logout.stdout.contains("PostgreSQL"), "\(logout.stdout)")
+            // PostgresNIO's own messages stay behind --verbose.
+            #expect(
+                !logout.stderr.contains("spotlink.postgres") && !logout.stderr.contains(" info "), "\(logout.stderr)")
+            let verbose = try await cli.run(["logout", "--verbose", "--emulator", emulator.baseURL.absoluteString])
+            #expect(verbose.status == 1)
         }
     }
 }

@@ -106,12 +106,15 @@ struct Demo: AsyncParsableCommand {
 
         try await learning(client: client, narrator: narrator)
 
-        try await session.signOut()
+        // The disconnect an app gets: the sign-in and every detail saved from Spotify go; the
+        // session keeps its link, and the card shows that link and nothing Spotify said.
+        try await spotify.disconnect()
         narrator.step(
             "Disconnected",
             [
                 "message":
-                    "the tokens were removed; Spotify access is revoked at \(AuthorizationServer.revokeAccessPage.absoluteString)"
+                    "the tokens and the details saved from Spotify were removed; the session keeps its link. "
+                    + "Spotify access is revoked at \(AuthorizationServer.revokeAccessPage.absoluteString)"
             ])
         show(morning, links)
         await emulator.stop()
