@@ -39,6 +39,39 @@ struct DemoExitTests {
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
     }
 
+    /// Ctrl-C once the demo has signed in (its folder holds a token file): it ends with 130, as a
+    /// process stopped by SIGINT reports, and the folder goes.
+    @Test func ctrlCRemovesTheDemosFolder() async throws {
+        let cli = try SpotLinkBinary()
+        let temporary = cli.home.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = builtExecutable(named: "spotlink")
+        process.arguments = ["demo", "--json"]
+        process.environment = cli.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let ended = AsyncStream<Int32> { continuation in
+            process.terminationHandler = { continuation.yield($0.terminationStatus) }
+        }
+        try process.run()
+        var seen = ""
+        while !seen.contains("\"step\":\"Signed in\"") {
+            let chunk = out.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the demo ended before signing in: \(seen)")
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains { $0.hasPrefix("spotlink-demo-") })
+        kill(process.processIdentifier, SIGINT)
+        var statuses = ended.makeAsyncIterator()
+        let status = await statuses.next()
+        #expect(status == 130, "the signal's cleanup ran")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
+    }
+
     /// The whole demo, read to its end, leaves nothing behind either.
     @Test func aFinishedDemoLeavesNoFolder() async throws {
         let (stderr, left) = try await Self.bash(#""$0" demo --json >/dev/null; echo "status=$?" >&2"#)
