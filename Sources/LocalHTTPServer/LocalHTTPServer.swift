@@ -52,6 +52,18 @@ package final class LocalHTTPServer: Sendable {
         return LocalHTTPServer(host: boundHost ?? host, port: boundPort, group: group, runner: runner)
     }
 
+    /// HTTP/1 whose connections close after `idleTimeout` without a byte from the client (a
+    /// request head that never completes, a dribbling one, an idle kept-alive connection), with
+    /// request heads bounded (`maxHeadBytes` in all): what both local servers face from a browser
+    /// or a client under test.
+    package static func boundedHTTP1(idleTimeout: Duration, maxHeadBytes: Int = 16 * 1024) -> HTTPServerBuilder {
+        .http1(
+            configuration: HTTP1Channel.Configuration(
+                idleTimeout: TimeAmount(idleTimeout),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: maxHeadBytes / 2, maxHeaderListSize: maxHeadBytes, maxHeaderFieldCount: 64)))
+    }
+
     /// Stops accepting connections and waits until the server has shut down.
     package func stop() async {
         await group.triggerGracefulShutdown()

@@ -68,7 +68,7 @@ package final class LoopbackReceiver: Sendable {
         guard
             let server = await LocalHTTPServer.start(
                 responder: CallbackResponder(path: path, handler: handler), host: host, port: port,
-                server: .http1(configuration: Self.channelConfiguration(idleTimeout: idleTimeout)),
+                server: LocalHTTPServer.boundedHTTP1(idleTimeout: idleTimeout),
                 serverName: "spotifylink", logLevel: .critical),
             server.host == host
         else {
@@ -77,15 +77,6 @@ package final class LoopbackReceiver: Sendable {
                 message: "Could not listen on \(host):\(port) for the sign-in callback. Is the port in use?")
         }
         return LoopbackReceiver(server: server)
-    }
-
-    /// A connection that has not sent a whole request head within `idleTimeout` of connecting (idle,
-    /// or dribbling a byte at a time) is closed; request heads are bounded.
-    private static func channelConfiguration(idleTimeout: Duration) -> HTTP1Channel.Configuration {
-        HTTP1Channel.Configuration(
-            idleTimeout: TimeAmount(idleTimeout),
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
     }
 
     /// Closes the port and waits until the server has stopped.

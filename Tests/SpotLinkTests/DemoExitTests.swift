@@ -63,7 +63,10 @@ struct DemoExitTests {
             try #require(!chunk.isEmpty, "the demo ended before signing in: \(seen)")
             seen += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains { $0.hasPrefix("spotlink-demo-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains {
+                $0.hasPrefix("spotlink-demo-")
+            })
         kill(process.processIdentifier, SIGINT)
         var statuses = ended.makeAsyncIterator()
         let status = await statuses.next()

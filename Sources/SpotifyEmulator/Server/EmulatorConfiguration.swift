@@ -115,6 +115,10 @@ public struct EmulatorConfiguration: Sendable {
     /// The bearer token the control API (`/emulator/...`) asks for; `nil` draws a random one from
     /// the system's generator (never from ``seed``, so it cannot be guessed).
     public var controlToken: String?
+    /// How long a connection may stay without a byte from the client (a request head that never
+    /// completes, or an idle kept-alive connection) before the emulator closes it, as Spotify's
+    /// front end does.
+    public var connectionIdleTimeout: Duration = .seconds(10)
 
     /// The defaults: a loopback port, the demo client, hour-long tokens, the 2026 shapes, the system clock.
     public init() {}

@@ -49,6 +49,9 @@ public final class EmulatorServer: Sendable {
         guard
             let server = await LocalHTTPServer.start(
                 responder: EmulatorResponder(state: state), host: configuration.host, port: configuration.port,
+                // Request heads are bounded: a 10 MB query is refused and its connection closed.
+                server: LocalHTTPServer.boundedHTTP1(
+                    idleTimeout: configuration.connectionIdleTimeout, maxHeadBytes: 64 * 1024),
                 serverName: "spotify-emulator", logLevel: .error)
         else {
             throw EmulatorError(
@@ -135,10 +138,23 @@ extension EmulatorError.Code {
 struct EmulatorResponder: HTTPResponder {
     typealias Context = EmulatorRequestContext
     let state: EmulatorState
+    /// The largest request body read; a larger one is answered 413.
+    static let maxBody = 64 * 1024
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: 64 * 1024)
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxBody)
+        } catch {
+            // Live answers an oversized body with 413 and closes; a 500 (or a stalled sender)
+            // would tell a client something else went wrong.
+            return Response(
+                status: .contentTooLarge, headers: [.contentType: "application/json", .connection: "close"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: #"{"error":{"status":413,"message":"Request body too large"}}"#)))
+        }
         let target = request.head.path ?? "/"
         let (path, query) =
             target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import SpotifyEmulator
+import SpotifyTesting
+import Testing
+
+/// The emulator's connections, as Spotify's front end treats them: an oversized body is answered
+/// 413, an oversized request line is refused, and a connection that never finishes its request head
+/// is closed; each is closed by the idle timeout at the latest (a second here), never kept.
+@Suite("The emulator's connections")
+struct ConnectionTests {
+    static func port(_ emulator: EmulatorServer) -> Int { emulator.baseURL.port! }
+
+    static var configuration: EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.connectionIdleTimeout = .seconds(1)
+        return configuration
+    }
+
+    @Test func aTenMegabyteFormBodyToTheTokenEndpointIs413AndClosed() async throws {
+        try await withEmulator(Self.configuration) { (emulator: EmulatorServer) async throws in
+            let connection = try RawConnection(port: Self.port(emulator))
+            let body = "grant_type=refresh_token&refresh_token=" + String(repeating: "A", count: 10 << 20)
+            let head =
+                "POST /api/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n"
+            connection.sendIgnoringClose(Array((head + body).utf8))
+            let answer = connection.readUntilClosed(timeout: .seconds(20))
+            #expect(answer.text.hasPrefix("HTTP/1.1 413"), "\(answer.text.prefix(200))")
+            #expect(answer.closed, "the connection was kept after the 413")
+        }
+    }
+
+    @Test func aTenMegabyteQueryIsRefusedAndClosed() async throws {
+        try await withEmulator(Self.configuration) { (emulator: EmulatorServer) async throws in
+            let connection = try RawConnection(port: Self.port(emulator))
+            let line = "GET /v1/search?q=" + String(repeating: "a", count: 10 << 20) + "&type=track HTTP/1.1\r\n"
+            connection.sendIgnoringClose(Array((line + "Host: 127.0.0.1\r\n\r\n").utf8))
+            let answer = connection.readUntilClosed(timeout: .seconds(20))
+            #expect(answer.closed, "the connection was kept after the refusal")
+            #expect(!answer.text.contains("200 OK"))
+        }
+    }
+
+    @Test func aRequestHeadThatNeverEndsIsClosedAfterTheIdleTimeout() async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.connectionIdleTimeout = .milliseconds(500)
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let connection = try RawConnection(port: Self.port(emulator))
+            connection.sendIgnoringClose(Array("GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+            #expect(connection.readUntilClosed(timeout: .seconds(10)).closed, "a half-open head stayed open")
+            // The emulator still serves whole requests.
+            let (status, _, _) = try await TestHTTP().send(.get, emulator.baseURL.appendingPathComponent("v1/me"))
+            #expect(status == 401)
+        }
+    }
+}
