@@ -22,9 +22,22 @@ struct CLIFailure: Error {
         switch error {
         case let failure as CLIFailure:
             self = failure
+        case let error as CocoaError:
+            // A file the command reads or writes: its path and the reason, never NSCocoaErrorDomain.
+            let path = (error.userInfo[NSFilePathErrorKey] as? String).map { " \($0)" } ?? ""
+            let reason: String
+            switch error.code {
+            case .fileWriteOutOfSpace: reason = "the disk is full; free some space and try again"
+            case .fileNoSuchFile, .fileReadNoSuchFile: reason = "there is no such file or folder"
+            case .fileReadNoPermission, .fileWriteNoPermission: reason = "permission denied"
+            case .fileWriteVolumeReadOnly: reason = "the volume is read-only"
+            default: reason = "the file could not be used (\(error.code.rawValue))"
+            }
+            self.init("Could not use\(path): \(reason).", exitCode: 1)
         case let error as OAuthError:
             switch error.code {
-            case .needsSignIn, .invalidGrant: self.init(error.message + " Run 'spotlink login'.", exitCode: 3)
+            case .needsSignIn, .invalidGrant:
+                self.init(error.message + " Run 'spotlink login\(Self.sameOptions)'.", exitCode: 3)
             case .transient: self.init(error.message, exitCode: 5)
             default: self.init(error.message, exitCode: 1)
             }
@@ -34,7 +47,7 @@ struct CLIFailure: Error {
             case .transport: self.init(error.message, exitCode: 5)
             case .missingScope:
                 let scope = error.scope.map { " --scope \($0)" } ?? ""
-                self.init(error.message + " Run 'spotlink login\(scope)'.", exitCode: 3)
+                self.init(error.message + " Run 'spotlink login\(scope)\(Self.sameOptions)'.", exitCode: 3)
             case .userNotRegistered, .ownerPremiumRequired: self.init(error.message, exitCode: 1)
             case .invalidIdentifier, .invalidRequest: self.init(error.message, exitCode: 2)
             default: self.init(error.message, exitCode: 1)
@@ -51,5 +64,20 @@ struct CLIFailure: Error {
             self.init(String(describing: error), exitCode: 1)
             isKnown = false
         }
+    }
+
+    /// The options of this command line that a `spotlink login` hint must keep to sign in to the
+    /// same place: the emulator, the data folder, the client ID.
+    static var sameOptions: String {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var kept: [String] = []
+        for name in ["--emulator", "--data-dir", "--client-id"] {
+            if let index = arguments.firstIndex(of: name), index + 1 < arguments.count {
+                kept.append("\(name) \(arguments[index + 1])")
+            } else if let joined = arguments.first(where: { $0.hasPrefix(name + "=") }) {
+                kept.append(joined)
+            }
+        }
+        return kept.map { " " + $0 }.joined()
     }
 }

@@ -110,9 +110,15 @@ struct Context {
 
     struct Settings: Codable { var store: StoreChoice }
 
-    /// The store chosen at login (file by default).
-    var storeChoice: StoreChoice {
-        (try? JSONDecoder().decode(Settings.self, from: Data(contentsOf: configFile)))?.store ?? .file
+    /// The store chosen at login (the file store before any login: nothing is signed in anywhere).
+    var storeChoice: StoreChoice { rememberedStore ?? .file }
+
+    /// The store `login` uses when not told: the last login's, else the platform's secret store.
+    /// `doctor` checks this one, so the two agree.
+    var loginStoreChoice: StoreChoice { rememberedStore ?? .platformDefault }
+
+    private var rememberedStore: StoreChoice? {
+        (try? JSONDecoder().decode(Settings.self, from: Data(contentsOf: configFile)))?.store
     }
 
     func remember(store: StoreChoice) throws {

@@ -66,20 +66,27 @@ struct SpotlinkCommand: AsyncParsableCommand {
     }
 
     static func exit(withError error: any Error) -> Never {
-        if let failure = error as? CLIFailure {
-            Output.error(failure.message)
-            Foundation.exit(failure.exitCode)
-        }
         let failure = CLIFailure(error)
-        if failure.isKnown {
-            Output.error(failure.message)
-            Foundation.exit(failure.exitCode)
-        }
+        if failure.isKnown { fail(failure.message, exitCode: failure.exitCode) }
         // Usage mistakes exit 2 as documented (ArgumentParser's own code is 64).
-        if exitCode(for: error) == .validationFailure {
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
-        }
+        if exitCode(for: error) == .validationFailure { fail(fullMessage(for: error), exitCode: 2, usage: true) }
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         Self.exit(withError: error as (any Error)?)
+    }
+
+    /// Ends the command with `message`: on stderr for people, or, with `--json`, as one JSON object
+    /// on stdout (`{"error": {"message": …, "exit_code": …}}`) that a program reads as it reads
+    /// every other answer.
+    private static func fail(_ message: String, exitCode: Int32, usage: Bool = false) -> Never {
+        if CommandLine.arguments.dropFirst().contains("--json") {
+            Output.json(["error": ["message": message, "exit_code": exitCode, "usage": usage]])
+        } else if usage {
+            // ArgumentParser's usage text has its own lines; each is made safe.
+            Output.note(
+                TerminalText.lines(message.split(separator: "\n", omittingEmptySubsequences: false).map { "\($0)" }))
+        } else {
+            Output.error(message)
+        }
+        Foundation.exit(exitCode)
     }
 }

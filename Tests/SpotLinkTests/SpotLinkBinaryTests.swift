@@ -46,8 +46,8 @@ struct SpotLinkBinary {
     /// `spotlink login --no-browser`, with the test acting as the browser on the printed URL.
     /// Tokens go to the file store unless `arguments` choose one: the child has no keyring. A visit
     /// that fails stops the child at once and is thrown, instead of the login waiting out its deadline.
-    func login(_ arguments: [String]) async throws -> Result {
-        let store = arguments.contains("--store") ? [] : ["--store", "file"]
+    func login(_ arguments: [String], choosingStore: Bool = true) async throws -> Result {
+        let store = arguments.contains("--store") || !choosingStore ? [] : ["--store", "file"]
         let child = ChildControl()
         let result = try await run(["login", "--no-browser"] + store + arguments, control: child) { line in
             guard let range = line.range(of: "Open this URL to sign in: ") else { return }

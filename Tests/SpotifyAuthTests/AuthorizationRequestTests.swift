@@ -143,6 +143,8 @@ struct CallbackTests {
             return
         }
         #expect(error.code == .stateMismatch)
+        // The sign-in ended: the words say it was stopped, not that the callback was ignored.
+        #expect(error.message.contains("stopped") && !error.message.contains("ignored"), "\(error.message)")
     }
 
     @Test func accessDeniedWithTheRightState() throws {

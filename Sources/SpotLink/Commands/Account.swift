@@ -17,10 +17,11 @@ struct Login: AsyncParsableCommand {
     @Option(
         help: """
             Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")) \
-            (default: \(StoreChoice.platformDefault.rawValue); a plain file only when asked for; postgres \
-            keeps it sealed in SPOTLINK_POSTGRES_URL's database with the keys in SPOTLINK_TOKEN_KEYS).
+            (default: the store of the last login, else \(StoreChoice.platformDefault.rawValue); a plain \
+            file only when asked for; postgres keeps it sealed in SPOTLINK_POSTGRES_URL's database with the \
+            keys in SPOTLINK_TOKEN_KEYS).
             """)
-    var store: StoreChoice = .platformDefault
+    var store: StoreChoice?
     @Flag(help: "Do not try to open a browser; only print the URL.")
     var noBrowser = false
     @Option(
@@ -42,6 +43,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global)
+        // A second login (a scope added) keeps the store of the first unless told otherwise.
+        let store = self.store ?? context.loginStoreChoice
         let tokenStore = try context.tokenStore(store)
         try await Self.checkUsable(tokenStore, context)
         let spotify = try context.services(store: tokenStore)
@@ -97,8 +100,15 @@ struct Login: AsyncParsableCommand {
                 try await (store as? SecretServiceTokenStore)?.checkWritable()
             #endif
         } catch let error as TokenStoreError where error.code == .unavailable || error.code == .insecure {
-            throw CLIFailure(
-                "\(error.message) To keep the tokens in a 0600 file instead, pass --store file.", exitCode: 1)
+            // The advice to choose the file store is for another store; the file store's own
+            // message says how to fix its folder.
+            let advice: String
+            if case .file = store.kind {
+                advice = ""
+            } else {
+                advice = " To keep the tokens in a 0600 file instead, pass --store file."
+            }
+            throw CLIFailure("\(error.message)\(advice)", exitCode: 1)
         } catch let error as TokenStoreError where error.code == .corrupt {
             // Already moved aside or removed; signing in stores good tokens.
         }

@@ -242,7 +242,8 @@ struct Doctor: AsyncParsableCommand {
             checks.append(("redirect URI", false, error.message))
         }
         do {
-            let store = try context.tokenStore()
+            // The store a login would use (the last one's, else the platform's), as `login` chooses it.
+            let store = try context.tokenStore(context.loginStoreChoice)
             _ = try await store.load(SpotifyAppKey(issuer: context.server.issuer, clientID: context.clientID))
             checks.append(("token store", true, "\(store.kind)"))
         } catch {

@@ -172,8 +172,14 @@ package struct AuthorizationFlow: Sendable {
 
     private mutating func reject(_ error: OAuthError) -> Outcome {
         rejectedCallbacks += 1
-        if rejectedCallbacks >= maxRejectedCallbacks { return finish(error) }
-        return .ignore(error)
+        guard rejectedCallbacks >= maxRejectedCallbacks else { return .ignore(error) }
+        // The last refusal ends the sign-in: say so, not "ignored".
+        var stopped = error
+        stopped.message =
+            "\(rejectedCallbacks) callbacks that were not this sign-in's reached it (the last: "
+            + "\(error.message.prefix { $0 != ";" })); the sign-in was stopped so that a forged one cannot "
+            + "be accepted. Sign in again."
+        return finish(stopped)
     }
 
     private mutating func finish(_ error: OAuthError) -> Outcome {

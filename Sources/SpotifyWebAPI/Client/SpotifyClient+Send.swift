@@ -227,6 +227,13 @@ extension SpotifyAPIError {
                 + ". The sign-in is kept: try again in a moment."
         case 403:
             return refusal(body: body, endpoint: endpoint)
+        case 404 where endpoint.path.hasPrefix("/playlists/37i9dQZ"):
+            // Spotify's editorial and algorithmic playlists: 404 to every Development Mode app,
+            // though they exist and open in Spotify (the contract).
+            code = .notFound
+            message =
+                "This is one of Spotify's own playlists (such as Today's Top Hits or Discover Weekly): Spotify "
+                + "does not share their details with apps like this one. It still opens in Spotify."
         case 404:
             code = .notFound
             message = "Spotify has no such object (it may have been deleted)."
