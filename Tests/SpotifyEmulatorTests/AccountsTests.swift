@@ -85,9 +85,10 @@ struct AccountsTests {
     }
 
     /// The accounts service's pages for a redirect URI it will not use, with the texts observed in
-    /// 2026: plain `http` off this machine is insecure, anything else unregistered does not match.
+    /// 2025–2026: `localhost` keeps the older "Invalid redirect URI", plain `http` off this machine is
+    /// insecure, anything else unregistered does not match.
     @Test(arguments: [
-        ("http://localhost:4321/callback", "INVALID_CLIENT: Insecure redirect URI"),
+        ("http://localhost:4321/callback", "INVALID_CLIENT: Invalid redirect URI"),
         ("http://evil.example/callback", "INVALID_CLIENT: Insecure redirect URI"),
         ("http://127.0.0.1:4321/other", "redirect_uri: Not matching configuration"),
         ("https://evil.example/callback", "redirect_uri: Not matching configuration"),
@@ -101,6 +102,19 @@ struct AccountsTests {
             #expect(status == 400)
             #expect(headers[.location] == nil)
             #expect(String(decoding: body, as: UTF8.self).contains("<h1>\(page)</h1>"))
+        }
+    }
+
+    /// The implicit grant (`response_type=token`) was removed: the older page, nothing redirected.
+    @Test func theImplicitGrantGetsTheInvalidRedirectPage() async throws {
+        try await withEmulator(EmulatorConfiguration.autoApproving) { (emulator: EmulatorServer) async throws in
+            var components = try #require(URLComponents(url: emulator.authorizeURL(), resolvingAgainstBaseURL: false))
+            components.queryItems = components.queryItems?.map {
+                $0.name == "response_type" ? URLQueryItem(name: "response_type", value: "token") : $0
+            }
+            let (status, headers, body) = try await http.send(.get, try #require(components.url))
+            #expect(status == 400 && headers[.location] == nil)
+            #expect(String(decoding: body, as: UTF8.self).contains("<h1>INVALID_CLIENT: Invalid redirect URI</h1>"))
         }
     }
 

@@ -77,4 +77,9 @@ extension EmulatorServer {
     func playlistID(named name: String) async throws -> String {
         try #require(await playlists().first { $0.name == name }?.id)
     }
+
+    /// The catalog's episodes, albums and artists, by ID.
+    func episodeIDs() async -> [String] { await state.catalog.episodes.keys.sorted() }
+    func albumIDs() async -> [String] { await state.catalog.albums.keys.sorted() }
+    func artistIDs() async -> [String] { await state.catalog.artistNames.map(CatalogRenderer.stableID) }
 }

@@ -97,9 +97,12 @@ struct FixtureKeyTests {
                 removed: ["item.external_ids"])
             let calm = try await emulator.playlistID(named: "Calm Evening")
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(calm)", "offset": "30"])
+            // The recording's token had `user-read-playback-position`, so its episode has `resume_point`.
+            let positions = await emulator.issueAccessToken(
+                scopes: EmulatorServer.allScopes + ["user-read-playback-position"])
             try Self.compare(
                 "playback_episode_1",
-                try await Self.get(emulator, "v1/me/player", [("additional_types", "episode")], token: token))
+                try await Self.get(emulator, "v1/me/player", [("additional_types", "episode")], token: positions))
         }
     }
 

@@ -49,7 +49,8 @@ struct OpenAPIConformanceTests {
         configuration.time = .virtual(start: Date(timeIntervalSince1970: 1_790_000_000))
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken(
-                scopes: EmulatorServer.allScopes + EmulatorServer.learningScopes)
+                scopes: EmulatorServer.allScopes + EmulatorServer.learningScopes
+                    + ["user-read-recently-played", "user-read-playback-position"])
             let deep = try await emulator.playlistID(named: "Deep Work")
             let calm = try await emulator.playlistID(named: "Calm Evening")
             let lofi = try await emulator.playlistID(named: "Lo-Fi Focus Beats")
@@ -107,6 +108,16 @@ struct OpenAPIConformanceTests {
             try await record("v1/artists/\(try #require(artist["id"] as? String))", [], template: "/artists/{id}")
             try await record("v1/episodes/\(try #require(episode["id"] as? String))", [], template: "/episodes/{id}")
             try await record("v1/shows/\(try #require(show["id"] as? String))", [], template: "/shows/{id}")
+            // The routes the contract describes beside the product's, and search's other types.
+            let artistID = try #require(artist["id"] as? String)
+            let albumID = try #require(album["id"] as? String)
+            try await record("v1/artists/\(artistID)/albums", [("limit", "10")], template: "/artists/{id}/albums")
+            try await record("v1/albums/\(albumID)/tracks", [("limit", "20")], template: "/albums/{id}/tracks")
+            try await record("v1/me/player/recently-played", [("limit", "5")], template: "/me/player/recently-played")
+            try await record("v1/playlists/\(deep)/images", [], template: "/playlists/{playlist_id}/images")
+            try await record(
+                "v1/search", [("q", "a"), ("type", "artist,album"), ("limit", "10")], template: "/search",
+                departures: ["null-entries"])
             await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep)"])
             try await record(
                 "v1/me/player/currently-playing", [("additional_types", "track,episode")],

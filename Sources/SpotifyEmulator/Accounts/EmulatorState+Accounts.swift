@@ -78,6 +78,13 @@ extension EmulatorState {
         guard let redirectURI = request.parameter("redirect_uri") else {
             return .html(Self.errorPage("redirect_uri: Not matching configuration"), status: 400)
         }
+        // A `localhost` redirect, and the implicit grant (`response_type=token`, removed), still get
+        // the older page in late 2025 (the contract); another plain-http redirect the newer one.
+        if URLComponents(string: redirectURI)?.host?.lowercased() == "localhost"
+            || request.parameter("response_type") == "token"
+        {
+            return .html(Self.errorPage("INVALID_CLIENT: Invalid redirect URI"), status: 400)
+        }
         if Self.isInsecure(redirectURI) {
             return .html(Self.errorPage("INVALID_CLIENT: Insecure redirect URI"), status: 400)
         }

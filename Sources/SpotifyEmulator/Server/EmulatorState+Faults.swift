@@ -27,6 +27,9 @@ package struct FaultRule: Sendable {
         case insufficientScope = "403-scope"
         /// The transient 401 "Access token missing" on a good token.
         case transientUnauthorized = "401-transient"
+        /// An outage: 502 (a proxy's HTML page) and 503 in turn, `count` answers long. Spotify
+        /// being unavailable, never a rate limit or a quota: no `Retry-After`, no `reason`.
+        case outage = "5xx-burst"
     }
 
     package var kind: Kind
@@ -91,10 +94,8 @@ extension EmulatorState {
         case .transientUnauthorized: return .apiError(401, "Access token missing")
         case .serverError: return .apiError(500, "Server error")
         case .serviceUnavailable: return .apiError(503, "Service unavailable")
-        case .badGatewayHTML:
-            var response = EmulatorResponse.html("<html><body><h1>502 Bad Gateway</h1></body></html>", status: 502)
-            response.headers.removeAll { $0.0 == "Content-Security-Policy" }
-            return response
+        case .badGatewayHTML: return Self.badGateway
+        case .outage: return rule.remaining % 2 == 0 ? Self.badGateway : .apiError(503, "Service unavailable")
         case .truncated:
             var response = EmulatorResponse.json(userJSON())
             response.delivery = .truncated
@@ -104,6 +105,13 @@ extension EmulatorState {
             response.delivery = .reset
             return response
         }
+    }
+
+    /// A proxy's HTML 502 page.
+    private static var badGateway: EmulatorResponse {
+        var response = EmulatorResponse.html("<html><body><h1>502 Bad Gateway</h1></body></html>", status: 502)
+        response.headers.removeAll { $0.0 == "Content-Security-Policy" }
+        return response
     }
 
     package func statistics() -> JSONValue {

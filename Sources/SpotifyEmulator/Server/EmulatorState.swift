@@ -43,6 +43,12 @@ package struct EmulatorResponse: Sendable {
 
     private static let jsonContentType = ("Content-Type", "application/json; charset=utf-8")
 
+    /// The answer to a route the emulator does not know (`404 "Service not found"`), as opposed to
+    /// a known route's 404 for an ID it does not have.
+    var isUnknownRoute: Bool {
+        status == 404 && body == EmulatorResponse.apiError(404, "Service not found").body
+    }
+
     /// The answer with its body built.
     func rendered() -> EmulatorResponse {
         guard let pending else { return self }
@@ -143,6 +149,9 @@ package actor EmulatorState {
     var serverErrorRate: Double
     var requestTimes: [String: [Date]] = [:]
     var stats: [String: [Int: Int]] = [:]
+    /// Whether the request being answered may see episodes' `resume_point`: a user token with
+    /// `user-read-playback-position`, as the Web API reference says.
+    var readsPlaybackPosition = false
     var coverCache: [String: Data] = [:]
 
     package init(configuration: EmulatorConfiguration) throws {

@@ -117,9 +117,16 @@ extension CatalogRenderer {
         ]
     }
 
-    /// A simplified album, as inside a track.
-    private func albumJSON(_ album: CatalogAlbum, in context: TrackContext) -> JSONValue {
+    /// A simplified album, as inside a track (and as search finds it).
+    func albumJSON(_ album: CatalogAlbum, in context: TrackContext) -> JSONValue {
         .object(albumFields(album) + (context == .search ? [("is_playable", .bool(true))] : []) + albumTail(album))
+    }
+
+    /// A simplified album as `GET /artists/{id}/albums` lists it: with its `album_group`.
+    func artistAlbumJSON(_ album: CatalogAlbum) -> JSONValue {
+        .object(
+            [("album_group", .string(album.trackIDs.count < 4 ? "single" : "album"))] + albumFields(album)
+                + albumTail(album))
     }
 
     /// `GET /albums/{id}`: the full album with the first page of its tracks.
@@ -144,7 +151,7 @@ extension CatalogRenderer {
     }
 
     /// A track as an album lists it: no album, no ISRC.
-    private func simplifiedTrackJSON(_ item: CatalogItem) -> JSONValue {
+    func simplifiedTrackJSON(_ item: CatalogItem) -> JSONValue {
         let id = item.id ?? ""
         return .object([
             ("artists", .array([artistJSON(item.artist)])),
@@ -189,8 +196,11 @@ extension CatalogRenderer {
             ("name", .string(item.name)),
             ("release_date", .string("2026-01-15")),
             ("release_date_precision", .string("day")),
-            ("resume_point", .object([("fully_played", .bool(false)), ("resume_position_ms", .int(0))])),
         ]
+        if readsPlaybackPosition {
+            fields.append(
+                ("resume_point", .object([("fully_played", .bool(false)), ("resume_position_ms", .int(0))])))
+        }
         if withShow, let show = catalog.shows[item.showID] {
             fields.append(("show", showJSON(show, withEpisodes: false)))
         }

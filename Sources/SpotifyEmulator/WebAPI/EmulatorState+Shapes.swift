@@ -9,12 +9,16 @@ struct CatalogRenderer: Sendable {
     let catalog: Catalog
     let baseURL: String
     let configuration: EmulatorConfiguration
+    /// Whether episodes carry `resume_point` (a user token with `user-read-playback-position`).
+    var readsPlaybackPosition = false
 }
 
 extension EmulatorState {
-    /// The catalog as it is now, for building JSON.
+    /// The catalog as it is now, for building JSON for the request being answered.
     var renderer: CatalogRenderer {
-        CatalogRenderer(catalog: catalog, baseURL: baseURL, configuration: configuration)
+        CatalogRenderer(
+            catalog: catalog, baseURL: baseURL, configuration: configuration,
+            readsPlaybackPosition: readsPlaybackPosition)
     }
 }
 
@@ -65,10 +69,12 @@ extension CatalogRenderer {
             ("href", .string("\(baseURL)/v1/playlists/\(playlist.id)/items")),
             ("total", .int(playlist.entries.count)),
         ])
+        // Simplified playlists keep the deprecated `tracks` twin beside `items` (the contract, and the
+        // recorded `current_user_playlist_1.json`); only the full playlist dropped the old keys.
         var fields = commonPlaylistFields(playlist)
-        if transition { fields.append(("tracks", reference)) }
         fields += [
-            ("items", reference), ("type", .string("playlist")), ("uri", .string("spotify:playlist:\(playlist.id)")),
+            ("items", reference), ("tracks", reference), ("type", .string("playlist")),
+            ("uri", .string("spotify:playlist:\(playlist.id)")),
         ]
         return .object(fields)
     }

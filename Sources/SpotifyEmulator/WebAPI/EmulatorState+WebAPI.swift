@@ -2,8 +2,9 @@ import Foundation
 import SpotifyLinkSupport
 
 extension EmulatorState {
+    /// Live's order: the token first (401), then the route (403 for one removed in 2026, 404 for
+    /// an unknown one), then the method (405).
     func handleWebAPI(_ request: EmulatorRequest) -> EmulatorResponse {
-        guard request.method == "GET" else { return .apiError(405, "Method not allowed") }
         let access: AccessRecord
         switch authenticate(request) {
         case .success(let record): access = record
@@ -12,6 +13,38 @@ extension EmulatorState {
         let segments = request.path.split(separator: "/").map(String.init)
         let predatesRestrictions =
             configuration.clients.first { $0.id == access.clientID }?.predatesRestrictions ?? false
+        if let removed = removedRoute(segments, request, predatesRestrictions: predatesRestrictions) { return removed }
+        readsPlaybackPosition = access.userID != nil && access.scopes.contains("user-read-playback-position")
+        defer { readsPlaybackPosition = false }
+        let answer = route(segments, request, access, predatesRestrictions: predatesRestrictions)
+        // The emulator reads only: another method on a route it knows is 405, on one it does not 404.
+        guard request.method != "GET" else { return answer }
+        return answer.isUnknownRoute ? answer : .apiError(405, "Method not allowed")
+    }
+
+    /// Routes removed in 2026 that live answers 403, not 404 (the reports the emulator's README
+    /// cites): artist top tracks, related artists, recommendations, the several-tracks read and
+    /// creating a playlist, for a client created after 2026-02-11; an older one keeps what
+    /// Spotify postponed for it.
+    private func removedRoute(_ segments: [String], _ request: EmulatorRequest, predatesRestrictions: Bool)
+        -> EmulatorResponse?
+    {
+        let path = Array(segments.dropFirst())
+        let removed: Bool
+        switch (request.method, path.count, path.first) {
+        case ("POST", 3, "users") where path[2] == "playlists": removed = true
+        case ("GET", 3, "artists") where path[2] == "top-tracks": removed = !predatesRestrictions
+        case ("GET", 3, "artists") where path[2] == "related-artists": removed = true
+        case ("GET", 1, "recommendations"): removed = true
+        case ("GET", 1, "tracks"): removed = !predatesRestrictions
+        default: removed = false
+        }
+        return removed ? .apiError(403, "Forbidden") : nil
+    }
+
+    private func route(
+        _ segments: [String], _ request: EmulatorRequest, _ access: AccessRecord, predatesRestrictions: Bool
+    ) -> EmulatorResponse {
         switch segments.dropFirst().first {
         case "me":
             guard access.userID != nil else { return .apiError(401, "Valid user authentication required") }
@@ -40,7 +73,51 @@ extension EmulatorState {
         case "playlists" where segments.count >= 3:
             return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
         case "search" where segments.count == 2:
-            return search(request)
+            return search(request, predatesRestrictions: predatesRestrictions)
+        case "users" where segments.count == 4 && segments[3] == "playlists" && predatesRestrictions:
+            guard segments[2] == catalog.userID else { return .apiError(404, "Resource not found") }
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            let own = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter {
+                $0.ownerID == catalog.userID && $0.isPublic && !$0.deleted
+            }
+            return .json(
+                renderer.page(
+                    own.dropFirst(offset).prefix(limit).map(renderer.simplifiedPlaylistJSON), total: own.count,
+                    limit: limit, offset: offset, path: "/users/\(catalog.userID)/playlists", extra: []))
+        case "albums" where segments.count == 2 && predatesRestrictions:
+            return several(request, key: "albums", most: 20) { catalog.albums[$0].map(renderer.fullAlbumJSON) }
+        case "artists" where segments.count == 2 && predatesRestrictions:
+            return several(request, key: "artists", most: 50) { id in artist(id).map(renderer.fullArtistJSON) }
+        case "artists" where segments.count == 4 && segments[3] == "top-tracks":
+            // Only an older client reaches here (removedRoute answered a newer one 403).
+            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
+            let tracks = catalog.trackOrder.compactMap { catalog.tracks[$0] }.filter { $0.artist == name }.prefix(10)
+            return .json(
+                .object([("tracks", .array(tracks.map { renderer.itemJSON($0, episodes: false, in: .catalog) }))]))
+        case "artists" where segments.count == 4 && segments[3] == "albums":
+            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
+            // 10 at most since February 2026; an older client keeps 50 (the contract's later notes).
+            let most = predatesRestrictions ? 50 : 10
+            guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: most, maxOffset: 10_000) else {
+                return pagingError(request, maxLimit: most)
+            }
+            let albums = catalog.albums.values.filter { $0.artist == name }.sorted { $0.id < $1.id }
+            return .json(
+                renderer.page(
+                    albums.dropFirst(offset).prefix(limit).map(renderer.artistAlbumJSON), total: albums.count,
+                    limit: limit, offset: offset, path: "/artists/\(segments[2])/albums", extra: []))
+        case "albums" where segments.count == 4 && segments[3] == "tracks":
+            guard let album = catalog.albums[segments[2]] else { return lookUpFailure(segments[2]) }
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
+                return pagingError(request, maxLimit: 50)
+            }
+            let tracks = album.trackIDs.compactMap { catalog.tracks[$0] }
+            return .json(
+                renderer.page(
+                    tracks.dropFirst(offset).prefix(limit).map(renderer.simplifiedTrackJSON), total: tracks.count,
+                    limit: limit, offset: offset, path: "/albums/\(album.id)/tracks", extra: []))
         // The single-ID reads stay for Development Mode apps; the several-IDs forms (`/tracks?ids=`)
         // were removed in February 2026 and fall through to 404.
         case "tracks" where segments.count == 3:
@@ -48,9 +125,8 @@ extension EmulatorState {
         case "albums" where segments.count == 3:
             return lookUp(segments[2], in: catalog.albums, renderer.fullAlbumJSON)
         case "artists" where segments.count == 3:
-            let artists = Dictionary(catalog.artistNames.map { (CatalogRenderer.stableID($0), $0) }) { first, _ in first
-            }
-            return lookUp(segments[2], in: artists, renderer.fullArtistJSON)
+            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
+            return .json(renderer.fullArtistJSON(name))
         case "shows" where segments.count == 3:
             return lookUp(segments[2], in: catalog.shows) { renderer.showJSON($0, withEpisodes: true) }
         case "episodes" where segments.count == 3:
@@ -58,6 +134,26 @@ extension EmulatorState {
         default:
             return .apiError(404, "Service not found")
         }
+    }
+
+    /// The catalog's artist of `id` (an artist's ID is derived from the name).
+    private func artist(_ id: String) -> String? {
+        catalog.artistNames.first { CatalogRenderer.stableID($0) == id }
+    }
+
+    /// What an ID that names nothing answers: 400 for one that is not 22 base62 characters, else 404.
+    private func lookUpFailure(_ id: String) -> EmulatorResponse {
+        let valid = id.count == 22 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return valid ? .apiError(404, "Resource not found") : .apiError(400, "Invalid base62 id")
+    }
+
+    /// A several-IDs read (`?ids=`, for an older client): `key`'s array, `null` for an ID not found.
+    private func several(_ request: EmulatorRequest, key: String, most: Int, _ object: (String) -> JSONValue?)
+        -> EmulatorResponse
+    {
+        let ids = (request.parameter("ids") ?? "").split(separator: ",").map(String.init)
+        guard !ids.isEmpty, ids.count <= most else { return .apiError(400, "Invalid ids") }
+        return .json(.object([(key, .array(ids.map { object($0) ?? .null }))]))
     }
 
     /// One object by its ID: 400 for an ID that is not 22 base62 characters, 404 for one not in the catalog.
@@ -194,6 +290,8 @@ extension EmulatorState {
                     Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset,
                     path: path,
                     extra: [("time_range", range)]))
+        case ["player", "recently-played"]:
+            return recentlyPlayed(request, access)
         case ["player", "currently-playing"], ["player"]:
             if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
                 return denied
@@ -302,6 +400,10 @@ extension EmulatorState {
         case ["tracks"]:
             // Retired for Development Mode apps in February 2026.
             return .apiError(403, "Forbidden")
+        case ["images"]:
+            // The cover's sizes, as `images` in the playlist; an empty array for a playlist without one.
+            let images = renderer.imagesJSON(playlist)
+            return .json(images == .null ? .array([]) : images)
         default:
             return .apiError(404, "Service not found")
         }
@@ -309,17 +411,24 @@ extension EmulatorState {
 
     // MARK: - /search
 
-    private func search(_ request: EmulatorRequest) -> EmulatorResponse {
+    /// The types search takes (the OpenAPI document's enum).
+    static let searchTypes: Set = ["album", "artist", "playlist", "track", "show", "episode", "audiobook"]
+
+    private func search(_ request: EmulatorRequest, predatesRestrictions: Bool) -> EmulatorResponse {
         guard let query = request.parameter("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty else {
             return .apiError(400, "No search query")
         }
         let types = (request.parameter("type") ?? "").split(separator: ",").map(String.init)
-        guard !types.isEmpty, types.allSatisfy({ $0 == "playlist" || $0 == "track" }) else {
+        guard !types.isEmpty, types.allSatisfy(Self.searchTypes.contains) else {
             return .apiError(400, "Bad search type field")
         }
-        guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: 10, maxOffset: 1000, minLimit: 0) else {
-            return pagingError(request, maxLimit: 10)
+        // 10 at most since mid-2026, 50 for an older client; never past result 1000.
+        let most = predatesRestrictions ? 50 : 10
+        guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: most, maxOffset: 1000, minLimit: 0)
+        else {
+            return pagingError(request, maxLimit: most)
         }
+        guard offset + limit <= 1000 else { return .apiError(400, "Invalid offset") }
         let words = SearchText.fold(query).split(whereSeparator: \.isWhitespace)
         func matches(_ text: String) -> Bool {
             let folded = SearchText.fold(text)
@@ -352,6 +461,47 @@ extension EmulatorState {
                         offset)
                 ))
         }
+        if types.contains("artist") {
+            let found = catalog.artistNames.filter(matches)
+            fields.append(
+                ("artists", searchPage(found.map(renderer.fullArtistJSON), query: query, type: "artist", limit, offset))
+            )
+        }
+        if types.contains("album") {
+            let found = catalog.albums.values.filter { matches($0.name + " " + $0.artist) }.sorted { $0.id < $1.id }
+            fields.append(
+                (
+                    "albums",
+                    searchPage(
+                        found.map { renderer.albumJSON($0, in: .search) }, query: query, type: "album", limit, offset)
+                ))
+        }
+        if types.contains("show") {
+            let found = catalog.shows.values.filter { matches($0.name + " " + $0.publisher) }.sorted { $0.id < $1.id }
+            fields.append(
+                (
+                    "shows",
+                    searchPage(
+                        found.map { renderer.showJSON($0, withEpisodes: false) }, query: query, type: "show", limit,
+                        offset)
+                ))
+        }
+        if types.contains("episode") {
+            let found = catalog.episodes.values.filter { matches($0.name + " " + $0.album) }.sorted {
+                ($0.id ?? "") < ($1.id ?? "")
+            }
+            fields.append(
+                (
+                    "episodes",
+                    searchPage(
+                        found.map { renderer.episodeJSON($0, withShow: false) }, query: query, type: "episode", limit,
+                        offset)
+                ))
+        }
+        if types.contains("audiobook") {
+            // The catalog has no audiobooks (nor does Spotify in many markets): an empty page.
+            fields.append(("audiobooks", searchPage([], query: query, type: "audiobook", limit, offset)))
+        }
         return .json(.object(fields))
     }
 
@@ -367,6 +517,58 @@ extension EmulatorState {
         return renderer.page(
             Array(results.dropFirst(offset).prefix(limit)), total: results.count, limit: limit, offset: offset,
             path: "/search", extra: [("query", query), ("type", type)])
+    }
+
+    // MARK: - /me/player/recently-played
+
+    /// The last tracks played (an hour apart, the newest now), as a cursor page: `before` and
+    /// `after` are Unix milliseconds, one or neither; `limit` 1–50.
+    private func recentlyPlayed(_ request: EmulatorRequest, _ access: AccessRecord) -> EmulatorResponse {
+        if let denied = requireScope(access, anyOf: ["user-read-recently-played"]) { return denied }
+        let before = request.parameter("before").flatMap { Int64($0) }
+        let after = request.parameter("after").flatMap { Int64($0) }
+        guard before == nil || after == nil else { return .apiError(400, "Only one of before and after may be given") }
+        guard let (limit, _) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 0) else {
+            return pagingError(request, maxLimit: 50)
+        }
+        let newest = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let played = catalog.trackOrder.prefix(50).enumerated().map { index, id in
+            (newest - Int64(index) * 3_600_000, catalog.tracks[id]!)
+        }
+        let page = played.filter { time, _ in
+            (before.map { time < $0 } ?? true) && (after.map { time > $0 } ?? true)
+        }.prefix(limit)
+        // Played from the user's first playlist (the document's context object).
+        let context: JSONValue =
+            catalog.allOrder.first { catalog.playlists[$0]?.ownerID == catalog.userID }.map { id in
+                .object([
+                    ("external_urls", .object([("spotify", .string("https://open.spotify.com/playlist/\(id)"))])),
+                    ("href", .string("\(baseURL)/v1/playlists/\(id)")), ("type", .string("playlist")),
+                    ("uri", .string("spotify:playlist:\(id)")),
+                ])
+            } ?? .null
+        let items = page.map { time, track in
+            JSONValue.object([
+                ("track", renderer.itemJSON(track, episodes: false, in: .catalog)),
+                ("played_at", .string(ISOTime.string(Date(timeIntervalSince1970: Double(time) / 1000)))),
+                ("context", context),
+            ])
+        }
+        let path = "\(baseURL)/v1/me/player/recently-played"
+        let oldest = page.last?.0
+        return .json(
+            .object([
+                (
+                    "cursors",
+                    page.isEmpty
+                        ? .null
+                        : .object([("after", .string("\(page.first!.0)")), ("before", .string("\(oldest!)"))])
+                ),
+                ("href", .string("\(path)?limit=\(limit)")),
+                ("items", .array(Array(items))),
+                ("limit", .int(limit)),
+                ("next", oldest.map { .string("\(path)?before=\($0)&limit=\(limit)") } ?? .null),
+            ]))
     }
 
     // MARK: - Paging

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
@@ -65,3 +66,31 @@ struct RetryProofTests {
 }
 
 private struct EmptyAnswer: Decodable, Sendable {}
+
+/// A burst of 502 and 503 (the emulator's `5xx-burst`, Spotify unavailable): the client tries a
+/// bounded number of times, reports it as the server's failure, never as a rate limit or a quota,
+/// starts no cooldown, and the next call after the outage goes through.
+@Suite("An outage is not a limit")
+struct OutageTests {
+    @Test func aBurstOf5xxIsUnavailableWithoutACooldownAndBounded() async throws {
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let token = await emulator.issueAccessToken()
+            let clock = VirtualClock(mode: .automatic)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: StaticAccessTokenProvider(AccessToken(token)),
+                clock: clock)
+            await emulator.control("faults", ["kind": "5xx-burst", "count": "50"])
+            await #expect {
+                try await client.currentUser()
+            } throws: { error in
+                let code = (error as? SpotifyAPIError)?.code
+                return code == .server && code != .rateLimited && code != .quotaExceeded
+            }
+            let spent = await emulator.requestCount("GET /v1/me")
+            #expect(spent == client.configuration.maxAttempts, "a bounded number of tries: \(spent)")
+            #expect(await client.cooldown() == nil, "an outage starts no cooldown")
+            await emulator.control("faults/clear")
+            #expect(try await client.currentUser().id == "emu-user", "the next call tries again")
+        }
+    }
+}
