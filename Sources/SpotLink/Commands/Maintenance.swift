@@ -55,7 +55,9 @@ struct Open: AsyncParsableCommand {
         if global.json {
             Output.json([
                 "url": destination.absoluteString, "opened": opened, "urls": link.urls.map(\.absoluteString),
-                "label": link.label().rawValue,
+                // What an iOS app tries, in order: Spotify's content link first.
+                "ios_urls": link.urls(preferringContentLink: true).map(\.absoluteString),
+                "content_link": link.contentLink.absoluteString, "label": link.label().rawValue,
             ])
         } else {
             Output.line(opened ? "Opened \(destination.absoluteString)" : "\(destination.absoluteString)")

@@ -3,12 +3,18 @@ public import Foundation
 /// "Open in Spotify" for one playlist, track or album, as Spotify's Design Guidelines and Apple
 /// ask for it: what to open, in which order, and the words on the button.
 ///
-/// The order is:
-/// 1. the `spotify:` URI, which opens the Spotify app when it is installed;
+/// On iOS (and iPadOS, Mac Catalyst, an iPad app on visionOS) the order is Spotify's iOS content
+/// linking page's (https://developer.spotify.com/documentation/ios/tutorials/content-linking):
+/// 1. the content link, `https://spotify.link/content_linking?~campaign=<the app's bundle ID>&$canonical_url=<the open.spotify.com link>`,
+///    which opens the Spotify app at the item without the confirmation prompt iOS shows before
+///    another app opens a `spotify:` URI, and without the app sends the user on to Spotify;
 /// 2. the `https://open.spotify.com/…` universal link, which opens the app or, without it, the web
-///    player (``Fallback/webPlayer``, the default);
-/// 3. the App Store page of Spotify, for an app that wants no web player
-///    (``Fallback/appStore``).
+///    player (``Fallback/webPlayer``, the default), or the App Store page of Spotify, for an app
+///    that wants no web player (``Fallback/appStore``);
+/// 3. the `spotify:` URI, last: only if both links were refused.
+///
+/// Elsewhere (macOS, Linux) no prompt stands before the URI: it comes first, then the universal
+/// link or the App Store page.
 ///
 /// Open it by trying each URL of ``urls`` in turn until one is accepted: Apple's advice, now that
 /// `UIApplication.canOpenURL(_:)` is deprecated, is to attempt to open a URL and handle the
@@ -64,24 +70,57 @@ public struct OpenInSpotify: Hashable, Sendable {
     public var reference: SpotifyReference
     /// What opens without the Spotify app.
     public var fallback: Fallback
+    /// The content link's `~campaign`: the app's bundle ID, as Spotify's page asks.
+    public var campaign: String?
 
-    /// "Open in Spotify" for `reference`, with `fallback` when the app is missing.
-    public init(_ reference: SpotifyReference, fallback: Fallback = .webPlayer) {
+    /// "Open in Spotify" for `reference`, with `fallback` when the app is missing; `campaign` is the
+    /// app's bundle ID (the main bundle's by default).
+    public init(_ reference: SpotifyReference, fallback: Fallback = .webPlayer, campaign: String? = nil) {
         self.reference = reference
         self.fallback = fallback
+        self.campaign = campaign ?? Bundle.main.bundleIdentifier
     }
 
     /// The `spotify:` URI as a URL: opens the Spotify app.
     public var appURL: URL { URL(string: reference.uri)! }
 
-    /// The URLs to try, in order: the `spotify:` URI, then the universal link or the App Store page.
-    public var urls: [URL] {
-        [appURL, fallback == .webPlayer ? reference.webURL : Self.appStorePage]
+    /// Spotify's iOS content link for the item, with ``campaign`` when it is known.
+    public var contentLink: URL {
+        var components = URLComponents(string: "https://spotify.link/content_linking")!
+        components.queryItems =
+            (campaign.map { [URLQueryItem(name: "~campaign", value: $0)] } ?? [])
+            + [URLQueryItem(name: "$canonical_url", value: reference.webURL.absoluteString)]
+        // `:` and `/` of the link are fine in a query; `&`, `=`, `+` and `?` inside it are not.
+        components.percentEncodedQuery = components.percentEncodedQuery?
+            .replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    /// The link or page that opens without the app: the universal link, or the App Store page.
+    private var withoutTheApp: URL { fallback == .webPlayer ? reference.webURL : Self.appStorePage }
+
+    /// The URLs to try, in order, on this platform (see the type's discussion).
+    public var urls: [URL] { urls(preferringContentLink: Self.platformPrefersContentLink) }
+
+    /// The URLs to try, in order: the iOS order with `preferringContentLink`, else the desktop's.
+    public func urls(preferringContentLink: Bool) -> [URL] {
+        preferringContentLink ? [contentLink, withoutTheApp, appURL] : [appURL, withoutTheApp]
+    }
+
+    /// Whether this platform opens content links first: the iOS family, where a `spotify:` URI
+    /// shows a confirmation prompt first.
+    public static var platformPrefersContentLink: Bool {
+        #if os(iOS)
+            true
+        #else
+            false
+        #endif
     }
 
     /// The one URL to open when it is known whether Spotify is installed.
     public func url(spotifyInstalled: Bool) -> URL {
-        spotifyInstalled ? appURL : urls[1]
+        guard spotifyInstalled else { return withoutTheApp }
+        return Self.platformPrefersContentLink ? contentLink : appURL
     }
 
     /// The button's words: `action`'s with Spotify installed or when that is not known; "GET

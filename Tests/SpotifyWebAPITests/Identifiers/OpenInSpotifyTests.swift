@@ -56,6 +56,26 @@ struct OpenInSpotifyTests {
         #expect(opened == link.url(spotifyInstalled: installed))
     }
 
+    /// iOS: Spotify's content link first (no confirmation prompt before Spotify opens), with the
+    /// app's bundle ID as its campaign and the universal link as its canonical URL; then the
+    /// universal link or the App Store page; the `spotify:` URI last.
+    @Test func onIOSTheContentLinkComesFirst() throws {
+        let link = OpenInSpotify(playlist, campaign: "com.example.journal")
+        let urls = link.urls(preferringContentLink: true)
+        #expect(
+            urls.map(\.absoluteString) == [
+                "https://spotify.link/content_linking?~campaign=com.example.journal&$canonical_url=https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n",
+                "https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n", "spotify:playlist:3cEYpjA9oz9GiPac4AsH4n",
+            ])
+        let components = try #require(URLComponents(url: urls[0], resolvingAgainstBaseURL: false))
+        #expect(components.queryItems?.first { $0.name == "$canonical_url" }?.value == playlist.webURL.absoluteString)
+        let noWeb = OpenInSpotify(playlist, fallback: .appStore, campaign: "com.example.journal")
+        #expect(noWeb.urls(preferringContentLink: true) == [noWeb.contentLink, appStore, noWeb.appURL])
+        // This machine (Linux) is not the iOS family: the URI first, as before.
+        #expect(!OpenInSpotify.platformPrefersContentLink)
+        #expect(link.urls == link.urls(preferringContentLink: false))
+    }
+
     @Test func nothingOpensWhenNothingIsAccepted() async {
         let opened = await OpenInSpotify(playlist).open { _ in false }
         #expect(opened == nil)
