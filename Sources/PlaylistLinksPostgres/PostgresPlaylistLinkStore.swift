@@ -308,12 +308,14 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             for (position, playlist) in playlists.enumerated() {
                 try await connection.query(
                     """
-                    INSERT INTO spotlink_library (user_key, id, name, owner_name, track_count, cover_url, snapshot_id, position)
+                    INSERT INTO spotlink_library
+                        (user_key, id, name, owner_name, track_count, cover_url, snapshot_id, access, position)
                     VALUES (\(self.user), \(playlist.id.rawValue), \(playlist.name), \(playlist.ownerName),
-                            \(playlist.trackCount), \(playlist.coverURL?.absoluteString), \(playlist.snapshotID), \(position))
+                            \(playlist.trackCount), \(playlist.coverURL?.absoluteString), \(playlist.snapshotID),
+                            \(playlist.access?.rawValue), \(position))
                     ON CONFLICT (user_key, id) DO UPDATE SET name = excluded.name, owner_name = excluded.owner_name,
                         track_count = excluded.track_count, cover_url = excluded.cover_url,
-                        snapshot_id = excluded.snapshot_id, position = excluded.position
+                        snapshot_id = excluded.snapshot_id, access = excluded.access, position = excluded.position
                     """, logger: self.logger)
             }
         }
@@ -323,17 +325,18 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         try await read("read the library") { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, name, owner_name, track_count, cover_url, snapshot_id FROM spotlink_library
+                SELECT id, name, owner_name, track_count, cover_url, snapshot_id, access FROM spotlink_library
                 WHERE user_key = \(self.user) ORDER BY position
                 """, logger: self.logger)
             var library: [LibraryPlaylist] = []
-            for try await (id, name, owner, count, cover, snapshot) in rows.decode(
-                (String, String, String?, Int?, String?, String?).self)
+            for try await (id, name, owner, count, cover, snapshot, access) in rows.decode(
+                (String, String, String?, Int?, String?, String?, String?).self)
             {
                 library.append(
                     LibraryPlaylist(
                         id: SpotifyID(unchecked: id), name: name, ownerName: owner, trackCount: count,
-                        coverURL: cover.flatMap(URL.init(string:)), snapshotID: snapshot))
+                        coverURL: cover.flatMap(URL.init(string:)), snapshotID: snapshot,
+                        access: access.flatMap(PlaylistAccess.init)))
             }
             return library
         }

@@ -161,6 +161,9 @@ public enum PostgresSchema {
                 PRIMARY KEY (user_key, issuer, client_id))
             """
         ],
+        // What the app can read of each playlist of the picker's copy (Development Mode shows the
+        // songs of the user's own and collaborative playlists only); rows listed before stay unknown.
+        ["ALTER TABLE spotlink_library ADD COLUMN access text"],
     ]
 }
 

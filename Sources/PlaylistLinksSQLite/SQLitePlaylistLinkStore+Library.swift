@@ -11,12 +11,12 @@ extension SQLitePlaylistLinkStore {
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO libraryPlaylist
-                            (id, name, ownerName, trackCount, coverURL, snapshotID, position)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                            (id, name, ownerName, trackCount, coverURL, snapshotID, access, position)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         playlist.id.rawValue, playlist.name, playlist.ownerName, playlist.trackCount,
-                        playlist.coverURL?.absoluteString, playlist.snapshotID, position,
+                        playlist.coverURL?.absoluteString, playlist.snapshotID, playlist.access?.rawValue, position,
                     ])
             }
         }
@@ -27,13 +27,16 @@ extension SQLitePlaylistLinkStore {
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT id, name, ownerName, trackCount, coverURL, snapshotID FROM libraryPlaylist ORDER BY position"
+                    """
+                    SELECT id, name, ownerName, trackCount, coverURL, snapshotID, access FROM libraryPlaylist
+                    ORDER BY position
+                    """
             )
             .map { row in
                 LibraryPlaylist(
                     id: SpotifyID(unchecked: row["id"]), name: row["name"], ownerName: row["ownerName"],
                     trackCount: row["trackCount"], coverURL: (row["coverURL"] as String?).flatMap(URL.init(string:)),
-                    snapshotID: row["snapshotID"])
+                    snapshotID: row["snapshotID"], access: (row["access"] as String?).flatMap(PlaylistAccess.init))
             }
         }
     }

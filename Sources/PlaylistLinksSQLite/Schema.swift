@@ -78,6 +78,12 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX playlist_detail_age ON playlist (COALESCE(savedAt, fetchedAt))")
             try db.create(index: "cover_last_shown", on: "cover", columns: ["lastUsedAt"])
         }
+        // What the app can read of each playlist of the picker's copy (Development Mode shows the
+        // songs of the user's own and collaborative playlists only). Rows listed before stay
+        // unknown until the next listing.
+        migrator.registerMigration("v7 library access") { db in
+            try db.alter(table: "libraryPlaylist") { t in t.add(column: "access", .text) }
+        }
         return migrator
     }
 }

@@ -191,7 +191,31 @@ extension Output {
         case .spotifyOwned:
             "Spotify doesn't share the details of its own playlists (such as Today's Top Hits or Discover Weekly) "
                 + "with apps. It still opens in Spotify."
+        case .detailsOnly:
+            "You follow this playlist but don't own it, so Spotify doesn't show apps its songs and its length is "
+                + "unknown. To see them, add its songs to a playlist of your own in Spotify, then attach that one."
         case .unknown: "Details will appear once Spotify has been reached."
+        }
+    }
+
+    /// The picker's mark of what the app can read of a playlist; `nil` when not known.
+    static func accessMark(_ access: PlaylistAccess?) -> String? {
+        switch access {
+        case .complete: "songs and length"
+        case .detailsOnly: "followed: name and cover only"
+        case .openOnly: "Spotify's own: opens in Spotify only"
+        case nil: nil
+        }
+    }
+
+    /// Why a time cannot be put in songs, in a few words.
+    static func songTimeReason(_ reason: SongTime.Reason) -> String {
+        switch reason {
+        case .songsHidden: "can't count songs: Spotify doesn't show apps the songs of a playlist you only follow"
+        case .spotifyOwned: "can't count songs: Spotify shows apps nothing of its own playlists"
+        case .unavailable: "can't count songs: the playlist is no longer on Spotify"
+        case .notReadYet: "songs will be counted once Spotify has been reached"
+        case .empty: "the playlist has no songs"
         }
     }
 }

@@ -164,14 +164,22 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator)
-            try await links.replaceLibrary(try await client.allMyPlaylists().items)
+            try await links.replaceLibrary(try await client.allMyPlaylists().items, userID: "emu-user")
             await #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
+            // What the app can read of each, from the listing alone: the user's own and the
+            // collaborative in full, a followed one without songs, Spotify's own not at all.
+            let access = Dictionary(uniqueKeysWithValues: try links.library().map { ($0.name, $0.access) })
+            #expect(access["Deep Work"] == .complete)
+            #expect(access["Friends Mixtape"] == .complete)
+            #expect(access["Lo-Fi Focus Beats"] == .detailsOnly)
+            #expect(access.values.contains(.openOnly))
+            #expect(!access.values.contains(nil))
             await #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
             await #expect(try links.filterLibrary("").count == 11)
             let local = try await links.filterLibrary("focus")
             let page1 = try await client.searchPlaylists("focus", limit: 3)
             let page2 = try await client.searchPlaylists("focus", limit: 3, offset: 3)
-            let merged = LibraryPlaylist.merge(local: local, search: page1.items + page2.items)
+            let merged = LibraryPlaylist.merge(local: local, search: page1.items + page2.items, userID: "emu-user")
             #expect(Set(merged.map(\.id)).count == merged.count)
             #expect(merged.prefix(local.count).map(\.id) == local.map(\.id))
             #expect(merged.contains { $0.name == "Focus Piano" })
@@ -190,7 +198,8 @@ struct PlaylistLinksTests {
             + names.enumerated().map { index, name in
                 #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
             }.joined(separator: ",") + "]"
-        try await links.replaceLibrary(try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)))
+        try await links.replaceLibrary(
+            try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)), userID: "me")
         #expect(try await links.filterLibrary(query).map(\.name) == expected)
     }
 

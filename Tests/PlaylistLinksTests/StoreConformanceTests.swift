@@ -306,7 +306,8 @@ struct StoreConformanceTests {
         let names = ["Nocafé", "Le Cafe", "Café Bar", "Bar None"]
         let library = names.enumerated().map { index, name in
             LibraryPlaylist(
-                id: SpotifyID(unchecked: String(repeating: "A", count: 21) + "\(index)"), name: name, ownerName: "me")
+                id: SpotifyID(unchecked: String(repeating: "A", count: 21) + "\(index)"), name: name, ownerName: "me",
+                access: index < 3 ? PlaylistAccess.allCases[index] : nil)
         }
         try await store.replaceLibrary(library)
         #expect(try await store.library() == library)

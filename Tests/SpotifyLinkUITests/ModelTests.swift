@@ -427,6 +427,90 @@ struct PickerModelTests {
         await harness.stop()
     }
 
+    /// The picker marks each playlist by what the app can read, from the listing alone, and can
+    /// list only those whose songs it reads.
+    @Test func thePickerMarksWhatTheAppCanReadAndFiltersToComplete() async throws {
+        let harness = try await UIHarness.connected()
+        let picker = picker(harness)
+        await picker.appear()
+        let access = Dictionary(uniqueKeysWithValues: picker.results.map { ($0.name, $0.access) })
+        #expect(access["Deep Work"] == .complete)
+        #expect(access["Friends Mixtape"] == .complete)  // collaborative
+        #expect(access["Lo-Fi Focus Beats"] == .detailsOnly)
+        #expect(access["Today's Top Hits"] == .openOnly)
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        picker.onlyComplete = true
+        #expect(!picker.results.isEmpty && picker.results.allSatisfy { $0.access == .complete })
+        #expect(picker.results.contains { $0.name == "Friends Mixtape" })
+        picker.query = "focus"
+        #expect(picker.results.map(\.name) == ["Morning Focus"])
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before, "the marks cost a request")
+        let english = SpotifyText(locale: Locale(identifier: "en_US"))
+        #expect(english(.playlistAccess(.detailsOnly)).contains("name and cover only"))
+        await harness.stop()
+    }
+
+    /// A followed playlist: picked, its card shows name, owner and count, and says why the length
+    /// is missing; its time in songs says it cannot count. Never the generic "forbidden", never a
+    /// request for its songs (a 403 that only spends quota).
+    @Test func aFollowedPickGivesACardAndASongTimeThatExplainThemselves() async throws {
+        let harness = try await UIHarness.connected()
+        let picker = picker(harness)
+        await picker.appear()
+        let followed = try #require(picker.results.first { $0.name == "Lo-Fi Focus Beats" })
+        let record = RecordID(namespace: "routine", id: "lofi")
+        let picked = try #require(try await picker.select(followed, for: record))
+        #expect(picked.metadata.availability == .detailsOnly)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
+        await card.load()
+        await card.waitForRefresh()
+        let metadata = try #require(card.card?.metadata)
+        #expect(metadata.name == "Lo-Fi Focus Beats" && metadata.ownerName == "Lofi Lab")
+        #expect(metadata.trackCount == 80 && metadata.totalDuration == nil)
+        #expect(metadata.availability == .detailsOnly)
+        #expect(card.summary == .playlistSummary(tracks: 80, duration: nil))
+        #expect(card.note == .playlistSongsHidden)
+        #expect(card.songTime(.seconds(20 * 60)) == .songTimeUnknown(.songsHidden))
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/playlists/\(followed.id.rawValue)/items") == 0)
+        let english = SpotifyText(locale: Locale(identifier: "en_US"))
+        #expect(english(.playlistSongsHidden).contains("add its songs to a playlist of your own"))
+        #expect(SpotifyText(locale: Locale(identifier: "ja_JP"))(.songTimeUnknown(.songsHidden)).contains("曲数"))
+        // Offline: the same card and the same words, from the device alone.
+        await harness.stop()
+        let offline = PlaylistCardModel(record: record, spotify: harness.spotify)
+        await offline.load()
+        while offline.isRefreshing {
+            try await waitUntil("a retry waits or the refresh ends") {
+                harness.clock.sleeperCount > 0 || !offline.isRefreshing
+            }
+            harness.clock.advanceToNextDeadline()
+        }
+        #expect(offline.card?.metadata == metadata)
+        #expect(offline.note == .playlistSongsHidden)
+        #expect(offline.songTime(.seconds(20 * 60)) == .songTimeUnknown(.songsHidden))
+    }
+
+    /// One of Spotify's own playlists: picked offline, its card says Spotify shares nothing of it
+    /// and its time in songs cannot count; no request is sent for it, then or later.
+    @Test func aSpotifyOwnedPickExplainsItselfAndCostsNothing() async throws {
+        let harness = try await UIHarness.connected()
+        let picker = picker(harness)
+        await picker.appear()
+        let spotifys = try #require(picker.results.first { $0.name == "Today's Top Hits" })
+        await harness.stop()
+        let record = RecordID(namespace: "session", id: "hits")
+        let picked = try #require(try await picker.select(spotifys, for: record))
+        #expect(picked.metadata.availability == .spotifyOwned)
+        let card = PlaylistCardModel(record: record, spotify: harness.spotify)
+        await card.load()
+        #expect(card.note == .playlistOwnedBySpotify)
+        #expect(card.songTime(.seconds(600)) == .songTimeUnknown(.spotifyOwned))
+        #expect(card.openInSpotify()?.reference == .playlist(spotifys.id))
+        // The refresher leaves Spotify's own playlists alone: asking would spend a request for a 404.
+        let refresher = MetadataRefresher(store: harness.links, client: harness.client)
+        #expect(try await refresher.refreshStale(olderThan: .zero).isEmpty)
+    }
+
     @Test func selectionLinksTheRecord() async throws {
         let harness = try await UIHarness.connected()
         let picker = picker(harness)

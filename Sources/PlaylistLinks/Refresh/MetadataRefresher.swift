@@ -101,7 +101,8 @@ public struct MetadataRefresher: Sendable {
     private func revalidateFromLibrary(_ due: [SpotifyID: PlaylistMetadata]) async throws -> [SpotifyID: Outcome] {
         // A playlist read before can be confirmed by its snapshot alone.
         var pending = due.compactMapValues { metadata -> String? in
-            metadata.availability == .available && metadata.fetchedAt != nil ? metadata.snapshotID : nil
+            [.available, .detailsOnly].contains(metadata.availability) && metadata.fetchedAt != nil
+                ? metadata.snapshotID : nil
         }
         // A single playlist costs one request either way.
         guard pending.count >= 2 else { return [:] }
@@ -135,7 +136,12 @@ public struct MetadataRefresher: Sendable {
     private func keepUnchanged(_ playlist: SimplifiedPlaylist) async throws {
         var metadata = try await store.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
         let cover = metadata.update(from: playlist)
-        metadata.availability = .available
+        if metadata.availability == .detailsOnly {
+            // Its songs stay out of reach: the listing's count is all there is.
+            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
+        } else {
+            metadata.availability = .available
+        }
         metadata.fetchedAt = client.clock.now
         metadata.savedAt = client.clock.now
         try await store.saveMetadata(metadata)
@@ -158,7 +164,7 @@ public struct MetadataRefresher: Sendable {
             playlist = try await client.playlist(id)
         } catch let error as SpotifyAPIError {
             switch error.code {
-            case .notFound where id.rawValue.hasPrefix("37i9dQZ"):
+            case .notFound where SpotifyID.isEditorial(id):
                 metadata.availability = .spotifyOwned
                 metadata.fetchedAt = client.clock.now
                 try await store.saveMetadata(metadata)
@@ -209,8 +215,9 @@ public struct MetadataRefresher: Sendable {
                 metadata.totalDuration = durations.reduce(.zero, +)
                 entriesFetched = true
             } else {
-                // Since 2026 Spotify sends no entries for playlists the user does not own: the count
-                // is whatever Spotify says, the duration stays unknown.
+                // Since 2026 Spotify sends no entries for playlists the user neither owns nor
+                // collaborates on: the count is whatever Spotify says, the duration stays unknown.
+                metadata.availability = .detailsOnly
                 metadata.trackCount = playlist.itemCount ?? metadata.trackCount
                 metadata.totalDuration = nil
                 metadata.unavailableCount = nil

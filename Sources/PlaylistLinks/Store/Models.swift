@@ -30,8 +30,54 @@ public enum PlaylistAvailability: String, Sendable, Codable, CaseIterable {
     /// One of Spotify's own editorial or algorithmic playlists (IDs `37i9dQZ…`): Spotify answers
     /// 404 to apps, though the playlist opens in Spotify.
     case spotifyOwned
+    /// Spotify serves its name, cover, owner and count, never its songs: the user follows it and
+    /// neither owns it nor collaborates on it (Development Mode). Its duration stays unknown.
+    case detailsOnly
     /// Not fetched yet.
     case unknown
+}
+
+/// What a Development Mode app can read of a playlist, known from Spotify's list of the user's
+/// playlists without a further request: who owns it and whether it is collaborative.
+public enum PlaylistAccess: String, Sendable, Codable, CaseIterable {
+    /// The user owns it or collaborates on it: its name, cover, count and songs, so its duration
+    /// and time in songs.
+    case complete
+    /// The user follows it: its name, cover, owner and count, not its songs, so no duration and no
+    /// time in songs (``PlaylistAvailability/detailsOnly``).
+    case detailsOnly
+    /// One of Spotify's own playlists: nothing can be read by an app, though it can be linked and
+    /// opened in Spotify (``PlaylistAvailability/spotifyOwned``).
+    case openOnly
+
+    /// What the user `userID` can read of `playlist`; `nil` when it depends on a user ID not known.
+    public init?(_ playlist: SimplifiedPlaylist, userID: String?) {
+        let ownerID = playlist.owner?.id
+        if SpotifyID.isEditorial(playlist.id) || ownerID == "spotify" {
+            self = .openOnly
+        } else if playlist.collaborative || (userID != nil && ownerID == userID) {
+            self = .complete
+        } else if userID != nil, ownerID != nil {
+            self = .detailsOnly
+        } else {
+            return nil
+        }
+    }
+
+    /// The availability a card starts from for a playlist of this access, before Spotify is asked.
+    var availability: PlaylistAvailability {
+        switch self {
+        case .complete: .available
+        case .detailsOnly: .detailsOnly
+        case .openOnly: .spotifyOwned
+        }
+    }
+}
+
+extension SpotifyID {
+    /// Whether `id` is one of Spotify's own editorial or algorithmic playlists (`37i9dQZ…`), which
+    /// Spotify serves to no Development Mode app.
+    package static func isEditorial(_ id: SpotifyID) -> Bool { id.rawValue.hasPrefix("37i9dQZ") }
 }
 
 /// What is known about a playlist, as cached.
@@ -164,11 +210,14 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
     public var coverURL: URL?
     /// Spotify's version of the playlist when listed.
     public var snapshotID: String?
+    /// What the app can read of it: a picker marks each playlist by it, and can offer only the
+    /// ``PlaylistAccess/complete`` ones; `nil` when not known (listed before the user was known).
+    public var access: PlaylistAccess?
 
     /// A library entry from what a store holds.
     public init(
         id: SpotifyID, name: String, ownerName: String? = nil, trackCount: Int? = nil, coverURL: URL? = nil,
-        snapshotID: String? = nil
+        snapshotID: String? = nil, access: PlaylistAccess? = nil
     ) {
         self.id = id
         self.name = name
@@ -176,14 +225,16 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
         self.trackCount = trackCount
         self.coverURL = coverURL
         self.snapshotID = snapshotID
+        self.access = access
     }
 
-    /// The library entry of a playlist Spotify listed: the one mapping from Spotify's playlist to it.
-    init(playlist: SimplifiedPlaylist) {
+    /// The library entry of a playlist Spotify listed to the user `userID`: the one mapping from
+    /// Spotify's playlist to it.
+    package init(playlist: SimplifiedPlaylist, userID: String?) {
         self.init(
             id: playlist.id, name: playlist.name, ownerName: playlist.owner?.displayName ?? playlist.owner?.id,
             trackCount: playlist.itemCount, coverURL: SpotifyImage.best(in: playlist.images)?.url,
-            snapshotID: playlist.snapshotID)
+            snapshotID: playlist.snapshotID, access: PlaylistAccess(playlist, userID: userID))
     }
 }
 

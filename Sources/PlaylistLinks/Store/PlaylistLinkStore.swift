@@ -165,11 +165,13 @@ public struct PlaylistLink: Sendable, Equatable, Hashable, Codable {
 // MARK: - Linking, for any store
 
 extension PlaylistLinkStore {
-    /// Links `record` to a playlist chosen in the picker, keeping what the picker knew of it.
-    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist) async throws {
+    /// Links `record` to a playlist chosen in the picker, keeping what the picker knew of it;
+    /// `access`, when known, is what the app can read of it (``LibraryPlaylist/access``).
+    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist, access: PlaylistAccess? = nil) async throws {
         try Self.check(record)
         var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
         metadata.update(from: playlist)
+        if let access { metadata.availability = access.availability }
         metadata.trackCount = playlist.itemCount ?? metadata.trackCount
         metadata.savedAt = nil  // fresh from Spotify: the store stamps it
         try await saveLink(record, to: metadata, replacingMetadata: true)
@@ -193,7 +195,12 @@ extension PlaylistLinkStore {
             metadata.fetchedAt = nil
         }
         metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
-        if metadata.availability == .unknown { metadata.availability = .available }
+        // Just listed, so served: what the listing said the app can read, else served as before.
+        if let access = playlist.access {
+            metadata.availability = access.availability
+        } else if metadata.availability == .unknown {
+            metadata.availability = .available
+        }
         metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
         try await saveLink(record, to: metadata, replacingMetadata: true)
     }
@@ -218,12 +225,14 @@ extension PlaylistLinkStore {
 
 extension PlaylistLinkStore {
     /// Replaces the cached list of the user's own playlists (for the picker) with the playlists
-    /// Spotify listed.
+    /// Spotify listed to the user `userID`, each marked with what the app can read of it
+    /// (``LibraryPlaylist/access``: the user's own and collaborative ones in full, followed ones
+    /// without their songs, Spotify's own not at all).
     ///
     /// - Returns: the list as cached, in library order, so the caller need not read it back.
     @discardableResult
-    public func replaceLibrary(_ playlists: [SimplifiedPlaylist]) async throws -> [LibraryPlaylist] {
-        let library = playlists.map(LibraryPlaylist.init(playlist:))
+    public func replaceLibrary(_ playlists: [SimplifiedPlaylist], userID: String?) async throws -> [LibraryPlaylist] {
+        let library = playlists.map { LibraryPlaylist(playlist: $0, userID: userID) }
         try await replaceLibrary(library)
         return library
     }
@@ -259,13 +268,15 @@ extension LibraryPlaylist {
         return ranked.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }
 
-    /// Merges local matches with Spotify search results: local first, then search results whose
-    /// ID is not already listed.
-    package static func merge(local: [LibraryPlaylist], search: [SimplifiedPlaylist]) -> [LibraryPlaylist] {
+    /// Merges local matches with Spotify search results (found by the user `userID`): local first,
+    /// then search results whose ID is not already listed.
+    package static func merge(local: [LibraryPlaylist], search: [SimplifiedPlaylist], userID: String?)
+        -> [LibraryPlaylist]
+    {
         var seen = Set(local.map(\.id))
         var merged = local
         for playlist in search where seen.insert(playlist.id).inserted {
-            merged.append(LibraryPlaylist(playlist: playlist))
+            merged.append(LibraryPlaylist(playlist: playlist, userID: userID))
         }
         return merged
     }

@@ -68,7 +68,7 @@ struct Demo: AsyncParsableCommand {
 
         let links = spotify.links
         let library = try await client.allMyPlaylists().items
-        try await links.replaceLibrary(library)
+        try await links.replaceLibrary(library, userID: user.id)
         narrator.step("Your playlists", ["count": "\(library.count)"])
         for playlist in library {
             narrator.detail(

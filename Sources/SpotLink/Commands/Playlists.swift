@@ -23,10 +23,10 @@ struct Playlists: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global)
-        let (_, client) = try await signedIn(context)
+        let (session, client) = try await signedIn(context)
         let library = try await client.allMyPlaylists()
         let links = try context.links()
-        try await links.replaceLibrary(library.items)
+        try await links.replaceLibrary(library.items, userID: try await session.tokens()?.account?.userID)
         let shown = try await links.filterLibrary(filter ?? "")
         // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
         let unavailable = library.nullCount + library.undecodableCount
@@ -35,7 +35,7 @@ struct Playlists: AsyncParsableCommand {
                 "playlists": shown.map {
                     [
                         "id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any,
-                        "owner": $0.ownerName as Any,
+                        "owner": $0.ownerName as Any, "access": $0.access?.rawValue as Any,
                     ]
                 },
                 "unavailable": unavailable,
@@ -52,8 +52,9 @@ struct Playlists: AsyncParsableCommand {
         }
         for playlist in shown {
             let count = playlist.trackCount.map { Output.count($0, "track") } ?? "? tracks"
+            let access = Output.accessMark(playlist.access).map { " · \($0)" } ?? ""
             Output.line(
-                "\(playlist.id.rawValue)  \(Output.bold(TerminalText(playlist.name)))  \(Output.dim("\(count) · \(TerminalText(playlist.ownerName ?? ""))"))"
+                "\(playlist.id.rawValue)  \(Output.bold(TerminalText(playlist.name)))  \(Output.dim("\(count) · \(TerminalText(playlist.ownerName ?? ""))\(access)"))"
             )
         }
         if shown.isEmpty { Output.line(filter == nil ? "You have no playlists." : "No playlists match '\(filter!)'.") }

@@ -194,6 +194,7 @@ enum CardPrinter {
                     "availability": metadata.availability.rawValue, "uri": card.uri, "link": card.webURL.absoluteString,
                     "cover_bytes": card.cover?.count ?? 0,
                     "songs_in_session": entry.minutes.map { songs(card, minutes: $0) } as Any,
+                    "songs_unknown_because": entry.minutes.flatMap { unknownSongs(card, minutes: $0)?.rawValue } as Any,
                 ]
             }
             Output.json(object)
@@ -209,8 +210,12 @@ enum CardPrinter {
             "  ♫ \(Output.bold(TerminalText(metadata.name ?? metadata.id.rawValue)))"
                 + (metadata.ownerName.map { "  by \(TerminalText($0))" } ?? ""))
         Output.line("  \(metadata.summaryLine ?? "track count and duration unknown")")
-        if let minutes = entry.minutes, let label = songs(card, minutes: minutes) {
-            Output.line("  \(minutes) min ≈ \(label)")
+        if let minutes = entry.minutes {
+            if let label = songs(card, minutes: minutes) {
+                Output.line("  \(minutes) min ≈ \(label)")
+            } else if let reason = unknownSongs(card, minutes: minutes) {
+                Output.line("  \(minutes) min: \(Output.songTimeReason(reason))")
+            }
         }
         Output.line("  cover: \(card.cover.map { "\($0.count) bytes cached" } ?? "not cached")")
         Output.line("  open: \(card.webURL.absoluteString)  (\(card.uri))")
@@ -218,9 +223,17 @@ enum CardPrinter {
     }
 
     static func songs(_ card: PlaylistCard, minutes: Int) -> String? {
+        if case .songs(let songs) = reckon(card, minutes: minutes) { SongTime.label(songs) } else { nil }
+    }
+
+    /// Why the session's length cannot be put in songs of its playlist; `nil` when it can.
+    static func unknownSongs(_ card: PlaylistCard, minutes: Int) -> SongTime.Reason? {
+        if case .cannotCount(let reason) = reckon(card, minutes: minutes) { reason } else { nil }
+    }
+
+    private static func reckon(_ card: PlaylistCard, minutes: Int) -> SongTime.Reckoning {
         // A length an older version accepted is read at most as a day, never overflowing.
-        SongTime.estimate(.seconds(min(max(minutes, 0), SessionCommand.New.longest) * 60), in: card.metadata).map(
-            SongTime.label)
+        SongTime.reckon(.seconds(min(max(minutes, 0), SessionCommand.New.longest) * 60), in: card.metadata)
     }
 }
 
@@ -234,7 +247,10 @@ enum Picker {
             guard !matches.isEmpty || !filter.isEmpty else {
                 throw CLIFailure("No cached playlists: run 'spotlink playlists' first (needs sign-in).", exitCode: 1)
             }
-            for (index, playlist) in matches.prefix(15).enumerated() { Output.note("\(index + 1). \(playlist.name)") }
+            for (index, playlist) in matches.prefix(15).enumerated() {
+                let mark = Output.accessMark(playlist.access).map { "  (\($0))" } ?? ""
+                Output.note("\(index + 1). \(TerminalText(playlist.name))\(mark)")
+            }
             FileHandle.standardError.write(Data("Number to attach, or text to filter: ".utf8))
             guard let answer = readLine()?.trimmingCharacters(in: .whitespaces) else {
                 throw CLIFailure("No playlist was chosen.", exitCode: 1)

@@ -62,6 +62,17 @@ public final class PlaylistCardModel {
         return .playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration)
     }
 
+    /// `target` in songs of the card's playlist ("20 min ≈ 5.5 songs"), or why it cannot be counted:
+    /// a playlist the user only follows, or one of Spotify's own, has no songs an app can read, and
+    /// the message says so rather than guessing. `nil` before the card is read.
+    public func songTime(_ target: Duration) -> SpotifyMessage? {
+        guard let metadata = card?.metadata else { return nil }
+        switch SongTime.reckon(target, in: metadata) {
+        case .songs(let songs): return .songs(songs)
+        case .cannotCount(let reason): return .songTimeUnknown(reason)
+        }
+    }
+
     /// "Open in Spotify" for the card's playlist: the Spotify app, else `fallback` (the web player,
     /// or with `.appStore` Spotify's App Store page and no web player). `nil` before the card is
     /// read.
@@ -100,8 +111,9 @@ public final class PlaylistCardModel {
                 let outcome = try await refresher.refresh(playlist: id)
                 await readCard()
                 // The card says what it shows (saved details); the outcome's error is there for an app
-                // that words the reason itself.
-                if case .failed = outcome { note = .couldNotRefresh }
+                // that words the reason itself. What the playlist is (deleted, followed only) says more
+                // than a failed refresh, and stays.
+                if case .failed = outcome, note == nil { note = .couldNotRefresh }
             } catch {
                 await readCard()
                 // An ended sign-in shows on the settings screen through the session's status.

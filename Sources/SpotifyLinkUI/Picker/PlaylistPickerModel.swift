@@ -8,6 +8,12 @@ import SpotifyWebAPI
 ///
 /// Answers arrive in any order; only the answer for the current text is shown (a slow answer for
 /// "foc" never replaces the one for "focus"). Disconnected, it filters the saved playlists only.
+///
+/// Each result carries what the app can read of it (``LibraryPlaylist/access``, worded by
+/// ``SpotifyMessage/playlistAccess(_:)``): in Development Mode Spotify shows an app the songs of the
+/// user's own and collaborative playlists only, so a followed playlist's card has no length and no
+/// time in songs, and Spotify's own playlists show nothing. ``onlyComplete`` lists the first kind
+/// alone. The marks cost no request: Spotify's list of the user's playlists says who owns each.
 @MainActor @Observable
 public final class PlaylistPickerModel {
     /// What the list area shows besides the results.
@@ -29,8 +35,13 @@ public final class PlaylistPickerModel {
         didSet { if query != oldValue { queryChanged() } }
     }
 
-    /// The playlists to list: saved matches first, then Spotify's.
+    /// The playlists to list: saved matches first, then Spotify's, each with its ``LibraryPlaylist/access``.
     public private(set) var results: [LibraryPlaylist] = []
+    /// Lists only playlists whose songs the app can read (the user's own and collaborative ones),
+    /// for a feature that needs their length, as a routine's time in songs does.
+    public var onlyComplete = false {
+        didSet { if onlyComplete != oldValue { showLocal() } }
+    }
     /// What the list shows under the results.
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more search results for this text.
@@ -86,7 +97,7 @@ public final class PlaylistPickerModel {
         guard connection.isConnected else { return }
         do {
             let mine = try await client.allMyPlaylists()
-            library = try await store.replaceLibrary(mine.items)
+            library = try await store.replaceLibrary(mine.items, userID: userID)
             unavailableCount = mine.nullCount + mine.undecodableCount
             showLocal()
         } catch {
@@ -104,7 +115,7 @@ public final class PlaylistPickerModel {
     @discardableResult
     public func select(_ playlist: LibraryPlaylist, for record: RecordID) async throws -> PlaylistCard? {
         if let found = searchResults.first(where: { $0.id == playlist.id }) {
-            try await store.link(record, to: found)
+            try await store.link(record, to: found, access: playlist.access)
         } else {
             // From the saved library: what the picker knew makes the card whole at once, offline too.
             try await store.link(record, to: playlist)
@@ -137,8 +148,15 @@ public final class PlaylistPickerModel {
 
     private func showLocal() {
         let local = LibraryPlaylist.filter(library, matching: query)
-        results = LibraryPlaylist.merge(local: local, search: searchResults)
+        results = LibraryPlaylist.merge(local: local, search: searchResults, userID: userID)
+        if onlyComplete { results.removeAll { $0.access != .complete } }
         phase = results.isEmpty ? .empty(query.isEmpty ? .noSavedPlaylists : .noPlaylistsMatch(query)) : .ready
+    }
+
+    /// The connected user's Spotify ID, which says which playlists are their own.
+    private var userID: String? {
+        if case .connected(let account) = connection.phase { return account.userID }
+        return nil
     }
 
     private func show(_ error: any Error) {

@@ -97,6 +97,13 @@ public enum SpotifyMessage: Sendable, Hashable {
     case playlistNoLongerAccessible
     /// One of Spotify's own playlists, whose details Spotify does not share with apps.
     case playlistOwnedBySpotify
+    /// A playlist the user follows without owning it or collaborating on it: Spotify shows apps its
+    /// name, cover and count, not its songs, so its length is unknown. The fix: add the songs to a
+    /// playlist of one's own in Spotify, and pick that one.
+    case playlistSongsHidden
+    /// What the app can read of a playlist, the picker's mark beside each one: its songs and
+    /// length, its name and cover only, or nothing but a link that opens in Spotify.
+    case playlistAccess(PlaylistAccess)
     /// The playlist's details have not been fetched yet.
     case playlistDetailsPending
     /// The saved details were removed after going unrefreshed for long (90 days by default), as
@@ -123,6 +130,8 @@ public enum SpotifyMessage: Sendable, Hashable {
     case noSongsMatch(String)
     /// A time in songs, rounded to halves: "4.5 songs".
     case songs(Double)
+    /// A time cannot be put in songs for this playlist, and why: never a silent guess.
+    case songTimeUnknown(SongTime.Reason)
     /// A routine's end: the songs heard, or `nil` when no music played.
     case routineSummary(songs: Double?)
     /// The learner has no saved songs.
@@ -185,7 +194,8 @@ extension SpotifyMessage {
         case .userPremiumRequired: return .userPremiumRequired
         case .missingScope: return error.scope.map(SpotifyMessage.missingScope) ?? .forbidden
         case .notFound: return .notFound
-        case .forbidden, .playlistNotOwned: return .forbidden
+        case .playlistNotOwned: return .playlistSongsHidden
+        case .forbidden: return .forbidden
         default: return .spotifyUnavailable
         }
     }
@@ -197,6 +207,7 @@ extension SpotifyMessage {
         case .notFound: self = .playlistDeleted
         case .forbidden: self = .playlistNoLongerAccessible
         case .spotifyOwned: self = .playlistOwnedBySpotify
+        case .detailsOnly: self = .playlistSongsHidden
         case .unknown: self = .playlistDetailsPending
         }
     }

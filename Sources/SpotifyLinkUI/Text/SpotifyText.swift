@@ -134,6 +134,12 @@ public struct SpotifyText: Sendable {
         case .playlistOwnedBySpotify:
             return "Spotify doesn't share the details of its own playlists (such as Today's Top Hits) with apps. "
                 + "It still opens in Spotify."
+        case .playlistSongsHidden:
+            return "You follow this playlist but don't own it, so Spotify doesn't show this app its songs and its "
+                + "length is unknown. To see them, add its songs to a playlist of your own in Spotify, then pick that one."
+        case .playlistAccess(.complete): return "Songs and length"
+        case .playlistAccess(.detailsOnly): return "Followed: name and cover only"
+        case .playlistAccess(.openOnly): return "Spotify's own: opens in Spotify only"
         case .playlistDetailsPending: return "Details will appear once Spotify has been reached."
         case .playlistDetailsExpired:
             return "The saved details of this playlist were removed after 90 days without an update, as Spotify asks. "
@@ -152,6 +158,13 @@ public struct SpotifyText: Sendable {
             return parts.isEmpty ? "Track count and duration unknown" : parts.joined(separator: " · ")
         case .noSongsMatch(let text): return "No songs match “\(text)”."
         case .songs(let count): return songs(count)
+        case .songTimeUnknown(.songsHidden):
+            return "Songs can't be counted: Spotify doesn't show this app the songs of a playlist you only follow."
+        case .songTimeUnknown(.spotifyOwned):
+            return "Songs can't be counted: Spotify shows apps nothing of its own playlists."
+        case .songTimeUnknown(.unavailable): return "Songs can't be counted: this playlist is no longer on Spotify."
+        case .songTimeUnknown(.notReadYet): return "Songs will be counted once Spotify has been reached."
+        case .songTimeUnknown(.empty): return "This playlist has no songs to count."
         case .routineSummary(let count?) where count > 0: return "You got through \(songs(count))."
         case .routineSummary: return "No music was playing during this routine."
         case .noSavedTracks: return "No saved songs yet."
@@ -243,6 +256,12 @@ public struct SpotifyText: Sendable {
         case .playlistNoLongerAccessible: return "このプレイリストはSpotifyで表示できなくなりました。以下は保存済みの情報です。"
         case .playlistOwnedBySpotify:
             return "Spotify自身のプレイリスト（Today's Top Hitsなど）の詳細はアプリに公開されていません。Spotifyでは開けます。"
+        case .playlistSongsHidden:
+            return "フォローしているだけのプレイリストは、Spotifyがアプリに曲を公開しないため、再生時間が分かりません。"
+                + "曲を見るには、Spotifyでその曲を自分のプレイリストに追加し、そのプレイリストを選んでください。"
+        case .playlistAccess(.complete): return "曲と再生時間"
+        case .playlistAccess(.detailsOnly): return "フォロー中：名前とカバーのみ"
+        case .playlistAccess(.openOnly): return "Spotify公式：Spotifyで開くのみ"
         case .playlistDetailsPending: return "Spotifyに接続すると詳細が表示されます。"
         case .playlistDetailsExpired:
             return "このプレイリストの保存済み情報は、Spotifyの規約に従い90日間更新がなかったため削除されました。"
@@ -258,6 +277,12 @@ public struct SpotifyText: Sendable {
             return parts.isEmpty ? "曲数と再生時間は不明です" : parts.joined(separator: "・")
         case .noSongsMatch(let text): return "「\(text)」に一致する曲はありません。"
         case .songs(let count): return songs(count)
+        case .songTimeUnknown(.songsHidden):
+            return "曲数で数えられません。フォローしているだけのプレイリストの曲は、Spotifyがアプリに公開しません。"
+        case .songTimeUnknown(.spotifyOwned): return "曲数で数えられません。Spotify公式のプレイリストはアプリに公開されません。"
+        case .songTimeUnknown(.unavailable): return "曲数で数えられません。このプレイリストはSpotifyで利用できなくなりました。"
+        case .songTimeUnknown(.notReadYet): return "Spotifyに接続すると曲数で表示されます。"
+        case .songTimeUnknown(.empty): return "このプレイリストには曲がありません。"
         case .routineSummary(let count?) where count > 0: return "\(songs(count))を聴きました。"
         case .routineSummary: return "このルーティン中に再生された音楽はありませんでした。"
         case .noSavedTracks: return "保存した曲はまだありません。"
@@ -317,8 +342,10 @@ extension SpotifyMessage {
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
-            .storageUnavailable, .somethingWentWrong,
+            .storageUnavailable, .somethingWentWrong, .playlistSongsHidden,
         ] + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButton)
+            + PlaylistAccess.allCases.map(SpotifyMessage.playlistAccess)
+            + SongTime.Reason.allCases.map(SpotifyMessage.songTimeUnknown)
     }
 
     /// A number per case (and per reason of an ended sign-in), from an exhaustive switch: adding a
@@ -375,9 +402,18 @@ extension SpotifyMessage {
         case .spotifyButton(.getSpotifyFree): 45
         case .playlistDetailsExpired: 48
         case .updateSystemToConnect: 49
+        case .playlistSongsHidden: 50
+        case .playlistAccess(.complete): 51
+        case .playlistAccess(.detailsOnly): 52
+        case .playlistAccess(.openOnly): 53
+        case .songTimeUnknown(.songsHidden): 54
+        case .songTimeUnknown(.spotifyOwned): 55
+        case .songTimeUnknown(.unavailable): 56
+        case .songTimeUnknown(.notReadYet): 57
+        case .songTimeUnknown(.empty): 58
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 50
+    package static let coverageCount = 59
 }
