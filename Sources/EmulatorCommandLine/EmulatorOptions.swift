@@ -39,6 +39,11 @@ public struct EmulatorOptions: ParsableArguments {
     var developers: [String] = []
     @Option(help: "Small playlists added to the user's library after the generated ones.")
     var extraPlaylists = 0
+    @Flag(
+        help:
+            "Screenshot mode: every image a plain grey placeholder of the same size, names kept (App Store screenshots must not show album art)."
+    )
+    var placeholderImages = false
     @Option(help: "A JSON catalog file instead of the generated catalog.")
     var catalog: String?
     @Option(help: "Response shape: 2026 (new keys) or transition (old and new keys together).")
@@ -65,6 +70,7 @@ public struct EmulatorOptions: ParsableArguments {
         configuration.seed = seed
         configuration.autoApprove = autoApprove
         configuration.controlToken = controlToken
+        configuration.placeholderImages = placeholderImages
         do {
             try configuration.apply(
                 clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,

@@ -16,12 +16,16 @@ enum ExitCleanup {
         installOnce
     }
 
-    /// Removes every registered folder now (the process is ending).
+    /// Removes every registered folder now (the process is ending). The command may still be
+    /// writing into a folder (SQLite's journal, a token file) while it is removed, so removing the
+    /// last entry can meet a new one: the removal is tried again until the folder is gone.
     static func run() {
         for folder in folders.withLock({ list in
             defer { list = [] }; return list
         }) {
-            try? FileManager.default.removeItem(at: folder)
+            for _ in 0..<20 where FileManager.default.fileExists(atPath: folder.path) {
+                try? FileManager.default.removeItem(at: folder)
+            }
         }
     }
 
@@ -32,7 +36,10 @@ enum ExitCleanup {
             let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
             source.setEventHandler {
                 ExitCleanup.run()
-                exit(128 + signal)
+                // `_exit`, not `exit`: the command's other threads are still running, and exit
+                // handlers run beside them can deadlock. Output is written unbuffered, so nothing
+                // is lost.
+                _exit(128 + signal)
             }
             source.resume()
             sources.append(source)

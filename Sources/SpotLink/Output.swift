@@ -126,7 +126,7 @@ enum Output {
 
     private static func closedPipe() -> Never {
         onClosedPipe()
-        exit(141)
+        _exit(141)  // no exit handlers beside the command's running threads; output is unbuffered
     }
 
     /// A progress bar on stderr when it is a terminal; silent otherwise.

@@ -3,6 +3,7 @@ import HTTPTypes
 public import PlaylistLinks
 import PlaylistLinksSQLite
 import SpotifyAuth
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 extension SpotifyServices {
@@ -30,6 +31,7 @@ extension SpotifyServices {
         configuration.folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "spotifylink-preview-\(UUID().uuidString)", isDirectory: true)
         configuration.transport = PreviewTransport()
+        configuration.screenshotMode = true  // no Spotify artwork: every cover is a grey placeholder
         let services = SpotifyServices(configuration)
         var metadata = PlaylistMetadata(id: PreviewCatalog.deepWork.id, availability: .available)
         metadata.name = PreviewCatalog.deepWork.name
@@ -39,6 +41,7 @@ extension SpotifyServices {
         metadata.fetchedAt = now
         // An in-memory store opens at once; a failure leaves the card empty, as a preview may.
         try? services.links.saveLink(previewRecord, to: metadata.stamped(now), replacingMetadata: true)
+        try? services.links.saveCover(PNG.placeholder(width: 640, height: 640), for: PreviewCatalog.deepWork.id)
         return services
     }
 }

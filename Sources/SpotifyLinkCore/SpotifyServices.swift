@@ -75,6 +75,12 @@ public final class SpotifyServices: Sendable {
         /// Where the data lives: in ``folder`` (an app, the command line), or in memory alone (the
         /// emulator's tests, previews), when nothing touches the disk.
         public var storage = Storage.folder
+        /// Screenshot mode, for App Store screenshots, which must not show album art: a card's
+        /// cover is a plain grey placeholder of the cover's size; names, counts and durations stay.
+        /// ``SpotifyServices/preview()`` is always in it. Images an app loads from a URL itself
+        /// (album art in now playing, search results) come from where the URL points: take
+        /// screenshots against the preview, or the emulator started with `--placeholder-images`.
+        public var screenshotMode = false
         /// Debug-level request logs; nothing is logged without one. Tokens are never logged.
         public var logger: Logger?
         /// The data folder's protection class and backup exclusion (tests record them).

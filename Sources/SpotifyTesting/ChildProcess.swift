@@ -1,4 +1,6 @@
 package import Foundation
+import SpotifyLinkSupport
+import Synchronization
 
 /// A program run as a real process, waited for without holding a thread of the cooperative pool.
 ///
@@ -33,6 +35,23 @@ package struct ChildProcess: Sendable {
     package var environment: [String: String]?
     /// Whether standard error goes to the same pipe as standard output (and `stderr` stays empty).
     package var mergeErrors = false
+    /// How long the child may run: past it, it is killed and ``run()`` throws ``TimedOut``, which
+    /// names the command and what it wrote, so a child that hangs fails its test instead of
+    /// holding the whole run.
+    package var deadline: Duration = .seconds(600)
+
+    /// A child that ran past its ``deadline`` and was killed.
+    package struct TimedOut: Error, CustomStringConvertible {
+        /// The command and its arguments.
+        package var command: String
+        /// The deadline it ran past.
+        package var deadline: Duration
+        /// What it wrote before it was killed.
+        package var output: String
+        package var description: String {
+            "\(command) was still running after \(deadline) and was killed; it wrote: \(output.suffix(2000))"
+        }
+    }
 
     /// A child running `executable` with `arguments`.
     package init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) {
@@ -54,12 +73,21 @@ package struct ChildProcess: Sendable {
         process.standardError = err
         async let stdout = Self.readToEnd(out.fileHandleForReading)
         async let stderr = mergeErrors ? Data() : Self.readToEnd(err.fileHandleForReading)
+        let killed = Lock(false)
+        let deadline = deadline
+        // A wall-clock deadline, on purpose: it bounds a real process, never the logic under test.
+        let watchdog = Task.detached {
+            try await Task.sleep(for: deadline)
+            killed.withLock { $0 = true }
+            kill(process.processIdentifier, SIGKILL)
+        }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 process.terminationHandler = { _ in continuation.resume() }
                 do { try process.run() } catch { continuation.resume(throwing: error) }
             }
         } catch {
+            watchdog.cancel()
             // The child never started, so nothing else holds the write ends: close them so the
             // readers see the end.
             try? out.fileHandleForWriting.close()
@@ -67,9 +95,16 @@ package struct ChildProcess: Sendable {
             _ = await (stdout, stderr)
             throw error
         }
-        return Result(
+        watchdog.cancel()
+        let result = Result(
             status: process.terminationStatus, reason: process.terminationReason, stdout: await stdout,
             stderr: await stderr)
+        if killed.withLock({ $0 }) {
+            throw TimedOut(
+                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), deadline: deadline,
+                output: result.output + result.errors)
+        }
+        return result
     }
 
     /// Reads `handle` to its end on a thread of its own, handing each chunk to `chunk` as it

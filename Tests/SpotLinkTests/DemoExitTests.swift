@@ -53,16 +53,28 @@ struct DemoExitTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let ended = AsyncStream<Int32> { continuation in
-            process.terminationHandler = { continuation.yield($0.terminationStatus) }
-        }
+        let (ended, exited) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.yield($0.terminationStatus) }
+        let (chunks, written) = AsyncStream<String>.makeStream()
         try process.run()
-        var seen = ""
-        while !seen.contains("\"step\":\"Signed in\"") {
-            let chunk = out.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "the demo ended before signing in: \(seen)")
-            seen += String(decoding: chunk, as: UTF8.self)
+        // Whatever happens below, a demo that hangs is killed rather than holding the run.
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(300))
+            kill(process.processIdentifier, SIGKILL)
         }
+        defer { watchdog.cancel() }
+        let reader = Task {
+            await ChildProcess.readToEnd(out.fileHandleForReading) {
+                written.yield(String(decoding: $0, as: UTF8.self))
+            }
+            written.finish()
+        }
+        var seen = ""
+        for await chunk in chunks {
+            seen += chunk
+            if seen.contains("\"step\":\"Signed in\"") { break }
+        }
+        try #require(seen.contains("\"step\":\"Signed in\""), "the demo ended before signing in: \(seen)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains {
                 $0.hasPrefix("spotlink-demo-")
@@ -70,7 +82,8 @@ struct DemoExitTests {
         kill(process.processIdentifier, SIGINT)
         var statuses = ended.makeAsyncIterator()
         let status = await statuses.next()
-        #expect(status == 130, "the signal's cleanup ran")
+        await reader.value
+        #expect(status == 130, "the signal's cleanup ran (a status of 9 means it hung and was killed)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
     }

@@ -68,7 +68,8 @@ final class UIHarness {
     ///   - user: what the user does in the sheet; agrees on Spotify's page by default.
     ///   - clientCreated: when the app's client ID was created (after Spotify's February 2026
     ///     restrictions by default).
-    init(user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil) async throws {
+    ///   - screenshotMode: the app's screenshot mode (the emulator's images stay striped).
+    init(user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil, screenshotMode: Bool = false) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
         configuration.time = .external { clock.now }
@@ -76,8 +77,10 @@ final class UIHarness {
         if let clientCreated { app.created = clientCreated }
         configuration.clients = [app]
         emulator = try await EmulatorServer.start(configuration)
-        spotify = SpotifyLink(
-            .emulator(url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport))
+        var services = SpotifyServices.Configuration.emulator(
+            url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport)
+        services.screenshotMode = screenshotMode
+        spotify = SpotifyLink(services)
         let signIns = signIns
         let user = user ?? { url, _ in try await ConsentBrowser().callback(for: url) }
         browser = { url, scheme in
@@ -87,8 +90,8 @@ final class UIHarness {
     }
 
     /// A harness whose user has connected.
-    static func connected() async throws -> UIHarness {
-        let harness = try await UIHarness()
+    static func connected(screenshotMode: Bool = false) async throws -> UIHarness {
+        let harness = try await UIHarness(screenshotMode: screenshotMode)
         try await harness.connect()
         return harness
     }

@@ -104,6 +104,10 @@ public struct EmulatorConfiguration: Sendable {
     /// Small playlists added to the user's library after the generated ones (for tests and benches
     /// that need a large library); the generated playlists keep their IDs.
     public var extraLibraryPlaylists = 0
+    /// Screenshot mode: every image (playlist covers, album art, pictures) is a plain grey
+    /// placeholder of the size Spotify serves, the names stay. App Store screenshots must not show
+    /// album art; an app takes them against the emulator in this mode.
+    public var placeholderImages = false
     /// Share of Web API requests answered with a 5xx, decided by the seed.
     public var serverErrorRate: Double = 0
     /// A catalogue file to serve instead of the generated one.

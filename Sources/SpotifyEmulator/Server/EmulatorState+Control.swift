@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 
 /// `/emulator/...`: the control API tests and demos drive the emulator with (not Spotify's).
 extension EmulatorState {
@@ -120,12 +121,14 @@ extension EmulatorState {
         else { return EmulatorResponse(status: 404, headers: [], body: Data()) }
         let key = "\(id)/\(size)/\(revision)"
         let bytes =
-            coverCache[key]
-            ?? {
-                let seed = UInt64(id.utf8.reduce(0) { ($0 &* 31) &+ Int($1) }.magnitude)
-                let color = UInt32(truncatingIfNeeded: seed) & 0xFFFFFF
-                return PNG.image(width: size, height: size, colors: (color, ~color & 0xFFFFFF), seed: seed)
-            }()
+            configuration.placeholderImages
+            ? PNG.placeholder(width: size, height: size)
+            : coverCache[key]
+                ?? {
+                    let seed = UInt64(id.utf8.reduce(0) { ($0 &* 31) &+ Int($1) }.magnitude)
+                    let color = UInt32(truncatingIfNeeded: seed) & 0xFFFFFF
+                    return PNG.image(width: size, height: size, colors: (color, ~color & 0xFFFFFF), seed: seed)
+                }()
         coverCache[key] = bytes
         return EmulatorResponse(
             status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=86400")], body: bytes)

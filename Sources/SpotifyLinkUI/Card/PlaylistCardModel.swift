@@ -31,6 +31,9 @@ public final class PlaylistCardModel {
     private let client: SpotifyClient
     private let clock: any SpotifyClock
     private let coverTransport: any Transport
+    /// Screenshot mode (`SpotifyServices.Configuration.screenshotMode`): covers shown as grey
+    /// placeholders of their size.
+    private let screenshotMode: Bool
     private var refreshTask: Task<Void, Never>?
     /// How long saved details stay, and how old they may be before ``load()`` refreshes them;
     /// ``refresh()`` always asks.
@@ -51,6 +54,7 @@ public final class PlaylistCardModel {
         self.client = spotify.client
         self.clock = spotify.services.clock
         self.coverTransport = spotify.services.configuration.transport
+        self.screenshotMode = spotify.services.configuration.screenshotMode
         self.retention = retention
     }
 
@@ -130,6 +134,7 @@ public final class PlaylistCardModel {
     private func readCard() async {
         do {
             card = try await store.card(for: record, retention: retention, at: clock.now)
+            if screenshotMode, let cover = card?.cover { card?.cover = PNG.placeholder(like: cover) }
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
             note = card.flatMap { card in
                 card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)

@@ -9,7 +9,7 @@ import SpotifyWebAPI
 /// Answers arrive in any order; only the answer for the current text is shown (a slow answer for
 /// "foc" never replaces the one for "focus"). Disconnected, it filters the saved playlists only.
 ///
-/// Each result carries what the app can read of it (``LibraryPlaylist/access``, worded by
+/// Each result carries what the app can read of it (`LibraryPlaylist.access`, worded by
 /// ``SpotifyMessage/playlistAccess(_:)``): in Development Mode Spotify shows an app the songs of the
 /// user's own and collaborative playlists only, so a followed playlist's card has no length and no
 /// time in songs, and Spotify's own playlists show nothing. ``onlyComplete`` lists the first kind
@@ -35,7 +35,7 @@ public final class PlaylistPickerModel {
         didSet { if query != oldValue { queryChanged() } }
     }
 
-    /// The playlists to list: saved matches first, then Spotify's, each with its ``LibraryPlaylist/access``.
+    /// The playlists to list: saved matches first, then Spotify's, each with its `LibraryPlaylist.access`.
     public private(set) var results: [LibraryPlaylist] = []
     /// Lists only playlists whose songs the app can read (the user's own and collaborative ones),
     /// for a feature that needs their length, as a routine's time in songs does.

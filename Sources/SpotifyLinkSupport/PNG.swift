@@ -1,9 +1,10 @@
-import Foundation
+package import Foundation
 
-/// Writes real PNG images (1-bit palette, stored deflate blocks) so the emulator can serve cover
-/// art of the sizes it advertises without an image library.
-enum PNG {
-    static func image(width: Int, height: Int, colors: (UInt32, UInt32), seed: UInt64) -> Data {
+/// Writes real PNG images (1-bit palette, stored deflate blocks) without an image library: the
+/// emulator's cover art of the sizes it advertises, and the neutral placeholders of screenshot mode.
+package enum PNG {
+    /// A striped image of two colours (`0xRRGGBB`), the stripes' width chosen by `seed`.
+    package static func image(width: Int, height: Int, colors: (UInt32, UInt32), seed: UInt64) -> Data {
         let rowBytes = (width + 7) / 8
         var raw = [UInt8]()
         raw.reserveCapacity((rowBytes + 1) * height)
@@ -31,6 +32,51 @@ enum PNG {
         png += chunk("IDAT", zlibStored(raw))
         png += chunk("IEND", [])
         return Data(png)
+    }
+
+    /// The neutral grey of screenshot mode's placeholders.
+    package static let placeholderGrey: UInt32 = 0xD8D8D8
+
+    /// A plain grey image of `width` × `height` pixels: a placeholder where artwork would be.
+    package static func placeholder(width: Int, height: Int) -> Data {
+        image(width: max(width, 1), height: max(height, 1), colors: (placeholderGrey, placeholderGrey), seed: 0)
+    }
+
+    /// A placeholder the size of `image` (a PNG or JPEG cover), or 640 × 640, Spotify's largest
+    /// cover, when its size cannot be read.
+    package static func placeholder(like image: Data) -> Data {
+        let size = dimensions(of: image) ?? (640, 640)
+        return placeholder(width: min(size.width, 4096), height: min(size.height, 4096))
+    }
+
+    /// The pixel size of a PNG or JPEG image (the formats Spotify serves covers in); `nil` for
+    /// anything else or a header cut short.
+    package static func dimensions(of data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data.prefix(64 * 1024))
+        func be16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func be32(_ at: Int) -> Int { be16(at) << 16 | be16(at + 2) }
+        if bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            bytes[12..<16].elementsEqual("IHDR".utf8)
+        {
+            return (be32(16), be32(20))
+        }
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        // JPEG: walk the segments to the frame header (SOF0–SOF15, but not DHT, JPG or DAC).
+        var at = 2
+        while at + 9 < bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let marker = bytes[at + 1]
+            if marker == 0xFF {
+                at += 1
+                continue
+            }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                return (be16(at + 7), be16(at + 5))
+            }
+            guard marker != 0xD9, marker != 0xDA else { return nil }
+            at += 2 + be16(at + 2)
+        }
+        return nil
     }
 
     private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
