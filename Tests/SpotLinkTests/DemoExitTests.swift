@@ -1,5 +1,7 @@
 import Foundation
+import SpotifyLinkSupport
 import SpotifyTesting
+import Synchronization
 import Testing
 
 /// `spotlink demo` ends cleanly however its output is cut short, and leaves no folder behind: its
@@ -55,34 +57,44 @@ struct DemoExitTests {
         process.standardInput = FileHandle.nullDevice
         let (ended, exited) = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.yield($0.terminationStatus) }
-        let (chunks, written) = AsyncStream<String>.makeStream()
         try process.run()
         // Whatever happens below, a demo that hangs is killed rather than holding the run.
         let watchdog = Task.detached {
             try await Task.sleep(for: .seconds(300))
-            kill(process.processIdentifier, SIGKILL)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         defer { watchdog.cancel() }
-        let reader = Task {
-            await ChildProcess.readToEnd(out.fileHandleForReading) {
-                written.yield(String(decoding: $0, as: UTF8.self))
+        // The signal goes from the reading thread the moment "Signed in" arrives: a hop to a task
+        // of the cooperative pool can wait seconds on a loaded run, long enough for the demo to
+        // finish first. It goes only to a demo still running, never to a process ID reused after it.
+        let pid = process.processIdentifier
+        let run = Lock((output: "", signalled: false, folderWhileSignedIn: false))
+        let reading = Thread { [out, temporary] in
+            var seen = ""
+            var signalled = false
+            while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
+                seen += String(decoding: chunk, as: UTF8.self)
+                if !signalled, seen.contains("\"step\":\"Signed in\"") {
+                    let folders = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+                    run.withLock { $0.folderWhileSignedIn = folders.contains { $0.hasPrefix("spotlink-demo-") } }
+                    if process.isRunning {
+                        kill(pid, SIGINT)
+                        signalled = true
+                    }
+                }
             }
-            written.finish()
+            run.withLock {
+                $0.output = seen
+                $0.signalled = signalled
+            }
         }
-        var seen = ""
-        for await chunk in chunks {
-            seen += chunk
-            if seen.contains("\"step\":\"Signed in\"") { break }
-        }
-        try #require(seen.contains("\"step\":\"Signed in\""), "the demo ended before signing in: \(seen)")
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains {
-                $0.hasPrefix("spotlink-demo-")
-            })
-        kill(process.processIdentifier, SIGINT)
+        reading.start()
         var statuses = ended.makeAsyncIterator()
         let status = await statuses.next()
-        await reader.value
+        try await waitUntil("the demo's output is read to its end") { reading.isFinished }
+        let seen = run.withLock { $0 }
+        try #require(seen.signalled, "the demo ended before it signed in, or before the signal: \(seen.output)")
+        #expect(seen.folderWhileSignedIn, "the demo had no folder of its own once signed in")
         #expect(status == 130, "the signal's cleanup ran (a status of 9 means it hung and was killed)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
