@@ -18,13 +18,15 @@ enum ExitCleanup {
 
     /// Removes every registered folder now (the process is ending). The command may still be
     /// writing into a folder (SQLite's journal, a token file) while it is removed, so removing the
-    /// last entry can meet a new one: the removal is tried again until the folder is gone.
+    /// last entry can meet a new one: the removal is tried again, a few milliseconds apart, until
+    /// the folder is gone (for at most two seconds).
     static func run() {
         for folder in folders.withLock({ list in
             defer { list = [] }; return list
         }) {
-            for _ in 0..<20 where FileManager.default.fileExists(atPath: folder.path) {
+            for _ in 0..<200 where FileManager.default.fileExists(atPath: folder.path) {
                 try? FileManager.default.removeItem(at: folder)
+                if FileManager.default.fileExists(atPath: folder.path) { usleep(10_000) }
             }
         }
     }
