@@ -342,13 +342,7 @@ struct PickerModelTests {
         await harness.stop()
         let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
-        // The refresh's retries back off on the test clock: move it along until they give up.
-        while card.isRefreshing {
-            try await waitUntil("a retry waits or the refresh ends") {
-                harness.clock.sleeperCount > 0 || !card.isRefreshing
-            }
-            harness.clock.advanceToNextDeadline()
-        }
+        try await harness.letTheFailingRefreshEnd(card)
         let metadata = try #require(card.card?.metadata)
         #expect(metadata == picked.metadata)
         #expect(metadata.name == "Deep Work" && metadata.ownerName == "Emulator User")
@@ -479,12 +473,7 @@ struct PickerModelTests {
         await harness.stop()
         let offline = PlaylistCardModel(record: record, spotify: harness.spotify)
         await offline.load()
-        while offline.isRefreshing {
-            try await waitUntil("a retry waits or the refresh ends") {
-                harness.clock.sleeperCount > 0 || !offline.isRefreshing
-            }
-            harness.clock.advanceToNextDeadline()
-        }
+        try await harness.letTheFailingRefreshEnd(offline)
         #expect(offline.card?.metadata == metadata)
         #expect(offline.note == .playlistSongsHidden)
         #expect(offline.songTime(.seconds(20 * 60)) == .songTimeUnknown(.songsHidden))

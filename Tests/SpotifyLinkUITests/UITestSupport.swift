@@ -104,6 +104,17 @@ final class UIHarness {
 
     func stop() async { await emulator.stop() }
 
+    /// Lets `card`'s refresh against a stopped emulator end: its retries back off on the test
+    /// clock, which is moved along until they give up.
+    func letTheFailingRefreshEnd(_ card: PlaylistCardModel) async throws {
+        while card.isRefreshing {
+            try await waitUntil("a retry waits or the refresh ends") {
+                self.clock.sleeperCount > 0 || !card.isRefreshing
+            }
+            clock.advanceToNextDeadline()
+        }
+    }
+
     /// A test that throws before ``stop()`` still shuts its emulator down (stopping twice is harmless).
     deinit {
         let emulator = emulator
