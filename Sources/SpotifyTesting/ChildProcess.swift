@@ -108,20 +108,30 @@ package struct ChildProcess: Sendable {
     }
 
     /// Reads `handle` to its end on a thread of its own, handing each chunk to `chunk` as it
-    /// arrives.
+    /// arrives, then closes it.
+    ///
+    /// Closed here, not left to the pipe's deallocation: a `Process` whose end came through its
+    /// `terminationHandler` keeps its pipes, so every child run that way kept its read end open
+    /// (seen on Linux: one descriptor per child, 647 of them midway through a ThreadSanitizer run,
+    /// where the connections of later tests failed).
     package static func readToEnd(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
                 while case let data = handle.availableData, !data.isEmpty { chunk(data) }
+                try? handle.close()
                 continuation.resume()
             }.start()
         }
     }
 
-    /// Reads `handle` to its end on a thread of its own.
+    /// Reads `handle` to its end on a thread of its own, then closes it.
     package static func readToEnd(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+            Thread {
+                let data = handle.readDataToEndOfFile()
+                try? handle.close()
+                continuation.resume(returning: data)
+            }.start()
         }
     }
 }

@@ -63,6 +63,7 @@ struct CrashSafetyTests {
             if process.terminationReason == .uncaughtSignal { kills += 1 }
             let before = reported.linked.count
             reported.read(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            try output.fileHandleForReading.close()  // a Process ended through its handler keeps it open
             if reported.linked.count > before {
                 next = reported.linked.max()! + 1
             } else if process.terminationReason == .uncaughtSignal {

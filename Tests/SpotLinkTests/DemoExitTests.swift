@@ -95,6 +95,7 @@ struct DemoExitTests {
                     }
                 }
             }
+            try? out.fileHandleForReading.close()
             run.withLock {
                 $0.output = seen
                 $0.signalled = signalled

@@ -1054,6 +1054,7 @@ struct InteractiveCommandTests {
             if text.filter({ $0 == "\n" }).count >= 2 || chunk.isEmpty { break }
         }
         out.fileHandleForReading.readabilityHandler = nil
+        defer { try? out.fileHandleForReading.close() }
         let lines = text.split(separator: "\n").map(String.init)
         try #require(lines.count >= 2, "the emulator printed \(text.debugDescription)")
         #expect(lines[0].hasPrefix("listening on http://127.0.0.1:"))

@@ -32,6 +32,7 @@ final class LineChild: Sendable {
                     buffer.removeSubrange(...end)
                 }
             }
+            try? handle.close()  // the Process keeps its pipes: closed here, not at its deallocation
         }.start()
     }
 
@@ -56,6 +57,7 @@ final class LineChild: Sendable {
     /// Its exit status, once it ended.
     func exitStatus() async -> Int32 {
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        try? input.fileHandleForWriting.close()
         return process.terminationStatus
     }
 }

@@ -236,6 +236,7 @@ struct FileTokenStoreTests {
             kills += 1
             let saved = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
+            try output.fileHandleForReading.close()  // a Process ended through its handler keeps it open
             // Whatever moment the kill came, the file holds whole tokens: the last save reported,
             // or the one after it that completed before its report was written.
             let stored = try await #require(

@@ -1,0 +1,41 @@
+import Foundation
+import SpotifyLinkSupport
+import SpotifyTesting
+import Synchronization
+import Testing
+
+/// The tests' own child-process runner: what every CLI and cross-process test stands on.
+@Suite("Children the tests run")
+struct ChildProcessTests {
+    /// A `Process` whose end came through its `terminationHandler` keeps its pipes until it is
+    /// deallocated, and on Linux that was never: one read end stayed open per child, and the
+    /// crash tests' hundreds of children left later tests without descriptors ("could not
+    /// connect"). The reader closes what it read to the end.
+    @Test func whatIsReadToTheEndIsClosed() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/echo")
+        process.arguments = ["hello"]
+        let out = Pipe()
+        process.standardOutput = out
+        let handle = out.fileHandleForReading
+        async let read = ChildProcess.readToEnd(handle)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        #expect(String(decoding: await read, as: UTF8.self) == "hello\n")
+        #expect(handle.fileDescriptor == -1, "the read end is still open")
+    }
+
+    /// The same for the reader that hands each chunk over as it arrives.
+    @Test func whatIsReadInChunksToTheEndIsClosed() async throws {
+        let pipe = Pipe()
+        let handle = pipe.fileHandleForReading
+        pipe.fileHandleForWriting.write(Data("chunk".utf8))
+        try pipe.fileHandleForWriting.close()
+        let seen = Lock(Data())
+        await ChildProcess.readToEnd(handle) { chunk in seen.withLock { $0.append(chunk) } }
+        #expect(seen.withLock { $0 } == Data("chunk".utf8))
+        #expect(handle.fileDescriptor == -1, "the read end is still open")
+    }
+}
