@@ -77,6 +77,36 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    public func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws {
+        try Self.check(record)
+        let now = clock.now.timeIntervalSince1970
+        try await transaction("save a link") { connection in
+            // The playlist's row exists before it is read, so `FOR UPDATE` always has a row to
+            // lock: another writer's save of this playlist waits for this transaction's end.
+            let inserted = try await connection.query(
+                """
+                INSERT INTO spotlink_playlist (user_key, id) VALUES (\(self.user), \(id.rawValue))
+                ON CONFLICT (user_key, id) DO NOTHING RETURNING id
+                """, logger: self.logger)
+            var isNew = false
+            for try await _ in inserted { isNew = true }
+            let cached =
+                isNew
+                ? nil
+                : try await self.metadata(
+                    """
+                    \(unescaped: Self.playlistColumns) FROM spotlink_playlist
+                    WHERE user_key = \(self.user) AND id = \(id.rawValue) FOR UPDATE
+                    """, connection
+                ).first
+            try await self.upsert(try Self.merged(cached, for: id, merge), replacing: true, connection)
+            try await self.saveLink(record, to: id, at: now, connection)
+        }
+    }
+
     @discardableResult
     public func removeLink(for record: RecordID) async throws -> Bool {
         try await transaction("remove a link") { connection in
@@ -355,12 +385,14 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     )
 
     private func metadata(_ query: PostgresQuery) async throws -> [PlaylistMetadata] {
-        try await read("read playlists") { connection in
-            var found: [PlaylistMetadata] = []
-            let rows = try await connection.query(query, logger: self.logger)
-            for try await row in rows.decode(PlaylistRow.self) { found.append(Self.metadata(row)) }
-            return found
-        }
+        try await read("read playlists") { connection in try await self.metadata(query, connection) }
+    }
+
+    private func metadata(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> [PlaylistMetadata] {
+        var found: [PlaylistMetadata] = []
+        let rows = try await connection.query(query, logger: logger)
+        for try await row in rows.decode(PlaylistRow.self) { found.append(Self.metadata(row)) }
+        return found
     }
 
     private static func metadata(_ row: PlaylistRow) -> PlaylistMetadata {

@@ -175,6 +175,28 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    public func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) throws {
+        try Self.check(record)
+        let date = clock.now
+        // GRDB begins a write IMMEDIATE: the file's write lock is held from the read on, so no
+        // other connection or process saves this playlist between the read and the write.
+        try write { db in
+            let cached = try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue])
+                .map(Self.metadata)
+            let metadata = try Self.merged(cached, for: id, merge)
+            try Self.upsert(metadata, db, now: date)
+            try db.execute(
+                sql: """
+                    INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(namespace, recordID) DO UPDATE SET playlistID = excluded.playlistID, linkedAt = excluded.linkedAt
+                    """,
+                arguments: [record.namespace, record.id, id.rawValue, date.timeIntervalSince1970])
+        }
+    }
+
     @discardableResult
     public func removeLink(for record: RecordID) throws -> Bool {
         try write { db in try removeLink(for: record, in: db) }

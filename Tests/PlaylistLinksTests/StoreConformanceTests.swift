@@ -1,6 +1,7 @@
 import Foundation
 import PlaylistLinks
 import PlaylistLinksSQLite
+import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization
@@ -27,6 +28,15 @@ actor DictionaryLinkStore: PlaylistLinkStore {
             metadataByID[metadata.id] = metadata.stamped(clock.now)
         }
         linksByRecord[record] = PlaylistLink(record: record, playlist: metadata.id, linkedAt: clock.now)
+    }
+
+    func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) throws {
+        try Self.check(record)
+        metadataByID[id] = try Self.merged(metadataByID[id], for: id, merge).stamped(clock.now)
+        linksByRecord[record] = PlaylistLink(record: record, playlist: id, linkedAt: clock.now)
     }
 
     func removeLink(for record: RecordID) -> Bool { linksByRecord.removeValue(forKey: record) != nil }
@@ -216,6 +226,46 @@ struct StoreConformanceTests {
         #expect(try await store.card(for: session)?.metadata.name == "Deep Work")
     }
 
+    /// A refresh saves a playlist's duration while the picker links a record to the same playlist
+    /// at its newer snapshot: whenever the save lands, the duration survives. With the link's read
+    /// and write in two transactions, a save landing between them was overwritten by the link's
+    /// merge of the older version (which cleared the duration).
+    @Test(arguments: StoreKind.available)
+    func aRefreshLandingDuringALinkIsNotLost(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        var older = described(focus, "Focus")
+        older.snapshotID = "snap-A"
+        older.totalDuration = nil
+        try await store.saveMetadata(older)
+        var refreshed = described(focus, "Focus")
+        refreshed.snapshotID = "snap-B"
+        refreshed.totalDuration = .seconds(2400)
+        let interleaving = InterleavingStore(base: store, landing: refreshed)
+        let session = RecordID(namespace: "session", id: "1")
+        try await interleaving.link(
+            session,
+            to: LibraryPlaylist(id: focus, name: "Focus", ownerName: "Ada", trackCount: 12, snapshotID: "snap-B"))
+        try await interleaving.landed()
+        let card = try #require(try await store.card(for: session))
+        #expect(card.metadata.snapshotID == "snap-B")
+        #expect(card.metadata.totalDuration == .seconds(2400), "the refresh's duration was overwritten by the link")
+        #expect(try await store.link(for: session)?.playlist == focus)
+    }
+
+    /// A merge that names another playlist is refused by every store, and nothing is saved.
+    @Test(arguments: StoreKind.available)
+    func aMergeOfAnotherPlaylistIsRefused(_ kind: StoreKind) async throws {
+        let store = try await kind.make(clock: VirtualClock())
+        let session = RecordID(namespace: "session", id: "1")
+        let error = await #expect(throws: PlaylistLinksError.self) {
+            try await store.saveLink(session, to: focus) { _ in PlaylistMetadata(id: deepWork) }
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(try await store.link(for: session) == nil)
+        #expect(try await store.metadata(for: deepWork) == nil)
+    }
+
     @Test(arguments: StoreKind.available)
     func aRecordHasOneLinkAndRelinkingReplacesIt(_ kind: StoreKind) async throws {
         let clock = VirtualClock()
@@ -378,5 +428,69 @@ struct StoreConformanceTests {
             await #expect(throws: PlaylistLinksError.self) { try await store.importJSON(data) }
         }
         #expect(try await store.exportJSON() == before)
+    }
+}
+
+/// A store whose other writer (a refresh, a widget's process) saves `landing` at the worst moment
+/// of a link: right after the link reads what is cached of the playlist. A link that reads and
+/// writes in two steps meets the save between them; a store's merging `saveLink` meets it inside
+/// its transaction, where the save waits for the link's end.
+final class InterleavingStore: PlaylistLinkStore {
+    let base: any PlaylistLinkStore
+    let landing: PlaylistMetadata
+    private let save = Lock<Task<Void, any Error>?>(nil)
+
+    init(base: any PlaylistLinkStore, landing: PlaylistMetadata) {
+        self.base = base
+        self.landing = landing
+    }
+
+    /// Waits until the other writer's save has landed, with its error.
+    func landed() async throws {
+        let task = try #require(save.withLock { $0 }, "the other writer never saved")
+        try await task.value
+    }
+
+    func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
+        let cached = try await base.metadata(for: id)
+        let task = Task { [base, landing] in try await base.saveMetadata(landing) }
+        save.withLock { $0 = task }
+        try await task.value
+        return cached
+    }
+
+    func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws {
+        try await base.saveLink(record, to: id) { [self] cached in
+            // Started, not awaited: inside the transaction the save must wait for its end.
+            save.withLock { $0 = Task { [base, landing] in try await base.saveMetadata(landing) } }
+            return merge(cached)
+        }
+    }
+
+    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws {
+        try await base.saveLink(record, to: metadata, replacingMetadata: replacingMetadata)
+    }
+    func removeLink(for record: RecordID) async throws -> Bool { try await base.removeLink(for: record) }
+    func link(for record: RecordID) async throws -> PlaylistLink? { try await base.link(for: record) }
+    func links() async throws -> [PlaylistLink] { try await base.links() }
+    func allMetadata() async throws -> [PlaylistMetadata] { try await base.allMetadata() }
+    func saveMetadata(_ metadata: PlaylistMetadata) async throws { try await base.saveMetadata(metadata) }
+    func card(for record: RecordID) async throws -> PlaylistCard? { try await base.card(for: record) }
+    func saveCover(_ bytes: Data, for id: SpotifyID) async throws { try await base.saveCover(bytes, for: id) }
+    func cover(for id: SpotifyID) async throws -> Data? { try await base.cover(for: id) }
+    func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws { try await base.replaceLibrary(playlists) }
+    func library() async throws -> [LibraryPlaylist] { try await base.library() }
+    func forgetSpotifyDetails() async throws { try await base.forgetSpotifyDetails() }
+    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
+        try await base.expire(detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
+    }
+    func coverShown(for id: SpotifyID, at now: Date) async throws { try await base.coverShown(for: id, at: now) }
+    func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
+        -> RestoreReport
+    {
+        try await base.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
     }
 }

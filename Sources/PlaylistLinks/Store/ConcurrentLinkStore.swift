@@ -22,6 +22,13 @@ package struct ConcurrentLinkStore: PlaylistLinkStore {
         try await base.saveLink(record, to: metadata, replacingMetadata: replacingMetadata)
     }
 
+    @concurrent package func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws {
+        try await base.saveLink(record, to: id, merging: merge)
+    }
+
     @concurrent package func removeLink(for record: RecordID) async throws -> Bool {
         try await base.removeLink(for: record)
     }

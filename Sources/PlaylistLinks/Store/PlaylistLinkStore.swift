@@ -30,6 +30,18 @@ public protocol PlaylistLinkStore: Sendable {
     ///   namespace or an ID: every store refuses it (the conformance suite checks).
     func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws
 
+    /// Links `record` to the playlist `id`, replacing the record's previous link and stamping it
+    /// with the store's clock, and saves what `merge` makes of the playlist's cached metadata
+    /// (`nil` when none is cached), all in one transaction: a metadata save by another writer (a
+    /// refresh, a widget's process) lands wholly before the read or wholly after the write, never
+    /// between them. Apps call ``link(_:to:)-(_,LibraryPlaylist)``, which merges for them.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
+    ///   namespace or an ID, or when `merge` returns metadata of another playlist.
+    func saveLink(
+        _ record: RecordID, to id: SpotifyID,
+        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws
+
     /// Removes the link of `record`; the playlist's metadata and cover stay for other records and
     /// the picker.
     /// - Returns: whether there was a link.
@@ -169,40 +181,45 @@ extension PlaylistLinkStore {
     /// `access`, when known, is what the app can read of it (``LibraryPlaylist/access``).
     public func link(_ record: RecordID, to playlist: SimplifiedPlaylist, access: PlaylistAccess? = nil) async throws {
         try Self.check(record)
-        var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
-        metadata.update(from: playlist)
-        if let access { metadata.availability = access.availability }
-        metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-        metadata.savedAt = nil  // fresh from Spotify: the store stamps it
-        try await saveLink(record, to: metadata, replacingMetadata: true)
+        try await saveLink(record, to: playlist.id) { cached in
+            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
+            metadata.update(from: playlist)
+            if let access { metadata.availability = access.availability }
+            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
+            metadata.savedAt = nil  // fresh from Spotify: the store stamps it
+            return metadata
+        }
     }
 
     /// Links `record` to a playlist picked from the saved library, keeping what the library knew of
     /// it (name, owner, count, cover URL, snapshot): its card reads complete at once, offline too,
     /// and a refresh adds the duration and the cover's bytes. What is cached of that playlist from
-    /// an earlier read stays where the library says nothing.
+    /// an earlier read stays where the library says nothing. The read of what is cached and the
+    /// write are one transaction, so a refresh saving the same playlist meanwhile is not undone.
     public func link(_ record: RecordID, to playlist: LibraryPlaylist) async throws {
         try Self.check(record)
-        var metadata = try await metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
-        metadata.name = playlist.name
-        metadata.ownerName = playlist.ownerName ?? metadata.ownerName
-        metadata.trackCount = playlist.trackCount ?? metadata.trackCount
-        metadata.coverURL = playlist.coverURL ?? metadata.coverURL
-        if metadata.snapshotID != playlist.snapshotID {
-            // Another version than the one whose duration is cached: the next refresh reads it.
-            metadata.totalDuration = nil
-            metadata.unavailableCount = nil
-            metadata.fetchedAt = nil
+        try await saveLink(record, to: playlist.id) { cached in
+            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
+            metadata.name = playlist.name
+            metadata.ownerName = playlist.ownerName ?? metadata.ownerName
+            metadata.trackCount = playlist.trackCount ?? metadata.trackCount
+            metadata.coverURL = playlist.coverURL ?? metadata.coverURL
+            if metadata.snapshotID != playlist.snapshotID {
+                // Another version than the one whose duration is cached: the next refresh reads it.
+                metadata.totalDuration = nil
+                metadata.unavailableCount = nil
+                metadata.fetchedAt = nil
+            }
+            metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
+            // Just listed, so served: what the listing said the app can read, else served as before.
+            if let access = playlist.access {
+                metadata.availability = access.availability
+            } else if metadata.availability == .unknown {
+                metadata.availability = .available
+            }
+            metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
+            return metadata
         }
-        metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
-        // Just listed, so served: what the listing said the app can read, else served as before.
-        if let access = playlist.access {
-            metadata.availability = access.availability
-        } else if metadata.availability == .unknown {
-            metadata.availability = .available
-        }
-        metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
-        try await saveLink(record, to: metadata, replacingMetadata: true)
     }
 
     /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is cached of
@@ -218,6 +235,21 @@ extension PlaylistLinkStore {
             throw PlaylistLinksError(
                 code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
         }
+    }
+
+    /// What `merge` makes of `cached`, refused when it names another playlist than `id`: every
+    /// store's merging `saveLink` calls it inside its transaction.
+    package static func merged(
+        _ cached: PlaylistMetadata?, for id: SpotifyID, _ merge: (PlaylistMetadata?) -> PlaylistMetadata
+    ) throws -> PlaylistMetadata {
+        let metadata = merge(cached)
+        guard metadata.id == id else {
+            throw PlaylistLinksError(
+                code: .invalidArgument,
+                message:
+                    "A link to playlist \(id.rawValue) cannot save the details of playlist \(metadata.id.rawValue).")
+        }
+        return metadata
     }
 }
 
