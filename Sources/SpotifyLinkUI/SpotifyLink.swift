@@ -40,6 +40,13 @@ public final class SpotifyLink {
     public var links: SQLitePlaylistLinkStore { services.links }
     /// The settings screen's Connect / Disconnect.
     public let connection: SpotifyConnectionModel
+
+    /// What this app may do with Spotify for the signed-in user, asked in at most five requests and
+    /// never during a cooldown (`SpotifyServices.capabilities(needing:)`); word each finding with
+    /// `text(SpotifyMessage(finding))`.
+    public func capabilities(needing scopes: [String] = SpotifyScope.all) async throws -> CapabilityReport {
+        try await services.capabilities(needing: scopes)
+    }
     /// How the models' messages are worded: `text(card.note)`.
     public let text: SpotifyText
 

@@ -335,6 +335,33 @@ struct SpotLinkBinaryTests {
         }
     }
 
+    /// `doctor --online` asks Spotify what this app may do, in at most five requests, and says what
+    /// to do about each finding; an unlisted account is found in one request.
+    @Test func doctorOnlineReportsWhatTheAppMayDo() async throws {
+        let cli = try SpotLinkBinary()
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            #expect(try await cli.login(common).status == 0)
+            let before = await emulator.totalRequests(prefix: "GET /v1/")
+            let doctor = try await cli.run(["doctor", "--online", "--json"] + common)
+            #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
+            let sent = await emulator.totalRequests(prefix: "GET /v1/") - before
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+            let report = try #require(object["capabilities"] as? [String: Any], "\(object)")
+            #expect(report["requests_spent"] as? Int == sent && sent <= 5, "sent \(sent): \(report)")
+            #expect(report["client_generation"] as? String == "newer" && report["user_listed"] as? Bool == true)
+            #expect(report["playlist_entries_readable"] as? Bool == true)
+
+            await emulator.control("faults", ["kind": "403-not-registered", "count": "10"])
+            let refused = try await cli.run(["doctor", "--online"] + common)
+            #expect(refused.status == 1)
+            #expect(refused.stdout.contains("✗ user list: this Spotify account is not on the app's list of users"))
+            #expect(refused.stdout.contains("User Management"), "\(refused.stdout)")
+            #expect(refused.stdout.contains("this report sent 1"), "\(refused.stdout)")
+        }
+    }
+
     @Test func eachRefusalPrintsItsOwnActionableSentence() async throws {
         let cli = try SpotLinkBinary()
         try await withEmulator { (emulator: EmulatorServer) async throws in

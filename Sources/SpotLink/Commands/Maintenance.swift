@@ -5,6 +5,7 @@ import HTTPTypesFoundation
 import PlaylistLinks
 import PlaylistLinksSQLite
 import SpotifyAuth
+import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -218,13 +219,21 @@ struct Privacy: AsyncParsableCommand {
 
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the client ID, redirect URI, token store, database and service.")
+        abstract: "Check the client ID, redirect URI, token store, database and service.",
+        discussion: """
+            With --online, also asks Spotify what this app may do for the signed-in user, in at most \
+            five requests: the client's kind, the user list, the developer's Premium, the scopes, \
+            whether a playlist's songs can be read, the sign-in's days left and today's requests. \
+            It never runs during a cooldown.
+            """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The redirect URI to check.")
     var redirectURI = "http://127.0.0.1/callback"
+    @Flag(help: "Ask Spotify what this app may do (at most 5 requests, counted like any other).")
+    var online = false
 
     func run() async throws {
-        let context = try Context(global, requireClientID: false)
+        let context = try Context(global, requireClientID: online)
         var checks: [(String, Bool, String)] = []
         let idOK =
             context.options.emulator != nil
@@ -277,12 +286,108 @@ struct Doctor: AsyncParsableCommand {
                 "service", reachable,
                 reachable ? "\(context.server.issuer) answers" : "\(context.server.issuer) cannot be reached (offline?)"
             ))
+        var report: CapabilityReport?
+        if online {
+            do {
+                let found = try await context.services().capabilities()
+                checks += Self.checks(found)
+                report = found
+            } catch {
+                checks.append(("what this app may do", false, CLIFailure(error).message))
+            }
+        }
         if global.json {
-            Output.json(["checks": checks.map { ["check": $0.0, "ok": $0.1, "detail": $0.2] }])
+            var object: [String: Any] = ["checks": checks.map { ["check": $0.0, "ok": $0.1, "detail": $0.2] }]
+            if let report { object["capabilities"] = Self.json(report) }
+            Output.json(object)
         } else {
             for (name, ok, detail) in checks { Output.line("\(ok ? Output.green("✓") : "✗") \(name): \(detail)") }
         }
         if checks.contains(where: { !$0.1 }) { throw ExitCode(1) }
+    }
+
+    /// The report as checks: each fact, then each finding with what to do.
+    static func checks(_ report: CapabilityReport) -> [(String, Bool, String)] {
+        var checks: [(String, Bool, String)] = []
+        if let kind = report.clientGeneration {
+            checks.append(
+                (
+                    "client ID", true,
+                    kind == .older
+                        ? "created before 2026-02-11: Spotify postponed its February 2026 restrictions for it"
+                        : "created on or after 2026-02-11: every 2026 restriction applies"
+                ))
+        }
+        if let listed = report.userListed, listed { checks.append(("user list", true, "this account is on it")) }
+        if let active = report.ownerPremiumActive, active { checks.append(("developer's Premium", true, "active")) }
+        if !report.scopesGranted.isEmpty {
+            checks.append(("scopes", true, report.scopesGranted.sorted().joined(separator: " ")))
+        }
+        if let readable = report.playlistEntriesReadable, readable {
+            checks.append(("playlist songs", true, "the songs of your own playlists can be read"))
+        }
+        if let days = report.daysLeftOnSignIn, days >= 14 {
+            checks.append(("sign-in", true, "\(days) days left"))
+        }
+        checks.append(
+            (
+                "requests today", true,
+                "\(report.requestsLast24Hours) in the last 24 h from this device, of its share of \(report.dailyShare); "
+                    + "this report sent \(report.requestsSpent)"
+            ))
+        for finding in report.findings { checks.append(words(finding)) }
+        return checks
+    }
+
+    /// A finding as a failed check: what is wrong and what to do.
+    static func words(_ finding: CapabilityReport.Finding) -> (String, Bool, String) {
+        switch finding {
+        case .userNotListed:
+            (
+                "user list", false,
+                "this Spotify account is not on the app's list of users: in Spotify's developer dashboard, open the app, "
+                    + "add the account's email under User Management (five users at most), then run 'spotlink login' again"
+            )
+        case .ownerPremiumLapsed:
+            (
+                "developer's Premium", false,
+                "Spotify stopped the app for everyone: the developer's Premium lapsed; it works again once it is renewed"
+            )
+        case .scopeMissing(let scope):
+            ("scopes", false, "\(scope) was not granted: run 'spotlink login' again to ask for it")
+        case .signInEndsSoon(let days):
+            (
+                "sign-in", false,
+                "Spotify ends it in \(days) day\(days == 1 ? "" : "s"): run 'spotlink login' to keep access"
+            )
+        case .signedOut: ("sign-in", false, "nobody is signed in: run 'spotlink login' first")
+        case .playlistEntriesHidden:
+            (
+                "playlist songs", false,
+                "Spotify did not show the songs of your own playlist: durations and song times stay unknown"
+            )
+        case .quotaMostlySpent(let spent, let share):
+            (
+                "requests today", false,
+                "\(spent) of this device's \(share) sent in the last 24 h: wait before large actions"
+            )
+        }
+    }
+
+    /// The report for `--json`.
+    static func json(_ report: CapabilityReport) -> [String: Any] {
+        var object: [String: Any] = [
+            "scopes_granted": report.scopesGranted, "scopes_missing": report.scopesMissing,
+            "requests_last_24_hours": report.requestsLast24Hours, "daily_share": report.dailyShare,
+            "requests_spent": report.requestsSpent,
+            "findings": report.findings.map { words($0).0 + ": " + words($0).2 },
+        ]
+        object["client_generation"] = report.clientGeneration?.rawValue
+        object["user_listed"] = report.userListed
+        object["owner_premium_active"] = report.ownerPremiumActive
+        object["playlist_entries_readable"] = report.playlistEntriesReadable
+        object["days_left_on_sign_in"] = report.daysLeftOnSignIn
+        return object
     }
 
     static func reachable(_ url: URL) async -> Bool {

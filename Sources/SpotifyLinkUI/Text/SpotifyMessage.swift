@@ -1,6 +1,7 @@
 public import Foundation
 public import PlaylistLinks
 public import SpotifyAuth
+public import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -124,6 +125,17 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// A card's facts: "12 tracks · 48 min"; either may be unknown.
     case playlistSummary(tracks: Int?, duration: Duration?)
 
+    // MARK: What this app may do (the capability report)
+
+    /// The account is not on the app's user list: the developer's fix, in the dashboard.
+    case addAccountToUserList
+    /// Nobody is signed in, so Spotify could not be asked what this app may do.
+    case connectToCheck
+    /// Spotify did not show the songs of the user's own playlist: durations stay unknown.
+    case ownPlaylistSongsHidden
+    /// This device has sent `spent` of its daily share of `share` requests.
+    case quotaMostlySpent(spent: Int, share: Int)
+
     // MARK: Songs
 
     /// No song matches the text.
@@ -197,6 +209,19 @@ extension SpotifyMessage {
         case .playlistNotOwned: return .playlistSongsHidden
         case .forbidden: return .forbidden
         default: return .spotifyUnavailable
+        }
+    }
+
+    /// What a capability report's finding asks someone to do.
+    public init(_ finding: CapabilityReport.Finding) {
+        switch finding {
+        case .userNotListed: self = .addAccountToUserList
+        case .ownerPremiumLapsed: self = .ownerPremiumRequired
+        case .scopeMissing(let scope): self = .missingScope(scope)
+        case .signInEndsSoon(let days): self = .signInEndsSoon(days: days)
+        case .signedOut: self = .connectToCheck
+        case .playlistEntriesHidden: self = .ownPlaylistSongsHidden
+        case .quotaMostlySpent(let spent, let share): self = .quotaMostlySpent(spent: spent, share: share)
         }
     }
 

@@ -156,6 +156,17 @@ public struct SpotifyText: Sendable {
         case .playlistSummary(let tracks, let length):
             let parts = [tracks.map { "\($0) track\($0 == 1 ? "" : "s")" }, length.map(duration)].compactMap { $0 }
             return parts.isEmpty ? "Track count and duration unknown" : parts.joined(separator: " · ")
+        case .addAccountToUserList:
+            return
+                "This Spotify account isn't on the app's list of users. In Spotify's developer dashboard, open the app, "
+                + "add the account's email under User Management (five users at most), then connect again."
+        case .connectToCheck: return "Connect to Spotify to see what this app may do."
+        case .ownPlaylistSongsHidden:
+            return "Spotify didn't show the songs of your own playlist, so lengths and song times stay unknown. "
+                + "Try again later; if it stays so, check the app's settings in Spotify's developer dashboard."
+        case .quotaMostlySpent(let spent, let share):
+            return "This device has sent \(spent) of its \(share) Spotify requests for today. "
+                + "Updates slow down until the count falls; what you open yourself still goes first."
         case .noSongsMatch(let text): return "No songs match “\(text)”."
         case .songs(let count): return songs(count)
         case .songTimeUnknown(.songsHidden):
@@ -275,6 +286,16 @@ public struct SpotifyText: Sendable {
         case .playlistSummary(let tracks, let length):
             let parts = [tracks.map { "\($0)曲" }, length.map(duration)].compactMap { $0 }
             return parts.isEmpty ? "曲数と再生時間は不明です" : parts.joined(separator: "・")
+        case .addAccountToUserList:
+            return "このSpotifyアカウントはアプリの利用者リストに登録されていません。Spotifyの開発者ダッシュボードでアプリを開き、"
+                + "User Managementにアカウントのメールアドレスを追加（最大5人）してから、もう一度接続してください。"
+        case .connectToCheck: return "Spotifyに接続すると、このアプリでできることを確認できます。"
+        case .ownPlaylistSongsHidden:
+            return "自分のプレイリストの曲がSpotifyから表示されなかったため、再生時間と曲数は分かりません。"
+                + "しばらくしてからもう一度お試しください。続く場合は、開発者ダッシュボードでアプリの設定を確認してください。"
+        case .quotaMostlySpent(let spent, let share):
+            return "この端末は本日のSpotifyリクエスト\(share)件のうち\(spent)件を使いました。"
+                + "件数が減るまで更新を控えます。自分で開いたものは優先されます。"
         case .noSongsMatch(let text): return "「\(text)」に一致する曲はありません。"
         case .songs(let count): return songs(count)
         case .songTimeUnknown(.songsHidden):
@@ -342,7 +363,8 @@ extension SpotifyMessage {
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
-            .storageUnavailable, .somethingWentWrong, .playlistSongsHidden,
+            .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
+            .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100),
         ] + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButton)
             + PlaylistAccess.allCases.map(SpotifyMessage.playlistAccess)
             + SongTime.Reason.allCases.map(SpotifyMessage.songTimeUnknown)
@@ -411,9 +433,13 @@ extension SpotifyMessage {
         case .songTimeUnknown(.unavailable): 56
         case .songTimeUnknown(.notReadYet): 57
         case .songTimeUnknown(.empty): 58
+        case .addAccountToUserList: 59
+        case .connectToCheck: 60
+        case .ownPlaylistSongsHidden: 61
+        case .quotaMostlySpent: 62
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 59
+    package static let coverageCount = 63
 }
