@@ -152,6 +152,10 @@
             if error is NIOConnectionError || error is ChannelError {
                 return SpotifyAPIError.transport("could not connect")
             }
+            if let error = error as? IOError {
+                // The system call and its errno ("Too many open files"): what to look at next.
+                return SpotifyAPIError.transport("the system refused it (\(error.description))")
+            }
             return SpotifyAPIError.transport(String(describing: type(of: error)))
         }
     }
