@@ -51,6 +51,13 @@ package struct ChildProcess: Sendable {
         package var description: String {
             "\(command) was still running after \(deadline) and was killed; it wrote: \(output.suffix(2000))"
         }
+
+        /// `command` ran past `deadline`, having written `output`.
+        package init(command: String, deadline: Duration, output: String) {
+            self.command = command
+            self.deadline = deadline
+            self.output = output
+        }
     }
 
     /// A child running `executable` with `arguments`.
@@ -73,21 +80,11 @@ package struct ChildProcess: Sendable {
         process.standardError = err
         async let stdout = Self.readToEnd(out.fileHandleForReading)
         async let stderr = mergeErrors ? Data() : Self.readToEnd(err.fileHandleForReading)
-        let killed = Lock(false)
-        let deadline = deadline
-        // A wall-clock deadline, on purpose: it bounds a real process, never the logic under test.
-        let watchdog = Task.detached {
-            try await Task.sleep(for: deadline)
-            killed.withLock { $0 = true }
-            kill(process.processIdentifier, SIGKILL)
-        }
+        let command = ([executable.lastPathComponent] + arguments).joined(separator: " ")
+        let ended: Ended
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
-            }
+            ended = try await Self.start(process, deadline: deadline)
         } catch {
-            watchdog.cancel()
             // The child never started, so nothing else holds the write ends: close them so the
             // readers see the end.
             try? out.fileHandleForWriting.close()
@@ -95,16 +92,85 @@ package struct ChildProcess: Sendable {
             _ = await (stdout, stderr)
             throw error
         }
-        watchdog.cancel()
-        let result = Result(
+        guard ended == .exited else {
+            // Killed at the deadline: its pipes closed with it.
+            throw TimedOut(command: command, deadline: deadline, output: String(decoding: await stdout, as: UTF8.self))
+        }
+        return Result(
             status: process.terminationStatus, reason: process.terminationReason, stdout: await stdout,
             stderr: await stderr)
-        if killed.withLock({ $0 }) {
-            throw TimedOut(
-                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), deadline: deadline,
-                output: result.output + result.errors)
+    }
+
+    /// How a child started by ``start(_:deadline:)`` ended.
+    package enum Ended: Sendable, Equatable {
+        /// It ended by itself (or by a signal the test sent).
+        case exited
+        /// It ran past the deadline and was killed; its end was then reported.
+        case killed
+        /// It ran past the deadline, was killed, and its end was still not reported five seconds
+        /// later: the wait gives up rather than hold the run.
+        case neverReported
+    }
+
+    /// Starts `process` and waits for its end through its `terminationHandler` (no thread of the
+    /// cooperative pool blocked), for at most `deadline` of wall-clock time, which bounds a real
+    /// process, never the logic under test. Past it the child is killed; should its end still not
+    /// be reported, the wait ends anyway, so a child can never hold a test forever.
+    /// - Throws: what `Process.run()` throws when the child cannot start.
+    package static func start(_ process: Process, deadline: Duration) async throws -> Ended {
+        let wait = ExitWait()
+        defer { wait.cancelWatchdog() }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Ended, any Error>) in
+            wait.begin(continuation)
+            process.terminationHandler = { _ in wait.resume(.success(wait.wasKilled ? .killed : .exited)) }
+            do { try process.run() } catch {
+                wait.resume(.failure(error))
+                return
+            }
+            let pid = process.processIdentifier
+            wait.watch {
+                guard (try? await Task.sleep(for: deadline)) != nil else { return }
+                // Only a child whose end is not reported yet: never a process ID reused since.
+                guard wait.killIfWaiting(pid), (try? await Task.sleep(for: .seconds(5))) != nil else { return }
+                wait.resume(.success(.neverReported))
+            }
         }
-        return result
+    }
+
+    /// The wait for one child's end: resumed once, by its end or by the watchdog.
+    private final class ExitWait: Sendable {
+        private let continuation = Lock<CheckedContinuation<Ended, any Error>?>(nil)
+        private let killed = Lock(false)
+        private let watchdog = Lock<Task<Void, Never>?>(nil)
+
+        var wasKilled: Bool { killed.withLock { $0 } }
+
+        func begin(_ continuation: CheckedContinuation<Ended, any Error>) {
+            self.continuation.withLock { $0 = continuation }
+        }
+
+        func resume(_ result: Swift.Result<Ended, any Error>) {
+            continuation.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
+
+        /// Kills `pid` when its end is not reported yet; whether it did.
+        func killIfWaiting(_ pid: Int32) -> Bool {
+            continuation.withLock { continuation in
+                guard continuation != nil else { return false }
+                killed.withLock { $0 = true }
+                kill(pid, SIGKILL)
+                return true
+            }
+        }
+
+        func watch(_ body: @escaping @Sendable () async -> Void) {
+            watchdog.withLock { $0 = Task.detached(operation: body) }
+        }
+
+        func cancelWatchdog() { watchdog.withLock { $0?.cancel() } }
     }
 
     /// Reads `handle` to its end on a thread of its own, handing each chunk to `chunk` as it

@@ -127,11 +127,11 @@ struct SpotLinkBinary {
             errText.withLock { $0 += text }
             for line in text.split(separator: "\n") { onStderrLine?(String(line)) }
         }
+        let ended: ChildProcess.Ended
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
-            }
+            // Bounded: a child that hangs, or whose end is never reported, fails its test with what
+            // it wrote instead of holding the whole run.
+            ended = try await ChildProcess.start(process, deadline: .seconds(600))
         } catch {
             // No child holds the write ends: close them so the readers see the end.
             try? out.fileHandleForWriting.close()
@@ -143,6 +143,11 @@ struct SpotLinkBinary {
         await outRead
         await errRead
         let stdout = outData.withLock { $0 }
+        guard ended == .exited else {
+            throw ChildProcess.TimedOut(
+                command: (["spotlink"] + arguments).joined(separator: " "), deadline: .seconds(600),
+                output: String(decoding: stdout, as: UTF8.self) + errText.withLock { $0 })
+        }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: errText.withLock { $0 })

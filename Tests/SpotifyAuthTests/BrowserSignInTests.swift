@@ -219,6 +219,8 @@ struct BrowserSignInTests {
             let closed = AsyncStream.makeStream(of: Void.self)
             let signIn = Task {
                 try await BrowserSignIn(redirectURI: Self.redirect).run(session: session) { url, _ in
+                    // A consent page that fails ends the wait below with its error, never holds it.
+                    defer { shown.continuation.finish() }
                     let callback = try await ConsentBrowser().callback(for: url)
                     shown.continuation.yield()
                     // The sheet ignores the cancellation a moment, then hands back a good callback.
@@ -226,7 +228,12 @@ struct BrowserSignInTests {
                     return callback
                 }
             }
-            for await _ in shown.stream { break }
+            var showing = shown.stream.makeAsyncIterator()
+            guard await showing.next() != nil else {
+                _ = try await signIn.value  // the consent page's own error
+                Issue.record("the sign-in ended before its sheet was shown")
+                return
+            }
             signIn.cancel()
             closed.continuation.yield()
             await #expect(throws: CancellationError.self) { try await signIn.value }

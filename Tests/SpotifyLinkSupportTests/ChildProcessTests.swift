@@ -27,6 +27,25 @@ struct ChildProcessTests {
         #expect(handle.fileDescriptor == -1, "the read end is still open")
     }
 
+    /// A child that runs past its deadline is killed and named, with what it wrote: a hang fails
+    /// its test instead of holding the whole run.
+    @Test(.timeLimit(.minutes(1))) func aChildPastItsDeadlineIsKilledAndNamed() async throws {
+        var child = ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo started; exec sleep 600"])
+        child.deadline = .milliseconds(500)
+        let error = await #expect(throws: ChildProcess.TimedOut.self) { try await child.run() }
+        #expect(error?.command == "sh -c echo started; exec sleep 600")
+        #expect(error?.output == "started\n")
+    }
+
+    /// A child that ends in time is reported as having exited, with its status.
+    @Test func aChildThatEndsInTimeHasExited() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 3"]
+        #expect(try await ChildProcess.start(process, deadline: .seconds(600)) == .exited)
+        #expect(process.terminationStatus == 3)
+    }
+
     /// The same for the reader that hands each chunk over as it arrives.
     @Test func whatIsReadInChunksToTheEndIsClosed() async throws {
         let pipe = Pipe()
