@@ -166,12 +166,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             } else {
                 try Self.insertIfMissing(metadata, db, now: date)
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(namespace, recordID) DO UPDATE SET playlistID = excluded.playlistID, linkedAt = excluded.linkedAt
-                    """,
-                arguments: [record.namespace, record.id, metadata.id.rawValue, now])
+            try Self.saveLink(record, to: metadata.id, at: now, db)
         }
     }
 
@@ -188,13 +183,20 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 .map(Self.metadata)
             let metadata = try Self.merged(cached, for: id, merge)
             try Self.upsert(metadata, db, now: date)
-            try db.execute(
-                sql: """
-                    INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(namespace, recordID) DO UPDATE SET playlistID = excluded.playlistID, linkedAt = excluded.linkedAt
-                    """,
-                arguments: [record.namespace, record.id, id.rawValue, date.timeIntervalSince1970])
+            try Self.saveLink(record, to: id, at: date.timeIntervalSince1970, db)
         }
+    }
+
+    /// Links `record` to `playlist` at `linkedAt` (seconds since 1970), replacing the record's link.
+    private static func saveLink(_ record: RecordID, to playlist: SpotifyID, at linkedAt: Double, _ db: Database)
+        throws
+    {
+        try db.execute(
+            sql: """
+                INSERT INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(namespace, recordID) DO UPDATE SET playlistID = excluded.playlistID, linkedAt = excluded.linkedAt
+                """,
+            arguments: [record.namespace, record.id, playlist.rawValue, linkedAt])
     }
 
     @discardableResult

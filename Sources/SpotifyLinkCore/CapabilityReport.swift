@@ -88,7 +88,7 @@ extension SpotifyServices {
             report.findings.append(.signedOut)
         }
         report.findings += report.scopesMissing.map(CapabilityReport.Finding.scopeMissing)
-        if let days = report.daysLeftOnSignIn, days < 14 { report.findings.append(.signInEndsSoon(days: days)) }
+        if let days = try await session.daysUntilSignInEnds() { report.findings.append(.signInEndsSoon(days: days)) }
         report.requestsLast24Hours = try await client.requestUsage().last24Hours
         if report.requestsLast24Hours * 5 >= report.dailyShare * 4 {
             report.findings.append(.quotaMostlySpent(spent: report.requestsLast24Hours, share: report.dailyShare))
@@ -115,7 +115,8 @@ extension SpotifyServices {
         }
         report.requestsSpent += 1
         report.clientGeneration = try await client.clientGeneration()
-        guard scopesGrantedRead(report) else { return }
+        // Without the scope, listing playlists would only be refused.
+        guard report.scopesGranted.contains("playlist-read-private") else { return }
         var own = try links.library().first { $0.access == .complete }?.id
         if own == nil {
             report.requestsSpent += 1
@@ -131,10 +132,5 @@ extension SpotifyServices {
             report.playlistEntriesReadable = false
             report.findings.append(.playlistEntriesHidden)
         }
-    }
-
-    /// Whether the sign-in may list playlists at all (without the scope, asking would be refused).
-    private func scopesGrantedRead(_ report: CapabilityReport) -> Bool {
-        report.scopesGranted.contains("playlist-read-private")
     }
 }
