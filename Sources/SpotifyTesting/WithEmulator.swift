@@ -15,7 +15,7 @@ public func withEmulator<T>(
     var configuration = configuration
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    let server = try await EmulatorServer.start(configuration)
+    let server = try await EmulatorServer.startForTest(configuration)
     do {
         let result = try await body(server)
         await server.stop()
@@ -23,6 +23,30 @@ public func withEmulator<T>(
     } catch {
         await server.stop()
         throw error
+    }
+}
+
+extension EmulatorServer {
+    /// How long a test's emulator keeps a connection without a byte from the client: two minutes,
+    /// where the emulator's own default is ten seconds.
+    ///
+    /// Under ThreadSanitizer on a loaded two-core machine, the event loop that reads a waiting
+    /// request was held back past ten seconds, and the idle timer then closed connections whose
+    /// requests had already arrived: CI saw "the connection was lost" and "Connection reset by
+    /// peer" on sign-ins and token exchanges of tests that had nothing to do with the timeout. The
+    /// tests of the timeout itself set their own.
+    package static let testIdleTimeout: Duration = .seconds(120)
+
+    /// Starts an emulator for a test: `configuration` as given, but with ``testIdleTimeout`` unless
+    /// the test set an idle timeout of its own.
+    package static func startForTest(_ configuration: EmulatorConfiguration = .init()) async throws
+        -> EmulatorServer
+    {
+        var configuration = configuration
+        if configuration.connectionIdleTimeout == EmulatorConfiguration().connectionIdleTimeout {
+            configuration.connectionIdleTimeout = testIdleTimeout
+        }
+        return try await start(configuration)
     }
 }
 

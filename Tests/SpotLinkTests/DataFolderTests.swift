@@ -157,7 +157,7 @@ struct DataFolderWordsTests {
 struct UnreachableServiceTests {
     @Test func aRefusedConnectionIsOfflineAfterOneAttempt() async throws {
         let cli = try SpotLinkBinary()
-        let emulator = try await EmulatorServer.start()
+        let emulator = try await EmulatorServer.startForTest()
         let common = ["--emulator", emulator.baseURL.absoluteString]
         try #require(try await cli.login(common).status == 0)
         let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id

@@ -82,9 +82,18 @@ struct SpotLinkBinary {
     }
 
     /// Runs `arguments`; `onStderrLine` sees stderr as it arrives (to act as the user's browser).
+    /// The child waits for one of the run's shared slots (``ChildSlots``) before it starts.
     func run(
         _ arguments: [String], input: String? = nil, control: ChildControl? = nil,
         onStderrLine: (@Sendable (String) -> Void)? = nil
+    ) async throws -> Result {
+        try await ChildSlots.shared.running {
+            try await runNow(arguments, input: input, control: control, onStderrLine: onStderrLine)
+        }
+    }
+
+    private func runNow(
+        _ arguments: [String], input: String?, control: ChildControl?, onStderrLine: (@Sendable (String) -> Void)?
     ) async throws -> Result {
         let process = Process()
         control?.attach(process)
@@ -180,7 +189,7 @@ struct SpotLinkBinaryTests {
 
     @Test func loginThenEveryCommandAgainstAnEmulatorAndOffline() async throws {
         let cli = try SpotLinkBinary()
-        var emulator = try await EmulatorServer.start()
+        var emulator = try await EmulatorServer.startForTest()
         // Stopped and restarted on purpose below; stopped on any failure too.
         do {
             let url = emulator.baseURL.absoluteString

@@ -244,7 +244,7 @@ struct WebAPITests {
             }
         }
         configuration.catalogFile = file.appendingPathExtension("missing")
-        await #expect(throws: (any Error).self) { try await EmulatorServer.start(configuration) }
+        await #expect(throws: (any Error).self) { try await EmulatorServer.startForTest(configuration) }
     }
 
     @Test func catalogIsDeterministicPerSeed() {

@@ -57,4 +57,44 @@ struct ChildProcessTests {
         #expect(seen.withLock { $0 } == Data("chunk".utf8))
         #expect(handle.fileDescriptor == -1, "the read end is still open")
     }
+
+    /// Past the slots, a child waits until one is freed, and the slot goes to it then: two
+    /// slots, three children, never more than two running.
+    @Test func aChildPastTheSlotsWaitsForOneToBeFreed() async throws {
+        let slots = ChildSlots(count: 2)
+        let started = AsyncStream.makeStream(of: Int.self)
+        let finish = (0..<3).map { _ in AsyncStream.makeStream(of: Void.self) }
+        let running = Running()
+        let children = (0..<3).map { index in
+            Task {
+                await slots.running {
+                    await running.enter()
+                    started.continuation.yield(index)
+                    for await _ in finish[index].stream { break }
+                    await running.leave()
+                }
+            }
+        }
+        var first = Set<Int>()
+        for _ in 0..<2 { first.insert(try await nextElement(of: started.stream, "a child to take a slot")) }
+        let third = try #require(Set(0..<3).subtracting(first).first)
+        let freed = try #require(first.first)
+        finish[freed].continuation.yield()
+        #expect(try await nextElement(of: started.stream, "the waiting child to take the freed slot") == third)
+        for index in 0..<3 { finish[index].continuation.yield() }
+        for child in children { await child.value }
+        #expect(await running.most == 2, "a third child ran beside two")
+        #expect(await slots.peak == 2)
+    }
+}
+
+/// How many bodies run at once, and the most that ever did.
+private actor Running {
+    private var now = 0
+    private(set) var most = 0
+    func enter() {
+        now += 1
+        most = max(most, now)
+    }
+    func leave() { now -= 1 }
 }

@@ -42,7 +42,7 @@ struct CapabilityTests {
     @Test(arguments: [false, true])
     func aListedUsersReportNamesTheClientsKindAndNeedsNothing(older: Bool) async throws {
         let created = older ? Date(timeIntervalSince1970: 1_748_736_000) : nil  // 2025-06-01
-        let emulator = try await EmulatorServer.start(Self.emulatorConfiguration(created: created))
+        let emulator = try await EmulatorServer.startForTest(Self.emulatorConfiguration(created: created))
         defer { Task { await emulator.stop() } }
         let clock = VirtualClock()
         let services = try await Self.signedIn(emulator, clock: clock)
@@ -72,7 +72,7 @@ struct CapabilityTests {
     /// A user not on the app's list: every call answers 403. One request finds it, and the finding
     /// tells the developer what to do, in English and Japanese.
     @Test func anUnlistedUserIsFoundInOneRequestWithTheFix() async throws {
-        let emulator = try await EmulatorServer.start(Self.emulatorConfiguration())
+        let emulator = try await EmulatorServer.startForTest(Self.emulatorConfiguration())
         defer { Task { await emulator.stop() } }
         let services = try await Self.signedIn(emulator)
         await emulator.control("faults", ["kind": "403-not-registered", "count": "10"])
@@ -88,7 +88,7 @@ struct CapabilityTests {
 
     /// The developer's Premium lapsed: Spotify stops the app for everyone, and the report says so.
     @Test func aLapsedPremiumIsFound() async throws {
-        let emulator = try await EmulatorServer.start(Self.emulatorConfiguration())
+        let emulator = try await EmulatorServer.startForTest(Self.emulatorConfiguration())
         defer { Task { await emulator.stop() } }
         let services = try await Self.signedIn(emulator)
         await emulator.control("faults", ["kind": "403-premium", "count": "10"])
@@ -101,7 +101,7 @@ struct CapabilityTests {
     /// During a cooldown the report sends nothing (one more request would only lengthen it) and
     /// says when it can run.
     @Test func itRefusesDuringACooldownAndSendsNothing() async throws {
-        let emulator = try await EmulatorServer.start(Self.emulatorConfiguration())
+        let emulator = try await EmulatorServer.startForTest(Self.emulatorConfiguration())
         defer { Task { await emulator.stop() } }
         let services = try await Self.signedIn(emulator)
         await emulator.control("faults", ["kind": "429-quota", "count": "1", "retry_after": "7200"])
@@ -114,7 +114,7 @@ struct CapabilityTests {
 
     /// Nobody signed in: nothing to ask Spotify, and the report says to connect.
     @Test func signedOutItAsksNothing() async throws {
-        let emulator = try await EmulatorServer.start(Self.emulatorConfiguration())
+        let emulator = try await EmulatorServer.startForTest(Self.emulatorConfiguration())
         defer { Task { await emulator.stop() } }
         let services = SpotifyServices(.emulator(url: emulator.baseURL))
         let report = try await services.capabilities()

@@ -33,7 +33,7 @@ struct DisconnectRaceTests {
     @Test func aSignInThatFinishesAfterDisconnectBeganLeavesNoTokens() async throws {
         var configuration = EmulatorConfiguration()
         configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])]
-        let emulator = try await EmulatorServer.start(configuration)
+        let emulator = try await EmulatorServer.startForTest(configuration)
         defer { Task { await emulator.stop() } }
         let store = HeldSaveStore()
         let session = SpotifySession(

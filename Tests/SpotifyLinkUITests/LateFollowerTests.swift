@@ -40,7 +40,7 @@ struct LateFollowerTests {
     static func emulator() async throws -> EmulatorServer {
         var configuration = EmulatorConfiguration()
         configuration.clients = [.init(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])]
-        return try await EmulatorServer.start(configuration)
+        return try await EmulatorServer.startForTest(configuration)
     }
 
     /// A connection model whose follower is held at the first status ("signed out") while the

@@ -17,7 +17,7 @@ struct ServicesTests {
     @Test func theEmulatorVariantSignsInLinksAndReadsACardWithNothingOnDisk() async throws {
         var emulatorConfiguration = EmulatorConfiguration()
         emulatorConfiguration.clients = [.init(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])]
-        let emulator = try await EmulatorServer.start(emulatorConfiguration)
+        let emulator = try await EmulatorServer.startForTest(emulatorConfiguration)
         do {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("services-\(UUID().uuidString)")
             var configuration = SpotifyServices.Configuration.emulator(url: emulator.baseURL)
@@ -49,7 +49,7 @@ struct ServicesTests {
 
     /// A device's data folder holds the files under the names the command line uses too.
     @Test func aDevicesFolderHoldsTheSharedFileNames() async throws {
-        let emulator = try await EmulatorServer.start()
+        let emulator = try await EmulatorServer.startForTest()
         do {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("services-\(UUID().uuidString)")
             var configuration = SpotifyServices.Configuration.emulator(url: emulator.baseURL)

@@ -76,7 +76,7 @@ final class UIHarness {
         var app = EmulatorConfiguration.Client(id: "spotlink-demo", redirectURIs: [Self.redirect])
         if let clientCreated { app.created = clientCreated }
         configuration.clients = [app]
-        emulator = try await EmulatorServer.start(configuration)
+        emulator = try await EmulatorServer.startForTest(configuration)
         var services = SpotifyServices.Configuration.emulator(
             url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport)
         services.screenshotMode = screenshotMode

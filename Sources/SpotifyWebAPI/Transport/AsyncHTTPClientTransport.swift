@@ -149,14 +149,28 @@
                 }
             }
             if let refusal = refusal(error) { return refusal }
-            if error is NIOConnectionError || error is ChannelError {
-                return SpotifyAPIError.transport("could not connect")
+            // What stopped the connection is named ("socket(): Too many open files", a connect
+            // timeout): "could not connect" alone once left a red run with nothing to go on.
+            if let error = error as? NIOConnectionError {
+                let causes = error.connectionErrors.map { "\($0.target): \(cause($0.error))" }
+                let named = causes.isEmpty ? "no address to try" : causes.joined(separator: "; ")
+                return SpotifyAPIError.transport("could not connect (\(named))")
+            }
+            if let error = error as? ChannelError {
+                return SpotifyAPIError.transport("could not connect (\(cause(error)))")
             }
             if let error = error as? IOError {
                 // The system call and its errno ("Too many open files"): what to look at next.
                 return SpotifyAPIError.transport("the system refused it (\(error.description))")
             }
             return SpotifyAPIError.transport(String(describing: type(of: error)))
+        }
+
+        /// A connection failure's own words: the system call and its errno, or NIO's case.
+        private static func cause(_ error: any Error) -> String {
+            if let error = error as? IOError { return error.description }
+            if let error = error as? ChannelError { return String(describing: error) }
+            return String(describing: type(of: error))
         }
     }
 
