@@ -136,6 +136,51 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
     }
 }
 
+extension PostgresRequestLedgerStore {
+    package func recordQuotaRefusal(_ refusal: QuotaRefusal, for key: SpotifyAppKey) async throws {
+        let forgetBefore = refusal.at.addingTimeInterval(-LearnedQuota.memory).timeIntervalSince1970
+        let retryAfter = refusal.retryAfter.map {
+            Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
+        }
+        try await PostgresFailure.wrapping("keep a quota refusal", within: deadline, clock: deadlineClock) {
+            [self] in
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    DELETE FROM spotlink_quota_refusal WHERE issuer = \(key.issuer) AND client_id = \(key.clientID)
+                    AND at < \(forgetBefore)
+                    """, logger: self.logger)
+                try await connection.query(
+                    """
+                    INSERT INTO spotlink_quota_refusal (issuer, client_id, at, window_count, retry_after)
+                    VALUES (\(key.issuer), \(key.clientID), \(refusal.at.timeIntervalSince1970), \(refusal.windowCount),
+                            \(retryAfter))
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    package func quotaRefusals(for key: SpotifyAppKey, since date: Date) async throws -> [QuotaRefusal] {
+        try await PostgresFailure.wrapping("read the quota refusals", within: deadline, clock: deadlineClock) {
+            [self] in
+            let rows = try await client.query(
+                """
+                SELECT at, window_count, retry_after FROM spotlink_quota_refusal
+                WHERE issuer = \(key.issuer) AND client_id = \(key.clientID) AND at >= \(date.timeIntervalSince1970)
+                ORDER BY at
+                """, logger: logger)
+            var refusals: [QuotaRefusal] = []
+            for try await (at, count, retryAfter) in rows.decode((Double, Int, Double?).self) {
+                refusals.append(
+                    QuotaRefusal(
+                        at: Date(timeIntervalSince1970: at), windowCount: count,
+                        retryAfter: retryAfter.map { .milliseconds(Int64(($0 * 1000).rounded())) }))
+            }
+            return refusals
+        }
+    }
+}
+
 extension RequestLedger {
     /// A ledger in PostgreSQL, shared by every process of a server that uses the same database: a
     /// quota cooldown one process learns stops them all, and the daily budget counts every

@@ -164,6 +164,16 @@ public enum PostgresSchema {
         // What the app can read of each playlist of the picker's copy (Development Mode shows the
         // songs of the user's own and collaborative playlists only); rows listed before stay unknown.
         ["ALTER TABLE spotlink_library ADD COLUMN access text"],
+        // Each QUOTA_EXCEEDED with the window's count and its Retry-After: what the ledger learns
+        // the developer's quota from. Kept 30 days.
+        [
+            """
+            CREATE TABLE spotlink_quota_refusal (
+                issuer text NOT NULL, client_id text NOT NULL, at double precision NOT NULL,
+                window_count integer NOT NULL, retry_after double precision)
+            """,
+            "CREATE INDEX spotlink_quota_refusal_by_app ON spotlink_quota_refusal (issuer, client_id, at)",
+        ],
     ]
 }
 

@@ -55,7 +55,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
-    /// Keeps the ledger's tables (`cooldown`, `request`) in a database the app already owns,
+    /// Keeps the ledger's tables (`cooldown`, `request`, `quotaRefusal`) in a database the app already owns,
     /// migrating them on `writer`, so the file keeps one connection pool. Give the writer a busy
     /// timeout: every process of the app writes the ledger.
     /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated.
@@ -168,6 +168,39 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         }
     }
 
+    package func recordQuotaRefusal(_ refusal: QuotaRefusal, for key: SpotifyAppKey) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM quotaRefusal WHERE issuer = ? AND clientID = ? AND at < ?",
+                arguments: [
+                    key.issuer, key.clientID, refusal.at.addingTimeInterval(-LearnedQuota.memory).timeIntervalSince1970,
+                ])
+            try db.execute(
+                sql: "INSERT INTO quotaRefusal (issuer, clientID, at, windowCount, retryAfter) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    key.issuer, key.clientID, refusal.at.timeIntervalSince1970, refusal.windowCount,
+                    refusal.retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 },
+                ])
+        }
+    }
+
+    package func quotaRefusals(for key: SpotifyAppKey, since date: Date) async throws -> [QuotaRefusal] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT at, windowCount, retryAfter FROM quotaRefusal
+                    WHERE issuer = ? AND clientID = ? AND at >= ? ORDER BY at
+                    """,
+                arguments: [key.issuer, key.clientID, date.timeIntervalSince1970]
+            ).map { row in
+                QuotaRefusal(
+                    at: Date(timeIntervalSince1970: row["at"]), windowCount: row["windowCount"],
+                    retryAfter: (row["retryAfter"] as Double?).map { .milliseconds(Int64(($0 * 1000).rounded())) })
+            }
+        }
+    }
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 cooldown and requests") { db in
@@ -194,6 +227,19 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
             // finds the row. Rows of v1 keep no ID: they are complete.
             try db.alter(table: "request") { t in t.add(column: "id", .text) }
             try db.create(index: "request_by_id", on: "request", columns: ["id"])
+        }
+        migrator.registerMigration("v3 quota refusals") { db in
+            // Each QUOTA_EXCEEDED with the window's count and its Retry-After: what the ledger
+            // learns the developer's quota from. Kept 30 days.
+            try db.create(table: "quotaRefusal") { t in
+                t.column("issuer", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("at", .double).notNull()
+                t.column("windowCount", .integer).notNull()
+                t.column("retryAfter", .double)
+            }
+            try db.create(
+                index: "quotaRefusal_by_app_and_time", on: "quotaRefusal", columns: ["issuer", "clientID", "at"])
         }
         return migrator
     }

@@ -4,6 +4,7 @@ import PlaylistLinks
 import PlaylistLinksPostgres
 import PlaylistLinksSQLite
 import SpotifyLinkSupport
+import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization
 import Testing
@@ -37,6 +38,63 @@ enum LedgerStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertibl
 
 @Suite("Every ledger store: one budget for every writer")
 struct LedgerStoreConformanceTests {
+    /// Spotify refuses the 61st request of a window with `QUOTA_EXCEEDED`: the ledger of one
+    /// writer keeps the refusal (60 requests let through, the `Retry-After`), and a client over
+    /// the other writer (another process's view) learns the limit from it. A day later, with the
+    /// window empty, its background work stops at 45 (three quarters of 60) while what a person
+    /// asks still goes; no `dailyBudget` was ever set.
+    @Test(arguments: LedgerStoreKind.available)
+    func aQuotaRefusalTeachesEveryWriterTheBackgroundBudget(_ kind: LedgerStoreKind) async throws {
+        let (first, second) = try await kind.twoWriters()
+        let key = SpotifyAppKey(issuer: "http://127.0.0.1", clientID: "learned-\(UUID().uuidString)")
+        let clock = VirtualClock(mode: .manual)
+        let answered = Lock(0)
+        let transport = ScriptedTransport { _, _ in
+            let count = answered.withLock { count in
+                count += 1
+                return count
+            }
+            return count == 61
+                ? .json(
+                    #"{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}"#, status: 429,
+                    headers: ["Retry-After": "600"])
+                : .json(#"{"id":"tester","display_name":"T","uri":"spotify:user:tester"}"#)
+        }
+        func client(_ store: any RequestLedgerStore) -> SpotifyClient {
+            SpotifyClient(
+                configuration: .live, tokens: StaticAccessTokenProvider(AccessToken("token")), transport: transport,
+                clock: clock, ledger: RequestLedger(key: key, store: store), jitter: { 0 })
+        }
+        let here = client(first)
+        for _ in 0..<60 { _ = try await here.currentUser() }
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await here.currentUser() }
+        #expect(refused.code == .quotaExceeded)
+
+        let there = RequestLedger(key: key, store: second)
+        let learned = try #require(try await there.learnedQuota(at: clock.now))
+        #expect(learned.limit == 60 && learned.backgroundBudget == 45)
+        #expect(learned.refusals.map(\.retryAfter) == [.seconds(600)])
+        #expect(learned.refusals.map(\.at) == [clock.now])
+
+        // A day later the window is empty, and the limit is still the one learned.
+        clock.advance(by: .seconds(86_400 + 1))
+        let other = client(second)
+        for _ in 0..<45 { _ = try await SpotifyClient.withOrigin(.backgroundWork) { try await other.currentUser() } }
+        let stopped = try await #require(throws: SpotifyAPIError.self) {
+            try await SpotifyClient.withOrigin(.backgroundWork) { try await other.currentUser() }
+        }
+        #expect(stopped.code == .budgetExhausted)
+        #expect(stopped.message.contains("budget of 45"), "\(stopped.message)")
+        #expect(try await other.currentUser().id == "tester")
+        #expect(transport.requests.count == 61 + 45 + 1)
+        #expect(await there.backgroundBudget(at: clock.now) == 45)
+
+        // After 30 days nothing learned is left: the app's own budget (none) applies again.
+        clock.advance(by: .seconds(LearnedQuota.memory))
+        #expect(try await there.learnedQuota(at: clock.now) == nil)
+        #expect(await there.backgroundBudget(at: clock.now) == nil)
+    }
+
     /// Forty requests asked for at once through two writers, under a limit of twelve: exactly
     /// twelve are counted, whoever asked, and every refusal names the request whose leaving the
     /// window reopens it. Read then write, as two steps, would count more.

@@ -474,6 +474,8 @@ struct SpotLinkBinaryTests {
             let bigObject = try #require(
                 try JSONSerialization.jsonObject(with: Data(big.stdout.utf8)) as? [String: Any])
             #expect((bigObject["entries"] as? [Any])?.count == 10_000)
+            // Said before the read, on stderr: what it costs of the quota.
+            #expect(big.stderr.contains("Reading all 10000 entries sends 200 requests to Spotify ("), "\(big.stderr)")
         }
     }
 

@@ -61,6 +61,27 @@ struct Playlists: AsyncParsableCommand {
     }
 }
 
+extension PlaylistCommand.Show {
+    /// Before a read of ten requests or more: what it sends, beside what was sent in the last 24
+    /// hours and the limit learned from Spotify's refusals (on stderr, so `--json` stays whole).
+    static func sayWhatItCosts(_ client: SpotifyClient, entries: Int) async throws {
+        let cost = try await client.estimatedCost(of: .readPlaylist(entries: entries))
+        guard cost.requests.upperBound >= 10 else { return }
+        var text =
+            "Reading all \(Output.count(entries, "entry", plural: "entries")) sends "
+            + "\(Output.count(cost.requests.upperBound, "request")) to Spotify "
+            + "(\(cost.spentToday) sent in the last 24 hours)."
+        if let learned = cost.learned {
+            text +=
+                cost.fitsLearnedLimit == false
+                ? " That passes the \(learned.limit) a day at which Spotify refused this app before: "
+                    + "it may be refused for hours."
+                : " Spotify refused this app after \(learned.limit) in a day before."
+        }
+        Output.note(Output.dim(TerminalText(text)))
+    }
+}
+
 struct PlaylistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playlist", abstract: "Inspect one playlist.", subcommands: [Show.self])
@@ -80,6 +101,7 @@ struct PlaylistCommand: AsyncParsableCommand {
             var entries: PagedCollection<PlaylistEntry>?
             if details.items != nil {
                 let json = global.json
+                try await Self.sayWhatItCosts(client, entries: details.itemCount ?? 0)
                 entries = try await client.allPlaylistEntries(reference.id) { progress in
                     if !json { Output.progress("Reading entries", progress.fetched, progress.total) }
                 }

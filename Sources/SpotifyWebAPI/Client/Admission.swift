@@ -70,6 +70,7 @@ actor Admission {
             kind: .quota, until: now.addingTimeInterval(min(asked, RequestLedger.maximumCooldown).seconds),
             learnedAt: now)
         await learn(cooldown, now: now)
+        await ledger.recordQuotaRefusal(at: now, retryAfter: retryAfter)
         return SpotifyAPIError.coolingDown(cooldown, now: now)
     }
 

@@ -127,7 +127,7 @@ public struct RequestLedger: Sendable {
     /// - Returns: the entry's ID, to ``settle(_:status:)`` once the answer arrives; `nil` when
     ///   nothing was counted.
     package func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID? {
-        let limit = background ? dailyBudget : nil
+        let limit = background ? await backgroundBudget(at: now) : nil
         if let limit, limit <= 0 {
             throw SpotifyAPIError.budgetExhausted(budget: limit, reopens: now.addingTimeInterval(Self.window), now: now)
         }
@@ -149,5 +149,37 @@ public struct RequestLedger: Sendable {
 
     func learn(_ cooldown: Cooldown) async {
         try? await store.extendCooldown(cooldown, for: key)
+    }
+
+    /// What this ledger has learned of the developer's quota from Spotify's refusals of the last
+    /// 30 days, at `now`; `nil` when Spotify has not refused for the quota in that time.
+    ///
+    /// One read of the ledger when there is no refusal to learn from; a second, of the current
+    /// window, when there is.
+    public func learnedQuota(at now: Date) async throws -> LearnedQuota? {
+        let refusals = try await store.quotaRefusals(for: key, since: now.addingTimeInterval(-LearnedQuota.memory))
+        guard !refusals.isEmpty else { return nil }
+        let window = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+        let answered = window.count { $0.status.map { $0 != 429 } ?? false }
+        return LearnedQuota.learning(from: refusals, answeredInWindow: answered, now: now)
+    }
+
+    /// The requests a day background work may send at `now`: the app's ``dailyBudget``, or what
+    /// the ledger learned (``LearnedQuota/backgroundBudget``) when that is lower; `nil` for no
+    /// budget. A ledger that cannot be read leaves the app's budget alone.
+    public func backgroundBudget(at now: Date) async -> Int? {
+        guard let learned = try? await learnedQuota(at: now) else { return dailyBudget }
+        return min(dailyBudget ?? .max, learned.backgroundBudget)
+    }
+
+    /// Keeps Spotify's `QUOTA_EXCEEDED` at `now`, with the requests counted in the window before
+    /// it (the refused one left out) and the `Retry-After` it sent: what ``learnedQuota(at:)``
+    /// learns from. A ledger that cannot be written loses the record, never the request's error.
+    func recordQuotaRefusal(at now: Date, retryAfter: Duration?) async {
+        guard let window = try? await store.entries(for: key, since: now.addingTimeInterval(-Self.window)) else {
+            return
+        }
+        let refusal = QuotaRefusal(at: now, windowCount: max(window.count - 1, 0), retryAfter: retryAfter)
+        try? await store.recordQuotaRefusal(refusal, for: key)
     }
 }

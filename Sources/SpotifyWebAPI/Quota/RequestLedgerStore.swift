@@ -33,6 +33,32 @@ public struct Cooldown: Hashable, Sendable {
     public func isActive(at now: Date) -> Bool { until > now }
 }
 
+/// A `QUOTA_EXCEEDED` as the ledger keeps it: when Spotify refused, how many requests the ledger
+/// had counted in the 24 hours before, and the wait Spotify asked for.
+///
+/// Development Mode's quota is not a published number: refusals have come anywhere from about
+/// 1,100 to over 2,600 requests a window. The ledger learns the developer's own from these
+/// records (``LearnedQuota``).
+public struct QuotaRefusal: Hashable, Sendable {
+    /// When the refusal arrived.
+    public var at: Date
+    /// The requests counted in the 24 hours before it, the refused one left out: what Spotify let
+    /// through from this ledger's clients.
+    public var windowCount: Int
+    /// The `Retry-After` Spotify sent, `nil` when it sent none that could be read.
+    public var retryAfter: Duration?
+
+    /// - Parameters:
+    ///   - at: when the refusal arrived.
+    ///   - windowCount: the requests counted in the 24 hours before, the refused one left out.
+    ///   - retryAfter: the wait Spotify asked for, if it said.
+    package init(at: Date, windowCount: Int, retryAfter: Duration?) {
+        self.at = at
+        self.windowCount = windowCount
+        self.retryAfter = retryAfter
+    }
+}
+
 /// One request the client sent, as the ledger keeps it.
 package struct LedgerEntry: Hashable, Sendable, Codable {
     /// Names the entry, so its answer can be filled in once it arrives.
@@ -112,6 +138,10 @@ package protocol RequestLedgerStore: Sendable {
     func settle(_ id: UUID, status: Int, for key: SpotifyAppKey) async throws
     /// The requests sent for `key` since `date`, oldest first.
     func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry]
+    /// Keeps `refusal` for `key`. Refusals older than ``LearnedQuota/memory`` may be forgotten.
+    func recordQuotaRefusal(_ refusal: QuotaRefusal, for key: SpotifyAppKey) async throws
+    /// The quota refusals kept for `key` since `date`, oldest first.
+    func quotaRefusals(for key: SpotifyAppKey, since date: Date) async throws -> [QuotaRefusal]
 }
 
 /// A ledger kept in memory: shared by the clients of one process that are given the same instance.
@@ -119,6 +149,7 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
     private struct State {
         var cooldowns: [SpotifyAppKey: Cooldown] = [:]
         var entries: [SpotifyAppKey: [LedgerEntry]] = [:]
+        var refusals: [SpotifyAppKey: [QuotaRefusal]] = [:]
     }
 
     private let state = Lock(State())
@@ -159,5 +190,19 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
 
     package func entries(for key: SpotifyAppKey, since date: Date) async throws -> [LedgerEntry] {
         state.withLock { $0.entries[key, default: []].filter { $0.sentAt >= date } }
+    }
+
+    package func recordQuotaRefusal(_ refusal: QuotaRefusal, for key: SpotifyAppKey) async throws {
+        state.withLock { state in
+            var list = state.refusals[key, default: []]
+            list.removeAll { $0.at < refusal.at.addingTimeInterval(-LearnedQuota.memory) }
+            list.append(refusal)
+            list.sort { $0.at < $1.at }
+            state.refusals[key] = list
+        }
+    }
+
+    package func quotaRefusals(for key: SpotifyAppKey, since date: Date) async throws -> [QuotaRefusal] {
+        state.withLock { $0.refusals[key, default: []].filter { $0.at >= date } }
     }
 }

@@ -332,3 +332,79 @@ struct TokenOnlyWhenSentTests {
         #expect(transport.requests.isEmpty)
     }
 }
+
+@Suite("A quota learned from Spotify's refusals")
+struct LearnedQuotaTests {
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+    static func refusal(_ hours: Double, _ count: Int) -> QuotaRefusal {
+        QuotaRefusal(at: start.addingTimeInterval(hours * 3600), windowCount: count, retryAfter: nil)
+    }
+    static func learned(_ refusals: [QuotaRefusal], answered: Int = 0, atHour hours: Double) -> Int? {
+        LearnedQuota.learning(from: refusals, answeredInWindow: answered, now: start.addingTimeInterval(hours * 3600))?
+            .limit
+    }
+
+    /// The fewest seen, until a later window shows more: fewer in the same window lowers it, more
+    /// a day or more later raises it, and so does the current window once it let more through.
+    @Test func theFewestSeenUntilALaterWindowShowsMore() {
+        #expect(Self.learned([], atHour: 1) == nil)
+        #expect(Self.learned([Self.refusal(0, 1200)], atHour: 1) == 1200)
+        // The same window, fewer: lowered. More within the day: not raised.
+        #expect(Self.learned([Self.refusal(0, 1200), Self.refusal(3, 1100), Self.refusal(5, 1300)], atHour: 6) == 1100)
+        // A later window refused at more: the developer's quota is higher now.
+        #expect(Self.learned([Self.refusal(0, 1100), Self.refusal(30, 2600)], atHour: 31) == 2600)
+        // And at fewer again: lowered again.
+        #expect(Self.learned([Self.refusal(0, 2600), Self.refusal(30, 1500)], atHour: 31) == 1500)
+        // The current window, wholly after the refusal, let 1,400 through: the limit is at least that.
+        #expect(Self.learned([Self.refusal(0, 1100)], answered: 1400, atHour: 30) == 1400)
+        // Not while the window still holds the refusal's day, nor for fewer.
+        #expect(Self.learned([Self.refusal(0, 1100)], answered: 1400, atHour: 20) == 1100)
+        #expect(Self.learned([Self.refusal(0, 1100)], answered: 900, atHour: 30) == 1100)
+        // A refusal after fewer than 50 requests says the quota was spent elsewhere: no limit.
+        #expect(Self.learned([Self.refusal(0, 0)], atHour: 1) == nil)
+        #expect(Self.learned([Self.refusal(0, 1100), Self.refusal(2, 49)], atHour: 3) == 1100)
+        // Thirty days on, nothing is left to learn from.
+        #expect(Self.learned([Self.refusal(0, 1100)], atHour: 30 * 24 + 1) == nil)
+    }
+
+    /// Background work may spend three quarters of the limit: the rest is the margin, and what a
+    /// person asks for.
+    @Test func backgroundWorkGetsThreeQuarters() throws {
+        let learned = try #require(
+            LearnedQuota.learning(from: [Self.refusal(0, 1101)], answeredInWindow: 0, now: Self.start))
+        #expect(learned.backgroundBudget == 825)
+        #expect(learned.learnedAt == Self.start)
+    }
+
+    /// The app's own budget stays when it is lower than the learned one.
+    @Test func theLowerOfTheAppsBudgetAndTheLearnedOne() async throws {
+        let store = MemoryRequestLedgerStore()
+        try await store.recordQuotaRefusal(Self.refusal(0, 1000), for: key)
+        let now = Self.start.addingTimeInterval(3600)
+        #expect(await RequestLedger(key: key, store: store, dailyBudget: 300).backgroundBudget(at: now) == 300)
+        #expect(await RequestLedger(key: key, store: store, dailyBudget: 900).backgroundBudget(at: now) == 750)
+        #expect(await RequestLedger(key: key, store: store).backgroundBudget(at: now) == 750)
+    }
+
+    /// What an action costs is told before it is taken, beside the day's count and the learned
+    /// limit, and asking sends nothing.
+    @Test func whatAnActionCostsIsToldBeforeItIsTaken() async throws {
+        let store = MemoryRequestLedgerStore()
+        let clock = VirtualClock(mode: .manual)
+        let transport = ScriptedTransport { _, _ in .json(meJSON) }
+        let client = makeClient(transport, clock: clock, ledger: RequestLedger(key: key, store: store))
+        for _ in 0..<3 { _ = try await client.currentUser() }
+        let big = try await client.estimatedCost(of: .readPlaylist(entries: 10_000))
+        #expect(big.requests == 200...200 && big.spentToday == 3)
+        #expect(big.learned == nil && big.fitsLearnedLimit == nil)
+        #expect(SpotifyClient.CostlyAction.readPlaylist(entries: 0).requests == 1...1)
+        #expect(SpotifyClient.CostlyAction.readPlaylist(entries: 51).requests == 2...2)
+        #expect(SpotifyClient.CostlyAction.listMyPlaylists(about: 100).requests == 2...3)
+        #expect(SpotifyClient.CostlyAction.requests(0...5).requests == 0...5)
+        try await store.recordQuotaRefusal(QuotaRefusal(at: clock.now, windowCount: 150, retryAfter: nil), for: key)
+        let after = try await client.estimatedCost(of: .readPlaylist(entries: 10_000))
+        #expect(after.learned?.limit == 150 && after.fitsLearnedLimit == false)
+        #expect(try await client.estimatedCost(of: .requests(0...5)).fitsLearnedLimit == true)
+        #expect(transport.requests.count == 3, "an estimate sends nothing")
+    }
+}
