@@ -2,6 +2,7 @@ package import Foundation
 public import Logging
 import PlaylistLinks
 public import PostgresNIO
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The request ledger in PostgreSQL: one quota for every process of a server. A cooldown one
@@ -139,9 +140,7 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
 extension PostgresRequestLedgerStore {
     package func recordQuotaRefusal(_ refusal: QuotaRefusal, for key: SpotifyAppKey) async throws {
         let forgetBefore = refusal.at.addingTimeInterval(-LearnedQuota.memory).timeIntervalSince1970
-        let retryAfter = refusal.retryAfter.map {
-            Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
-        }
+        let retryAfter = refusal.retryAfter?.seconds
         try await PostgresFailure.wrapping("keep a quota refusal", within: deadline, clock: deadlineClock) {
             [self] in
             try await client.withTransaction(logger: logger) { connection in

@@ -1,6 +1,7 @@
 public import Foundation
 public import GRDB
 import PlaylistLinks
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// A `RequestLedgerStore` in a SQLite file: the cooldown and request counts shared by every
@@ -179,7 +180,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 sql: "INSERT INTO quotaRefusal (issuer, clientID, at, windowCount, retryAfter) VALUES (?, ?, ?, ?, ?)",
                 arguments: [
                     key.issuer, key.clientID, refusal.at.timeIntervalSince1970, refusal.windowCount,
-                    refusal.retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 },
+                    refusal.retryAfter?.seconds,
                 ])
         }
     }

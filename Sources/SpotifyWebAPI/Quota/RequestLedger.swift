@@ -155,10 +155,10 @@ public struct RequestLedger: Sendable {
     /// 30 days, at `now`; `nil` when Spotify has not refused for the quota in that time.
     ///
     /// One read of the ledger when there is no refusal to learn from; a second, of the current
-    /// window, when there is.
+    /// window, when one followed ``LearnedQuota/minimumEvidence`` requests or more.
     public func learnedQuota(at now: Date) async throws -> LearnedQuota? {
         let refusals = try await store.quotaRefusals(for: key, since: now.addingTimeInterval(-LearnedQuota.memory))
-        guard !refusals.isEmpty else { return nil }
+        guard refusals.contains(where: { $0.windowCount >= LearnedQuota.minimumEvidence }) else { return nil }
         let window = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
         let answered = window.count { $0.status.map { $0 != 429 } ?? false }
         return LearnedQuota.learning(from: refusals, answeredInWindow: answered, now: now)
