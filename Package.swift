@@ -383,6 +383,7 @@ let package = Package(
                 "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,14 +1,14 @@
 public import Foundation
 import GRDB
-import PlaylistLinks
+package import PlaylistLinks
 public import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
     /// Stores a cover and evicts the covers stored longest ago beyond `coverCacheLimit`, never
     /// the one just stored.
-    public func saveCover(_ bytes: Data, for id: SpotifyID) throws {
+    public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
         let now = clock.now.timeIntervalSince1970
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO cover (playlistID, bytes, size, lastUsedAt) VALUES (?, ?, ?, ?)",
                 arguments: [id.rawValue, bytes, bytes.count, now])
@@ -24,13 +24,32 @@ extension SQLitePlaylistLinkStore {
         }
     }
 
-    /// Bytes of all cached covers.
-    package func coverCacheSize() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cover") ?? 0 }
+    /// Links `record` to `metadata`'s playlist with `cover`, in one transaction on the calling
+    /// thread: a preview seeds its in-memory store this way while it is made, synchronously.
+    package func seedNow(_ record: RecordID, to metadata: PlaylistMetadata, cover: Data) throws {
+        try Self.check(record)
+        let now = clock.now
+        let writer = try database.writer()
+        do {
+            try writer.write { db in
+                try Self.upsert(metadata, db, now: now)
+                try Self.saveLink(record, to: metadata.id, at: now.timeIntervalSince1970, db)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO cover (playlistID, bytes, size, lastUsedAt) VALUES (?, ?, ?, ?)",
+                    arguments: [metadata.id.rawValue, cover, cover.count, now.timeIntervalSince1970])
+            }
+        } catch {
+            throw PlaylistLinksError.database(error, doing: "The playlist database could not be written", file: file)
+        }
     }
 
-    public func cover(for id: SpotifyID) throws -> Data? {
-        try read { db in
+    /// Bytes of all cached covers.
+    package func coverCacheSize() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cover") ?? 0 }
+    }
+
+    public func cover(for id: SpotifyID) async throws -> Data? {
+        try await read { db in
             try Data.fetchOne(db, sql: "SELECT bytes FROM cover WHERE playlistID = ?", arguments: [id.rawValue])
         }
     }

@@ -4,8 +4,8 @@ public import PlaylistLinks
 import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
-    public func replaceLibrary(_ playlists: [LibraryPlaylist]) throws {
-        try write { db in
+    public func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws {
+        try await write { db in
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             for (position, playlist) in playlists.enumerated() {
                 try db.execute(
@@ -22,8 +22,8 @@ extension SQLitePlaylistLinkStore {
         }
     }
 
-    public func library() throws -> [LibraryPlaylist] {
-        try read { db in
+    public func library() async throws -> [LibraryPlaylist] {
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql:

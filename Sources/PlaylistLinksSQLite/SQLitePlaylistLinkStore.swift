@@ -10,13 +10,14 @@ import Synchronization
 ///
 /// Linking works at once and offline: the link is saved with whatever is known and a
 /// `MetadataRefresher` fills in the rest later. Reads come from SQLite alone. Nothing here
-/// stores a token or any other secret. Its methods are synchronous (SQLite answers in
-/// microseconds); through the protocol they are called with `await`.
+/// stores a token or any other secret. Every method runs its SQL on GRDB's own queue, never on the
+/// caller's thread: an app awaits them from the main actor and the main thread stays free, also
+/// while another process (a widget) holds the file's write lock.
 ///
 /// ```swift
 /// let store = try SQLitePlaylistLinkStore(location: .file(appSupport.appendingPathComponent("links.sqlite")))
 /// try await store.link(RecordID(namespace: "session", id: "42"), to: playlist)
-/// let card = try store.card(for: RecordID(namespace: "session", id: "42"))
+/// let card = try await store.card(for: RecordID(namespace: "session", id: "42"))
 /// ```
 ///
 /// One connection per file: the app keeps its own tables in the same file through ``writer``, the
@@ -146,21 +147,21 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// The names of this store's migrations applied to the file, in order (for diagnostics).
     package func appliedMigrations() throws -> [String] {
-        try read { db in try Schema.migrator.appliedMigrations(db) }
+        try readNow { db in try Schema.migrator.appliedMigrations(db) }
     }
 
     /// Runs SQLite's integrity check; `["ok"]` when the database is sound.
     package func integrityCheck() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        try readNow { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
     // MARK: - Links
 
-    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) throws {
+    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws {
         try Self.check(record)
         let date = clock.now
         let now = date.timeIntervalSince1970
-        try write { db in
+        try await write { db in
             if replacingMetadata {
                 try Self.upsert(metadata, db, now: date)
             } else {
@@ -173,12 +174,12 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     public func saveLink(
         _ record: RecordID, to id: SpotifyID,
         merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
-    ) throws {
+    ) async throws {
         try Self.check(record)
         let date = clock.now
         // GRDB begins a write IMMEDIATE: the file's write lock is held from the read on, so no
         // other connection or process saves this playlist between the read and the write.
-        try write { db in
+        try await write { db in
             let cached = try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue])
                 .map(Self.metadata)
             let metadata = try Self.merged(cached, for: id, merge)
@@ -188,7 +189,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     /// Links `record` to `playlist` at `linkedAt` (seconds since 1970), replacing the record's link.
-    private static func saveLink(_ record: RecordID, to playlist: SpotifyID, at linkedAt: Double, _ db: Database)
+    static func saveLink(_ record: RecordID, to playlist: SpotifyID, at linkedAt: Double, _ db: Database)
         throws
     {
         try db.execute(
@@ -200,8 +201,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     @discardableResult
-    public func removeLink(for record: RecordID) throws -> Bool {
-        try write { db in try removeLink(for: record, in: db) }
+    public func removeLink(for record: RecordID) async throws -> Bool {
+        try await write { db in try removeLink(for: record, in: db) }
     }
 
     /// Removes the link of `record` inside a transaction of the app's on ``writer``, so a record
@@ -214,8 +215,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         return db.changesCount > 0
     }
 
-    public func link(for record: RecordID) throws -> PlaylistLink? {
-        try read { db in
+    public func link(for record: RecordID) async throws -> PlaylistLink? {
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
@@ -224,8 +225,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
-    public func links() throws -> [PlaylistLink] {
-        try read { db in
+    public func links() async throws -> [PlaylistLink] {
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID"
@@ -245,8 +246,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// The card of `record`: everything a screen shows, from SQLite alone, never the network (one
     /// query).
-    public func card(for record: RecordID) throws -> PlaylistCard? {
-        try read { db in
+    public func card(for record: RecordID) async throws -> PlaylistCard? {
+        try await read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -266,31 +267,31 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     /// The cached metadata of one playlist.
-    public func metadata(for id: SpotifyID) throws -> PlaylistMetadata? {
-        try read { db in
+    public func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map {
                 retained(Self.metadata($0))
             }
         }
     }
 
-    public func allMetadata() throws -> [PlaylistMetadata] {
-        try read { db in
+    public func allMetadata() async throws -> [PlaylistMetadata] {
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map { retained(Self.metadata($0)) }
         }
     }
 
-    public func saveMetadata(_ metadata: PlaylistMetadata) throws {
+    public func saveMetadata(_ metadata: PlaylistMetadata) async throws {
         let now = clock.now
-        try write { db in try Self.upsert(metadata, db, now: now) }
+        try await write { db in try Self.upsert(metadata, db, now: now) }
     }
 
     @discardableResult
-    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) throws
+    public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
         -> RestoreReport
     {
         let now = clock.now
-        return try write { db in
+        return try await write { db in
             var report = RestoreReport()
             for playlist in metadata { try Self.upsert(playlist, db, now: now) }
             for link in links {
@@ -321,8 +322,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// Forgets what Spotify said, then rewrites the file (`VACUUM`) and empties its write-ahead
     /// log: a deleted row's bytes would otherwise stay in the file's free pages and the log. The
     /// app's own tables in the same file are rewritten too, unchanged.
-    public func forgetSpotifyDetails() throws {
-        try write { db in
+    public func forgetSpotifyDetails() async throws {
+        try await write { db in
             try db.execute(sql: "DELETE FROM cover")
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             try db.execute(sql: "DELETE FROM playlist WHERE id NOT IN (SELECT playlistID FROM link)")
@@ -333,8 +334,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
         let writer = try database.writer()
         do {
-            try writer.vacuum()
-            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try await writer.vacuum()
+            try await writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
             throw PlaylistLinksError(
                 code: .database,
@@ -354,9 +355,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// One read when nothing is past its limit (every read but the rare one), then three indexed
     /// statements in one write. In a database opened read-only (a read-only data folder) nothing can
     /// be dropped: the details past their limit are left out of what this store reads instead.
-    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) throws {
+    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
         let detailsBefore = detailsSavedBefore.timeIntervalSince1970
-        let due = try read { db in
+        let due = try await read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
@@ -369,7 +370,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             readOnlyCutoff.withLock { $0 = (detailsBefore, now) }
             return
         }
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     DELETE FROM cover WHERE playlistID IN (
@@ -386,9 +387,9 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     /// Writes only when the cover was last noted shown more than a day before `now`: a card read
     /// twenty times a day writes once.
-    public func coverShown(for id: SpotifyID, at now: Date) throws {
+    public func coverShown(for id: SpotifyID, at now: Date) async throws {
         guard try !isReadOnly else { return }  // bookkeeping of covers: nothing to keep read-only
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ? AND lastUsedAt < ?",
                 arguments: [now.timeIntervalSince1970, id.rawValue, now.timeIntervalSince1970 - 86_400])
@@ -463,17 +464,29 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         return kept
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in a read on GRDB's own queue, never the caller's thread: a store called from the
+    /// main actor keeps SQLite (and the first use's opening) off it. A cancelled task's read throws
+    /// `CancellationError`.
+    @concurrent func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let writer = try database.writer()
-        do { return try writer.read(body) } catch {
+        do { return try await writer.read(body) } catch let error as CancellationError { throw error } catch {
             throw PlaylistLinksError.database(error, doing: "The playlist database could not be read", file: file)
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in one write transaction on GRDB's own queue, never the caller's thread.
+    @concurrent func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let writer = try database.writer()
-        do { return try writer.write(body) } catch {
+        do { return try await writer.write(body) } catch let error as CancellationError { throw error } catch {
             throw PlaylistLinksError.database(error, doing: "The playlist database could not be written", file: file)
+        }
+    }
+
+    /// Runs `body` in a read on the calling thread, for the package's own diagnostics.
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        let writer = try database.writer()
+        do { return try writer.read(body) } catch {
+            throw PlaylistLinksError.database(error, doing: "The playlist database could not be read", file: file)
         }
     }
 }

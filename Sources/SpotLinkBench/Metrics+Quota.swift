@@ -123,7 +123,7 @@ extension Metrics {
             try await links.link(record, to: ids[index])
             _ = try await asked.refresh(record: record)
         }
-        for index in 0..<20 { _ = try links.card(for: RecordID(namespace: "session", id: "\(index)")) }
+        for index in 0..<20 { _ = try await links.card(for: RecordID(namespace: "session", id: "\(index)")) }
         clock.advance(by: .seconds(86_400))
         for id in ids.suffix(2) { await emulator.control("playlists/\(id.rawValue)/add-track") }
         _ = try await background.refreshStale(olderThan: .seconds(20 * 3600))

@@ -117,7 +117,7 @@ extension SpotifyServices {
         report.clientGeneration = try await client.clientGeneration()
         // Without the scope, listing playlists would only be refused.
         guard report.scopesGranted.contains("playlist-read-private") else { return }
-        var own = try links.library().first { $0.access == .complete }?.id
+        var own = try await links.library().first { $0.access == .complete }?.id
         if own == nil {
             report.requestsSpent += 1
             own = try await client.myPlaylists(limit: 10).items

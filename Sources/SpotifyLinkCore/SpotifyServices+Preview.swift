@@ -40,8 +40,8 @@ extension SpotifyServices {
         metadata.totalDuration = .seconds(PreviewCatalog.deepWork.tracks * 212)
         metadata.fetchedAt = now
         // An in-memory store opens at once; a failure leaves the card empty, as a preview may.
-        try? services.links.saveLink(previewRecord, to: metadata.stamped(now), replacingMetadata: true)
-        try? services.links.saveCover(PNG.placeholder(width: 640, height: 640), for: PreviewCatalog.deepWork.id)
+        try? services.links.seedNow(
+            previewRecord, to: metadata.stamped(now), cover: PNG.placeholder(width: 640, height: 640))
         return services
     }
 }

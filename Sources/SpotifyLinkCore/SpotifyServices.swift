@@ -254,7 +254,7 @@ public final class SpotifyServices: Sendable {
     /// disconnect does, for a tool or a server.
     public func disconnect(keepingDetails: Bool = false) async throws {
         try await session.signOut()
-        if !keepingDetails { try links.forgetSpotifyDetails() }
+        if !keepingDetails { try await links.forgetSpotifyDetails() }
     }
 
     /// The parts `configuration` describes.

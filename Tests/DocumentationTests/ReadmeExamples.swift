@@ -34,7 +34,7 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     let record = RecordID(namespace: "session", id: "42")
     try await links.link(record, to: try SpotifyReference(parsing: pastedLink, expecting: .playlist).id)
     try await MetadataRefresher(store: links, client: client).refresh(record: record)
-    let card = try links.card(for: record)   // SQLite only: name, count, duration, cover bytes, links
+    let card = try await links.card(for: record)   // SQLite only: name, count, duration, cover bytes, links
     print(card?.metadata.name ?? "?", card?.webURL.absoluteString ?? "")   // SpotifyText words counts and songs
     // README example 7 ends
 }

@@ -70,19 +70,19 @@ struct CrashSafetyTests {
                 window = min(window * 5 / 4, 500_000)
             }
             // The records this run touched (and the one it was on when killed), then all at the end.
-            try expectSound(
+            try await expectSound(
                 database, reported, after: kills, only: Set((next - 2 - (reported.linked.count - before))...next))
         }
-        try expectSound(database, reported, after: kills, only: nil)
+        try await expectSound(database, reported, after: kills, only: nil)
         // The loop ran until the children got work done between kills (at least 50 links) and were
         // killed in every kind of step; the window grew only as far as the machine needed.
         #expect(reported.linked.count >= 50 && !reported.unlinked.isEmpty && !reported.covered.isEmpty)
     }
 
-    func expectSound(_ database: URL, _ reported: Reported, after kills: Int, only touched: Set<Int>?) throws {
+    func expectSound(_ database: URL, _ reported: Reported, after kills: Int, only touched: Set<Int>?) async throws {
         let links = try SQLitePlaylistLinkStore(location: .file(database))
         #expect(try links.integrityCheck() == ["ok"], "after kill \(kills)")
-        let stored = Set(try links.links().compactMap { Int($0.record.id) })
+        let stored = await Set(try links.links().compactMap { Int($0.record.id) })
         // A record killed after its unlink committed but before it said so may go either way.
         let maybeUnlinked = Set(reported.covered.filter { $0.isMultiple(of: 3) }).subtracting(reported.unlinked)
         let kept = reported.linked.subtracting(reported.unlinked).subtracting(maybeUnlinked)
@@ -91,19 +91,20 @@ struct CrashSafetyTests {
         #expect(stored.isDisjoint(with: reported.unlinked), "unlinks undone after kill \(kills)")
         func checked(_ indices: Set<Int>) -> Set<Int> { touched.map { indices.intersection($0) } ?? indices }
         for index in checked(reported.described.intersection(kept)) {
-            let card = try #require(try links.card(for: RecordID(namespace: "crash", id: "\(index)")))
+            let card = try #require(try await links.card(for: RecordID(namespace: "crash", id: "\(index)")))
             #expect(
                 card.metadata.name == "Playlist \(index)" && card.metadata.trackCount == index,
                 "details of \(index) after kill \(kills)")
         }
         for index in checked(reported.covered) {
             #expect(
-                try links.cover(for: Self.playlist(index)) == Self.cover(index), "cover of \(index) after kill \(kills)"
+                try await links.cover(for: Self.playlist(index)) == Self.cover(index),
+                "cover of \(index) after kill \(kills)"
             )
         }
         // Covers the child did not get to report must be whole too, or absent.
         for index in checked(stored.subtracting(reported.covered)) {
-            if let bytes = try links.cover(for: Self.playlist(index)) {
+            if let bytes = try await links.cover(for: Self.playlist(index)) {
                 #expect(bytes == Self.cover(index), "a half-written cover for \(index) after kill \(kills)")
             }
         }

@@ -32,13 +32,13 @@ struct DatabaseConfigurationTests {
 
         // The app goes to the background: GRDB stops both files' writes.
         NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
-        #expect(throws: PlaylistLinksError.self) { try links.saveMetadata(PlaylistMetadata(id: playlist)) }
+        await #expect(throws: PlaylistLinksError.self) { try await links.saveMetadata(PlaylistMetadata(id: playlist)) }
         // A ledger that cannot write lets the request go uncounted (it must not stop the app).
         #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) == nil)
 
         NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
         try await links.link(record, to: playlist)
-        #expect(try links.card(for: record)?.metadata.id == playlist)
+        #expect(try await links.card(for: record)?.metadata.id == playlist)
         #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) != nil)
         #expect(try await ledger.usage(at: Date()).last24Hours == 1)
     }

@@ -18,7 +18,7 @@ struct LinksDriftTests {
             try await links.link(session42, to: hits)
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
             #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
-            let card = try #require(try links.card(for: session42))
+            let card = try #require(try await links.card(for: session42))
             #expect(card.metadata.availability == .spotifyOwned)
             #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/\(hits.rawValue)")
             await emulator.resetStatistics()
@@ -46,8 +46,9 @@ struct LinksDriftTests {
             // The first refusal ends the run: one request, not one per playlist.
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 1)
             // Nothing saved is lost or marked as gone.
-            #expect(try links.links().count == 3)
-            #expect(try links.metadata(for: try await playlistID(emulator, "Deep Work"))?.availability == .unknown)
+            #expect(try await links.links().count == 3)
+            #expect(
+                try await links.metadata(for: try await playlistID(emulator, "Deep Work"))?.availability == .unknown)
         }
     }
 

@@ -33,23 +33,23 @@ struct EarlierDatabaseTests {
             ])
         #expect(try store.integrityCheck() == ["ok"])
 
-        let links = try store.links()
+        let links = try await store.links()
         #expect(links.map(\.record.description) == ["session/1", "session/2"])
-        let morning = try #require(try store.card(for: RecordID(namespace: "session", id: "1")))
+        let morning = try #require(try await store.card(for: RecordID(namespace: "session", id: "1")))
         #expect(morning.metadata.name == "Morning Focus")
         #expect(morning.metadata.trackCount == 49)
         #expect(morning.metadata.totalDuration == .milliseconds(10_184_000))
         #expect(morning.metadata.availability == .available)
         #expect(morning.cover?.count == 11_786)
-        let pasted = try #require(try store.card(for: RecordID(namespace: "session", id: "2")))
+        let pasted = try #require(try await store.card(for: RecordID(namespace: "session", id: "2")))
         #expect(pasted.metadata == PlaylistMetadata(id: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
-        #expect(try store.library().count == 11)
+        #expect(try await store.library().count == 11)
         #expect(try await store.filterLibrary("focus").first?.name == "Morning Focus")
 
         // Writing through the new store keeps what was there.
         try await store.link(RecordID(namespace: "session", id: "3"), to: links[0].playlist)
-        #expect(try store.links().count == 3)
-        #expect(try store.card(for: RecordID(namespace: "session", id: "1"))?.cover?.count == 11_786)
+        #expect(try await store.links().count == 3)
+        #expect(try await store.card(for: RecordID(namespace: "session", id: "1"))?.cover?.count == 11_786)
     }
 }
 
@@ -78,12 +78,12 @@ struct SharedWriterTests {
                 try db.execute(sql: "DELETE FROM no_such_table")
             }
         }
-        #expect(try store.link(for: morning) != nil)
+        #expect(try await store.link(for: morning) != nil)
         try await pool.write { db in
             #expect(try store.removeLink(for: morning, in: db))
             try db.execute(sql: "DELETE FROM session WHERE id = 1")
         }
-        #expect(try store.link(for: morning) == nil)
+        #expect(try await store.link(for: morning) == nil)
     }
 
     @Test func aWriterThatDoesNotEnforceForeignKeysIsRefusedWithTheFix() throws {

@@ -19,14 +19,15 @@ struct ForgetOnDiskTests {
             var metadata = PlaylistMetadata(id: id, availability: .available)
             metadata.name = "SENTINEL_NAME_\(index)"
             metadata.ownerName = "SENTINEL_OWNER_\(index)"
-            try store.saveMetadata(metadata)
-            try store.saveCover(Data(repeating: 0x5A, count: 3000) + Data("SENTINEL_COVER_\(index)".utf8), for: id)
+            try await store.saveMetadata(metadata)
+            try await store.saveCover(
+                Data(repeating: 0x5A, count: 3000) + Data("SENTINEL_COVER_\(index)".utf8), for: id)
             try await store.link(RecordID(namespace: "session", id: "\(index)"), to: id)
         }
-        try store.replaceLibrary(playlists.map { LibraryPlaylist(id: $0, name: "SENTINEL_LIBRARY") })
+        try await store.replaceLibrary(playlists.map { LibraryPlaylist(id: $0, name: "SENTINEL_LIBRARY") })
         #expect(try bytes(in: folder).contains(Data("SENTINEL_NAME_7".utf8)))
 
-        try store.forgetSpotifyDetails()
+        try await store.forgetSpotifyDetails()
 
         let left = try bytes(in: folder)
         for sentinel in ["SENTINEL_NAME", "SENTINEL_OWNER", "SENTINEL_COVER", "SENTINEL_LIBRARY"] {
@@ -34,7 +35,7 @@ struct ForgetOnDiskTests {
         }
         #expect(left.range(of: Data(repeating: 0x5A, count: 3000)) == nil, "cover bytes are still on disk")
         // The links are still there.
-        #expect(try store.links().count == 40)
+        #expect(try await store.links().count == 40)
         #expect(try store.integrityCheck() == ["ok"])
     }
 

@@ -32,18 +32,18 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         let first = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
         try await links.link(session42, to: first)
-        var card = try #require(try links.card(for: session42))
+        var card = try #require(try await links.card(for: session42))
         #expect(card.metadata.availability == .unknown && card.metadata.name == nil)
         #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
         #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M")
         let second = try SpotifyID("4iV5W9uYEdYUVa79Axb7Rh")
         try await links.link(session42, to: second)
-        card = try #require(try links.card(for: session42))
+        card = try #require(try await links.card(for: session42))
         #expect(card.metadata.id == second)
-        #expect(try links.removeLink(for: session42))
-        #expect(try links.card(for: session42) == nil)
-        #expect(try links.metadata(for: second) != nil)
-        #expect(try !links.removeLink(for: session42))
+        #expect(try await links.removeLink(for: session42))
+        #expect(try await links.card(for: session42) == nil)
+        #expect(try await links.metadata(for: second) != nil)
+        #expect(try await !links.removeLink(for: session42))
     }
 
     @Test func refreshFillsTheCardThenItReadsOfflineAfterTheEmulatorStops() async throws {
@@ -54,11 +54,11 @@ struct PlaylistLinksTests {
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
             // The cached cover is the 300 px image, byte for byte as the emulator serves it.
-            let coverURL = try #require(try links.card(for: session42)?.metadata.coverURL)
+            let coverURL = try #require(try await links.card(for: session42)?.metadata.coverURL)
             #expect(coverURL.path.hasSuffix("/300.png"))
             #expect(try await TestHTTP().send(.get, coverURL).body == links.card(for: session42)?.cover)
         }
-        let card = try #require(try links.card(for: session42))
+        let card = try #require(try await links.card(for: session42))
         #expect(card.metadata.name == "Calm Evening")
         #expect(card.metadata.trackCount == 51)
         #expect(card.metadata.unavailableCount == 1)
@@ -82,7 +82,7 @@ struct PlaylistLinksTests {
             await emulator.resetStatistics()
             _ = try await refresher.refresh(record: session42)
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 1)
-            #expect(try links.card(for: session42)?.metadata.trackCount == 500)
+            #expect(try await links.card(for: session42)?.metadata.trackCount == 500)
         }
     }
 
@@ -95,22 +95,22 @@ struct PlaylistLinksTests {
             _ = try await refresher.refresh(record: session42)
             await emulator.control("playlists/\(deep.rawValue)/rename", ["name": "Deeper Work"])
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
-            #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
+            #expect(try await links.card(for: session42)?.metadata.name == "Deeper Work")
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: false))
             await emulator.control("playlists/\(deep.rawValue)/forbid")
             #expect(try await refresher.refresh(record: session42) == .forbidden)
-            var card = try #require(try links.card(for: session42))
+            var card = try #require(try await links.card(for: session42))
             #expect(
                 card.metadata.availability == .forbidden && card.metadata.name == "Deeper Work"
                     && card.metadata.trackCount == 50)
             await emulator.control("playlists/\(deep.rawValue)/restore")
             await emulator.control("playlists/\(deep.rawValue)/delete")
             #expect(try await refresher.refresh(record: session42) == .notFound)
-            card = try #require(try links.card(for: session42))
+            card = try #require(try await links.card(for: session42))
             #expect(card.metadata.availability == .notFound && card.metadata.totalDuration != nil && card.cover != nil)
             await emulator.control("faults", ["kind": "500", "count": "10"])
             if case .failed = try await refresher.refresh(record: session42) {} else { Issue.record("expected failed") }
-            #expect(try links.card(for: session42)?.metadata.name == "Deeper Work")
+            #expect(try await links.card(for: session42)?.metadata.name == "Deeper Work")
         }
     }
 
@@ -123,7 +123,7 @@ struct PlaylistLinksTests {
                 .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
             #expect(outcome == .refreshed(entriesFetched: true))
             #expect(seen.withLock { $0.last } == 500)
-            let card = try #require(try links.card(for: session42))
+            let card = try #require(try await links.card(for: session42))
             #expect(card.metadata.trackCount == 500 && card.metadata.unavailableCount == 0)
             #expect(try #require(card.metadata.totalDuration) >= .seconds(500 * 150))
         }
@@ -137,7 +137,7 @@ struct PlaylistLinksTests {
             try await links.link(session42, to: try #require(mine.first { $0.id == hits }))
             _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(
                 record: session42)
-            let card = try #require(try links.card(for: session42))
+            let card = try #require(try await links.card(for: session42))
             #expect(card.metadata.trackCount == 80)
             #expect(card.metadata.totalDuration == nil)
         }
@@ -165,17 +165,17 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator)
             try await links.replaceLibrary(try await client.allMyPlaylists().items, userID: "emu-user")
-            await #expect(try links.filterLibrary("deep").map(\.name) == ["Deep Work"])
+            #expect(try await links.filterLibrary("deep").map(\.name) == ["Deep Work"])
             // What the app can read of each, from the listing alone: the user's own and the
             // collaborative in full, a followed one without songs, Spotify's own not at all.
-            let access = Dictionary(uniqueKeysWithValues: try links.library().map { ($0.name, $0.access) })
+            let access = await Dictionary(uniqueKeysWithValues: try links.library().map { ($0.name, $0.access) })
             #expect(access["Deep Work"] == .complete)
             #expect(access["Friends Mixtape"] == .complete)
             #expect(access["Lo-Fi Focus Beats"] == .detailsOnly)
             #expect(access.values.contains(.openOnly))
             #expect(!access.values.contains(nil))
-            await #expect(try links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
-            await #expect(try links.filterLibrary("").count == 11)
+            #expect(try await links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
+            #expect(try await links.filterLibrary("").count == 11)
             let local = try await links.filterLibrary("focus")
             let page1 = try await client.searchPlaylists("focus", limit: 3)
             let page2 = try await client.searchPlaylists("focus", limit: 3, offset: 3)
@@ -209,15 +209,15 @@ struct PlaylistLinksTests {
         let ids = try (0..<4).map { try SpotifyID(String(repeating: "B", count: 21) + "\($0)") }
         for (index, id) in ids.enumerated() {
             try await links.link(RecordID(namespace: "s", id: "\(index)"), to: id)
-            try links.saveCover(Data(repeating: UInt8(index), count: 100), for: id)
+            try await links.saveCover(Data(repeating: UInt8(index), count: 100), for: id)
             clock.advance(by: .seconds(1))
             // Cover 0 is stored again (a refresh found it changed): it is now newer than cover 1.
-            if index == 1 { try links.saveCover(Data(repeating: 0, count: 100), for: ids[0]) }
+            if index == 1 { try await links.saveCover(Data(repeating: 0, count: 100), for: ids[0]) }
         }
-        #expect(try links.coverCacheSize() <= 350)
-        #expect(try links.cover(for: ids[0]) != nil)
-        #expect(try links.cover(for: ids[1]) == nil)
-        #expect(try links.cover(for: ids[3]) == Data(repeating: 3, count: 100))
+        #expect(try await links.coverCacheSize() <= 350)
+        #expect(try await links.cover(for: ids[0]) != nil)
+        #expect(try await links.cover(for: ids[1]) == nil)
+        #expect(try await links.cover(for: ids[3]) == Data(repeating: 3, count: 100))
     }
 
     @Test func exportAndImportRoundTrip() async throws {
@@ -227,13 +227,13 @@ struct PlaylistLinksTests {
         metadata.name = "Focus"
         metadata.trackCount = 12
         metadata.totalDuration = .seconds(2400)
-        try source.saveMetadata(metadata)
+        try await source.saveMetadata(metadata)
         try await source.link(session42, to: id)
         let data = try await source.exportJSON()
         #expect(!String(decoding: data, as: UTF8.self).contains("token"))
         let target = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
         #expect(try await target.importJSON(data).added.map(\.record) == [session42])
-        #expect(try target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
+        #expect(try await target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
         await #expect(throws: PlaylistLinksError.self) { try await target.importJSON(Data("{}".utf8)) }
     }
 
@@ -293,7 +293,7 @@ struct PlaylistLinksTests {
         try await SQLitePlaylistLinkStore(location: .file(url)).link(
             session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         #expect(
-            try SQLitePlaylistLinkStore(location: .file(url)).link(for: session42)?.playlist.rawValue
+            try await SQLitePlaylistLinkStore(location: .file(url)).link(for: session42)?.playlist.rawValue
                 == "37i9dQZF1DXcBWIGoYBM5M")
     }
 

@@ -106,7 +106,7 @@ struct RevalidationTests {
             #expect(unchanged.count == 100)
             #expect(unchanged.values.allSatisfy { $0 == .unchanged })
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 2)
-            let card = try #require(try links.card(for: RecordID(namespace: "routine", id: "7")))
+            let card = try #require(try await links.card(for: RecordID(namespace: "routine", id: "7")))
             #expect(card.metadata.fetchedAt == clock.now)
             #expect(card.metadata.trackCount != nil && card.metadata.totalDuration != nil)
 
@@ -114,14 +114,14 @@ struct RevalidationTests {
             for id in collections.prefix(2) {
                 await emulator.control("playlists/\(id.rawValue)/add-track", ["duration_ms": "60000"])
             }
-            let before = try #require(try links.metadata(for: collections[0]))
+            let before = try #require(try await links.metadata(for: collections[0]))
             await emulator.resetStatistics()
             try await clock.sleep(for: .seconds(86_400))
             let outcomes = try await refresher.refreshStale(olderThan: .seconds(3600))
             #expect(outcomes.values.filter { $0 == .unchanged }.count == 98)
             #expect(outcomes[collections[0]] == .refreshed(entriesFetched: true))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)
-            let after = try #require(try links.metadata(for: collections[0]))
+            let after = try #require(try await links.metadata(for: collections[0]))
             #expect(after.trackCount == (before.trackCount ?? 0) + 1)
             #expect(after.totalDuration == (before.totalDuration ?? .zero) + .seconds(60))
         }

@@ -171,12 +171,12 @@ struct ConnectionModelTests {
         #expect(harness.connection.phase == .disconnected)
         #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory, keptDetails: false))
         #expect(try await harness.session.tokens() == nil)
-        #expect(try harness.links.link(for: record)?.playlist == deep)
+        #expect(try await harness.links.link(for: record)?.playlist == deep)
         await card.load()
         #expect(card.card?.metadata == PlaylistMetadata(id: deep))
         #expect(card.card?.cover == nil)
         #expect(card.openInSpotify()?.reference == .playlist(deep))
-        #expect(try harness.links.library().isEmpty)
+        #expect(try await harness.links.library().isEmpty)
         // Connecting again fetches the details anew.
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/playlists/")
         try await harness.connect()
@@ -200,8 +200,8 @@ struct ConnectionModelTests {
         await harness.connection.disconnect(keepingDetails: true)
         #expect(harness.connection.lastDisconnectMessage == .disconnected(.memory, keptDetails: true))
         #expect(try await harness.session.tokens() == nil)
-        #expect(try harness.links.card(for: record)?.metadata.name == "Deep Work")
-        #expect(try harness.links.card(for: record)?.cover != nil)
+        #expect(try await harness.links.card(for: record)?.metadata.name == "Deep Work")
+        #expect(try await harness.links.card(for: record)?.cover != nil)
         await harness.stop()
     }
 
@@ -507,9 +507,9 @@ struct PickerModelTests {
         picker.query = "deep"
         let chosen = try #require(picker.results.first)
         let record = RecordID(namespace: "routine", id: "morning")
-        let card = try await #require(try picker.select(chosen, for: record))
+        let card = try #require(try await picker.select(chosen, for: record))
         #expect(card.metadata.id == chosen.id)
-        #expect(try harness.links.link(for: record)?.playlist == chosen.id)
+        #expect(try await harness.links.link(for: record)?.playlist == chosen.id)
         await harness.stop()
     }
 }

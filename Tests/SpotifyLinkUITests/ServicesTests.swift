@@ -32,7 +32,7 @@ struct ServicesTests {
             let record = RecordID(namespace: "session", id: "1")
             try await services.links.link(record, to: deep)
             _ = try await MetadataRefresher(store: services.links, client: services.client).refresh(record: record)
-            #expect(try services.links.card(for: record)?.metadata.name == "Deep Work")
+            #expect(try await services.links.card(for: record)?.metadata.name == "Deep Work")
             #expect(try await services.ledger.usage(at: services.clock.now).last24Hours > 0)
 
             #expect(

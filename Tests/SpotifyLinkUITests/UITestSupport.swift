@@ -69,7 +69,12 @@ final class UIHarness {
     ///   - clientCreated: when the app's client ID was created (after Spotify's February 2026
     ///     restrictions by default).
     ///   - screenshotMode: the app's screenshot mode (the emulator's images stay striped).
-    init(user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil, screenshotMode: Bool = false) async throws {
+    ///   - folder: a data folder to keep the databases in, as an app does (in memory by default),
+    ///     opened with `database`.
+    init(
+        user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil, screenshotMode: Bool = false,
+        folder: URL? = nil, database: DatabaseConfiguration? = nil
+    ) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
         configuration.time = .external { clock.now }
@@ -80,6 +85,11 @@ final class UIHarness {
         var services = SpotifyServices.Configuration.emulator(
             url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport)
         services.screenshotMode = screenshotMode
+        if let folder {
+            services.storage = .folder
+            services.folder = folder
+        }
+        services.database = database
         spotify = SpotifyLink(services)
         let signIns = signIns
         let user = user ?? { url, _ in try await ConsentBrowser().callback(for: url) }

@@ -153,7 +153,7 @@ struct Logout: AsyncParsableCommand {
         var detailsFailure: String?
         if !keepDetails, FileManager.default.fileExists(atPath: context.databaseURL.path) {
             do {
-                try context.links().forgetSpotifyDetails()
+                try await context.links().forgetSpotifyDetails()
             } catch {
                 detailsFailure = CLIFailure(error).message
             }

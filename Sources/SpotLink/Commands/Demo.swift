@@ -95,11 +95,11 @@ struct Demo: AsyncParsableCommand {
         try await links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
         _ = try await MetadataRefresher(store: links, client: client).refresh(record: morning.record)
         narrator.step("Found \"\(match.name)\" by typing 'focus' and attached it")
-        show(morning, links)
+        await show(morning, links)
 
         await emulator.stop()
         narrator.step("Stopped the emulator: Spotify is unreachable now; the card comes from SQLite alone")
-        show(morning, links)
+        await show(morning, links)
 
         emulator = try await emulator.restarted()
         narrator.step("Restarted the emulator", ["url": emulator.baseURL.absoluteString])
@@ -118,7 +118,7 @@ struct Demo: AsyncParsableCommand {
                     "the tokens and the details saved from Spotify were removed; the session keeps its link. "
                     + "Spotify access is revoked at \(AuthorizationServer.revokeAccessPage.absoluteString)"
             ])
-        show(morning, links)
+        await show(morning, links)
         await emulator.stop()
         narrator.step("Done", ["seconds": String(format: "%.1f", (ContinuousClock.now - started).seconds)])
     }
@@ -158,8 +158,8 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
-    private func show(_ entry: Journal.Entry, _ links: SQLitePlaylistLinkStore) {
-        CardPrinter.print(entry: entry, card: try? links.card(for: entry.record), json: json)
+    private func show(_ entry: Journal.Entry, _ links: SQLitePlaylistLinkStore) async {
+        CardPrinter.print(entry: entry, card: try? await links.card(for: entry.record), json: json)
     }
 
     /// Plays the playlist on the virtual player with a skip and a pause, follows it with the

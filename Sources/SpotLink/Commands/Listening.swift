@@ -76,7 +76,7 @@ struct Routine: AsyncParsableCommand {
 
     func run() async throws {
         let (context, links, entry) = try Journal.open(global, session: id, requireClientID: true)
-        guard let card = try links.card(for: entry.record) else {
+        guard let card = try await links.card(for: entry.record) else {
             throw CLIFailure("Session \(entry.id) has no playlist attached.")
         }
         guard let length = minutes ?? entry.minutes.map(Double.init), length > 0 else {

@@ -45,7 +45,7 @@ struct Open: AsyncParsableCommand {
             link = OpenInSpotify(try SpotifyReference(parsing: reference, expecting: kind))
         } else {
             let (_, links, entry) = try Journal.open(global, session: target)
-            guard let card = try links.card(for: entry.record) else {
+            guard let card = try await links.card(for: entry.record) else {
                 throw CLIFailure("Session \(entry.id) has no playlist attached.")
             }
             link = OpenInSpotify(card.metadata.reference)

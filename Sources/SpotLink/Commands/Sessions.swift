@@ -122,7 +122,7 @@ struct SessionCommand: AsyncParsableCommand {
         func run() async throws {
             let (context, links, entry) = try Journal.open(global, session: id)
             let playlistID =
-                if let playlist { try Self.parse(playlist).id } else { try Picker.choose(from: links) }
+                if let playlist { try Self.parse(playlist).id } else { try await Picker.choose(from: links) }
             try await links.link(entry.record, to: playlistID)
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
@@ -136,7 +136,7 @@ struct SessionCommand: AsyncParsableCommand {
                 Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
             } else {
                 Output.line(
-                    "Attached \(TerminalText(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
+                    "Attached \(await TerminalText(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
                 )
                 if !refreshed {
                     Output.line(
@@ -154,7 +154,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (_, links, entry) = try Journal.open(global, session: id)
-            let removed = try links.removeLink(for: entry.record)
+            let removed = try await links.removeLink(for: entry.record)
             if global.json {
                 Output.json(["session": entry.id, "detached": removed])
             } else {
@@ -239,8 +239,8 @@ enum CardPrinter {
 
 /// The interactive picker: type to filter the cached playlists, pick by number.
 enum Picker {
-    static func choose(from links: SQLitePlaylistLinkStore) throws -> SpotifyID {
-        let library = try links.library()
+    static func choose(from links: SQLitePlaylistLinkStore) async throws -> SpotifyID {
+        let library = try await links.library()
         var filter = ""
         while true {
             let matches = LibraryPlaylist.filter(library, matching: filter)

@@ -49,7 +49,7 @@ public final class PlaylistCardModel {
     /// ``init(record:spotify:)`` with another retention policy (tests).
     package init(record: RecordID, spotify: SpotifyLink, retention: RetentionPolicy) {
         self.record = record
-        self.store = ConcurrentLinkStore(spotify.links)
+        self.store = spotify.links
         self.connection = spotify.connection
         self.client = spotify.client
         self.clock = spotify.services.clock

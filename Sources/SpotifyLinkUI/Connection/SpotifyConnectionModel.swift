@@ -78,7 +78,7 @@ public final class SpotifyConnectionModel {
         beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
     ) {
         self.session = session
-        self.links = links.map { ConcurrentLinkStore($0) }
+        self.links = links
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
         Task { [weak self, session] in

@@ -76,7 +76,7 @@ public final class PlaylistPickerModel {
     /// per request (Spotify allows at most 10).
     package init(spotify: SpotifyLink, debounce: Duration, pageSize: Int = 10) {
         let client = spotify.client
-        self.store = ConcurrentLinkStore(spotify.links)
+        self.store = spotify.links
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock

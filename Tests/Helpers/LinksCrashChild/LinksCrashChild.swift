@@ -42,12 +42,12 @@ struct LinksCrashChild {
             metadata.name = "Playlist \(index)"
             metadata.trackCount = index
             metadata.totalDuration = .seconds(index)
-            try links.saveMetadata(metadata)
+            try await links.saveMetadata(metadata)
             report("described", index)
-            try links.saveCover(cover(index), for: id)
+            try await links.saveCover(cover(index), for: id)
             report("covered", index)
             if index.isMultiple(of: 3) {
-                _ = try links.removeLink(for: record)
+                _ = try await links.removeLink(for: record)
                 report("unlinked", index)
             }
         }
