@@ -15,6 +15,23 @@ import Testing
 @MainActor
 @Suite("SpotifyConnectionModel against the emulator", .serialized)
 struct ConnectionModelTests {
+    /// The README's apps never call `load()`: an app launched again with a stored sign-in is
+    /// connected by itself, its picker's first appearance lists from Spotify, its search searches,
+    /// and the launch asks Spotify nothing (the account is the one saved with the sign-in).
+    @Test func anAppLaunchedAgainWithAStoredSignInIsConnectedWithoutAsking() async throws {
+        let harness = try await UIHarness.connected()
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        let relaunched = SpotifyLink(harness.spotify.services.configuration)
+        let picker = relaunched.picker()
+        await picker.appear()
+        #expect(relaunched.connection.isConnected, "\(relaunched.connection.phase)")
+        #expect(!picker.results.isEmpty, "\(picker.phase)")
+        guard case .connected(let account) = relaunched.connection.phase else { return }
+        #expect(account.accountID == "acct-emu-user")
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") - before == 1, "only the picker's list")
+        await harness.stop()
+    }
+
     @Test func doubleConnectStartsOneSignIn() async throws {
         let harness = try await UIHarness()
         await harness.connection.load()

@@ -57,7 +57,7 @@ struct TrackSearchModelTests {
         let harness = try await UIHarness()
         let search = TrackSearchModel(spotify: harness.spotify)
         search.query = "さくら"
-        #expect(search.phase == .empty(.connectToSearch))
+        try await waitUntil("the search says to connect") { search.phase == .empty(.connectToSearch) }
         #expect(harness.clock.sleeperCount == 0)
         #expect(harness.transport.requestCount == 0)
         await harness.stop()

@@ -89,6 +89,7 @@ public final class PlaylistCardModel {
     /// policy's `refreshAfter`.
     public func load() async {
         await readCard()
+        await connection.storedSignInKnown()
         guard let metadata = card?.metadata else { return }
         let age = metadata.fetchedAt.map { clock.now.timeIntervalSince($0) }
         if age.map({ $0 >= retention.refreshAfter.seconds }) ?? true { startRefresh(.backgroundWork) }

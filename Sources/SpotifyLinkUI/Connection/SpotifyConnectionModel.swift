@@ -56,6 +56,8 @@ public final class SpotifyConnectionModel {
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
     private var connectTask: Task<Void, Never>?
+    /// The read of the sign-in stored at launch, started as the model is made.
+    private var storedSignInRead: Task<Void, Never>?
     /// The place, in the session's order of status changes, of the latest change this model has
     /// acted on: a change heard later than a newer one (the follower's task ran late) is stale.
     private var knownGeneration = -1
@@ -81,6 +83,10 @@ public final class SpotifyConnectionModel {
         self.links = links
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
+        storedSignInRead = Task { [weak self] in
+            _ = await self?.readStoredSignIn()
+            self?.isStoredSignInKnown = true
+        }
         Task { [weak self, session] in
             for await change in await session.statusChanges() {
                 await beforeFollowing?(change.status)
@@ -114,27 +120,49 @@ public final class SpotifyConnectionModel {
         .disconnectExplanation(session.store.kind, keepingDetails: keepingDetails && links != nil)
     }
 
-    /// Reads the stored sign-in (no network), then asks Spotify who the user is.
+    /// Reads the stored sign-in (no network), then asks Spotify who the user is (one request), for
+    /// a settings screen that shows the account's current name and picture. An app need not call
+    /// it to be connected: the model reads the stored sign-in by itself as it is made.
     public func load() async {
+        guard let scopes = await readStoredSignIn() else { return }
+        await fetchAccount(scopes: scopes)
+    }
+
+    /// Waits until the sign-in stored at launch has been read, so that ``isConnected`` says whether
+    /// the user connected in an earlier launch: the other models ask it before they call Spotify.
+    package func storedSignInKnown() async {
+        await storedSignInRead?.value
+    }
+
+    /// Whether the sign-in stored at launch has been read (``isConnected`` is to be believed).
+    package private(set) var isStoredSignInKnown = false
+
+    /// Reads the stored sign-in (the token store, no network) and shows it: connected, with the
+    /// account saved beside it, or why Spotify ended it.
+    /// - Returns: the sign-in's scopes when it is connected.
+    private func readStoredSignIn() async -> [String]? {
         do {
             let (stored, change) = try await session.tokensAndStatus()
             // The follower may have heard this same change first and, for "signed in", done nothing:
             // only a later change it acted on wins over what this read found.
-            guard change.generation >= knownGeneration else { return }
+            guard change.generation >= knownGeneration else { return nil }
             knownGeneration = change.generation
             guard let tokens = stored else {
                 if case .needsSignIn(let end) = change.status { phase = .needsSignIn(end) }
-                return
+                return nil
             }
-            phase = .connected(Account(tokens.account, scopes: tokens.scopes))
+            // A sign-in this model started or finished meanwhile shows what it found.
+            if case .connecting = phase { return nil }
+            if !isConnected { phase = .connected(Account(tokens.account, scopes: tokens.scopes)) }
             signInWarning = try await session.daysUntilSignInEnds().map { .signInEndsSoon(days: $0) }
-            await fetchAccount(scopes: tokens.scopes)
+            return tokens.scopes
         } catch {
             if case .needsSignIn(let end) = await session.status {
                 phase = .needsSignIn(end)
             } else if let message = SpotifyMessage(error, now: client.clock.now) {
                 phase = .failed(message)
             }
+            return nil
         }
     }
 

@@ -76,6 +76,7 @@ public final class LearnerModel {
         topTracks = []
         savedNext = 0
         topNext = 0
+        await connection.storedSignInKnown()
         async let saved: Void = loadMoreSaved()
         async let top: Void = loadMoreTop()
         _ = await (saved, top)

@@ -94,6 +94,7 @@ public final class PlaylistPickerModel {
             return
         }
         showLocal()
+        await connection.storedSignInKnown()
         guard connection.isConnected else { return }
         do {
             let mine = try await client.allMyPlaylists()

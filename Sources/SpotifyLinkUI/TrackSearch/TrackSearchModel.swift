@@ -93,11 +93,17 @@ public final class TrackSearchModel {
             phase = .ready
             return
         }
-        guard connection.isConnected else {
+        guard connection.isConnected || !connection.isStoredSignInKnown else {
             phase = .empty(.connectToSearch)
             return
         }
         searchTask = Task {
+            // Just launched: whether the user connected before is known once the sign-in is read.
+            await connection.storedSignInKnown()
+            guard connection.isConnected else {
+                phase = .empty(.connectToSearch)
+                return
+            }
             show(await search.search(text) { phase = .searching })
         }
     }
