@@ -28,7 +28,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, anchors, request-cost, postgres (repeatable)."
+            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, anchors, request-cost, postgres (repeatable)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
@@ -71,6 +71,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.refreshUnchanged(report)
             try await Metrics.quotaCooldown(report)
         }
+        if wanted("journal") { try await Metrics.journalBudgets(report) }
         if wanted("request-cost") { try await Metrics.requestCost(report, quick: quick) }
         if wanted("postgres") { try await Metrics.postgres(report, quick: quick) }
         guard report.conclude(check: check) else { throw ExitCode.failure }
