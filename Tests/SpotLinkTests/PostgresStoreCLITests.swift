@@ -32,6 +32,10 @@ struct PostgresStoreCLITests {
             for output in [login.stdout, login.stderr, playlists.stdout, playlists.stderr] {
                 #expect(!output.contains(key) && !output.contains("EMU_AT_") && !output.contains("EMU_RT_"))
             }
+            // PostgresNIO's own messages (its connections opened and closed) stay behind --verbose.
+            for output in [login.stderr, playlists.stderr] {
+                #expect(!output.contains("spotlink.postgres") && !output.contains(" info "), "\(output)")
+            }
 
             var wrongKey = cli
             wrongKey.extraEnvironment["SPOTLINK_TOKEN_KEYS"] =
