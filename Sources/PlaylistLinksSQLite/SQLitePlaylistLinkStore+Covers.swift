@@ -9,9 +9,7 @@ extension SQLitePlaylistLinkStore {
     public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
         let now = clock.now.timeIntervalSince1970
         try await write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO cover (playlistID, bytes, size, lastUsedAt) VALUES (?, ?, ?, ?)",
-                arguments: [id.rawValue, bytes, bytes.count, now])
+            try Self.insertCover(bytes, for: id, at: now, db)
             var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cover") ?? 0
             guard total > coverCacheLimit else { return }
             let rows = try Row.fetchAll(db, sql: "SELECT playlistID, size FROM cover ORDER BY lastUsedAt, playlistID")
@@ -34,13 +32,18 @@ extension SQLitePlaylistLinkStore {
             try writer.write { db in
                 try Self.upsert(metadata, db, now: now)
                 try Self.saveLink(record, to: metadata.id, at: now.timeIntervalSince1970, db)
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO cover (playlistID, bytes, size, lastUsedAt) VALUES (?, ?, ?, ?)",
-                    arguments: [metadata.id.rawValue, cover, cover.count, now.timeIntervalSince1970])
+                try Self.insertCover(cover, for: metadata.id, at: now.timeIntervalSince1970, db)
             }
         } catch {
-            throw PlaylistLinksError.database(error, doing: "The playlist database could not be written", file: file)
+            throw failure(error, writing: true)
         }
+    }
+
+    /// Stores `bytes` as the cover of `id`, last shown at `now` (seconds since 1970).
+    private static func insertCover(_ bytes: Data, for id: SpotifyID, at now: Double, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO cover (playlistID, bytes, size, lastUsedAt) VALUES (?, ?, ?, ?)",
+            arguments: [id.rawValue, bytes, bytes.count, now])
     }
 
     /// Bytes of all cached covers.

@@ -470,7 +470,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     @concurrent func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let writer = try database.writer()
         do { return try await writer.read(body) } catch let error as CancellationError { throw error } catch {
-            throw PlaylistLinksError.database(error, doing: "The playlist database could not be read", file: file)
+            throw failure(error, writing: false)
         }
     }
 
@@ -478,7 +478,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     @concurrent func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let writer = try database.writer()
         do { return try await writer.write(body) } catch let error as CancellationError { throw error } catch {
-            throw PlaylistLinksError.database(error, doing: "The playlist database could not be written", file: file)
+            throw failure(error, writing: true)
         }
     }
 
@@ -486,7 +486,13 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     func readNow<T>(_ body: (Database) throws -> T) throws -> T {
         let writer = try database.writer()
         do { return try writer.read(body) } catch {
-            throw PlaylistLinksError.database(error, doing: "The playlist database could not be read", file: file)
+            throw failure(error, writing: false)
         }
+    }
+
+    /// What a failed read or write of the file says, with what to do.
+    func failure(_ error: any Error, writing: Bool) -> PlaylistLinksError {
+        PlaylistLinksError.database(
+            error, doing: "The playlist database could not be \(writing ? "written" : "read")", file: file)
     }
 }

@@ -56,7 +56,7 @@ public final class SpotifyConnectionModel {
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
     private var connectTask: Task<Void, Never>?
-    /// The read of the sign-in stored at launch, started as the model is made.
+    /// The read of the sign-in stored at launch, started as the model is made; `nil` once done.
     private var storedSignInRead: Task<Void, Never>?
     /// The place, in the session's order of status changes, of the latest change this model has
     /// acted on: a change heard later than a newer one (the follower's task ran late) is stale.
@@ -85,7 +85,7 @@ public final class SpotifyConnectionModel {
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
         storedSignInRead = Task { [weak self] in
             _ = await self?.readStoredSignIn()
-            self?.isStoredSignInKnown = true
+            self?.storedSignInRead = nil
         }
         Task { [weak self, session] in
             for await change in await session.statusChanges() {
@@ -135,7 +135,7 @@ public final class SpotifyConnectionModel {
     }
 
     /// Whether the sign-in stored at launch has been read (``isConnected`` is to be believed).
-    package private(set) var isStoredSignInKnown = false
+    package var isStoredSignInKnown: Bool { storedSignInRead == nil }
 
     /// Reads the stored sign-in (the token store, no network) and shows it: connected, with the
     /// account saved beside it, or why Spotify ended it.
