@@ -58,7 +58,7 @@ NEVER_REACHES = {
     "PlaylistLinksPostgres": {"GRDB", "PlaylistLinksSQLite"},
     "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "PlaylistLinksSQLite", "PostgresNIO", "VirtualTime"},
 }
-IMPORT = re.compile(r"^\s*(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
+IMPORT = re.compile(r"^\s*(?:@_spi\(\w+\) )?(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
 
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], capture_output=True, text=True, cwd=ROOT,
                                     check=True).stdout)

@@ -1,12 +1,12 @@
 public import Foundation
 public import Logging
-public import PlaylistLinks
+@_spi(Storage) public import PlaylistLinks
 public import PostgresNIO
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 
-/// A `PlaylistLinkStore` in PostgreSQL, for a server that keeps many users' links
-/// in one database.
+/// The `PlaylistLinkStore` behind `LinkedPlaylists.postgres(client:user:deadline:logger:)`, for a
+/// server that keeps many users' links in one database.
 ///
 /// A store value belongs to one user (the Spotify account ID, or the server's own user key): every
 /// row it writes carries that key and every query it runs is limited to it, so one user's store
@@ -17,9 +17,10 @@ public import SpotifyWebAPI
 /// try await PostgresSchema.migrate(databaseURL)  // at start-up: a wrong URL fails here, named
 /// let client = PostgresClient(configuration: try PostgresURL.configuration(databaseURL))
 /// // … run the client in a task group, then:
-/// let links = try PostgresPlaylistLinkStore(client: client, user: accountID)
+/// let links = LinkedPlaylists(try PostgresPlaylistLinkStore(client: client, user: accountID))
 /// try await links.link(RecordID(namespace: "session", id: "42"), to: playlistID)
 /// ```
+@_spi(Storage)
 public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     /// The user whose links this store reads and writes.
     package let user: String

@@ -1,6 +1,6 @@
 package import Foundation
 public import Logging
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 public import PostgresNIO
 import SpotifyLinkSupport
 public import SpotifyWebAPI

@@ -1,6 +1,6 @@
 import Foundation
 public import Logging
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import PostgresNIO
 import SpotifyWebAPI
 

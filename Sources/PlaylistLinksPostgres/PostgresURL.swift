@@ -1,6 +1,6 @@
 import Foundation
 import NIOSSL
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 public import PostgresNIO
 
 /// A PostgreSQL connection URL, as servers are given one:

@@ -1,6 +1,6 @@
 package import Foundation
 import GRDB
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyLinkSupport
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-package import PlaylistLinks
+@_spi(Storage) package import PlaylistLinks
 public import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {

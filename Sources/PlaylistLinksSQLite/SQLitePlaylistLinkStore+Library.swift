@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-public import PlaylistLinks
+@_spi(Storage) public import PlaylistLinks
 import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {

@@ -1,12 +1,13 @@
 public import Foundation
 public import GRDB
-public import PlaylistLinks
+@_spi(Storage) public import PlaylistLinks
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 import Synchronization
 
-/// The `PlaylistLinkStore` apps use: links, cached metadata, covers and the picker's library in
-/// one SQLite file on the device (GRDB, WAL mode), readable offline.
+/// The `PlaylistLinkStore` behind `LinkedPlaylists.sqlite(file:configuration:)` and an app's
+/// `SpotifyLink.links`: links, cached metadata, covers and the picker's library in one SQLite file
+/// on the device (GRDB, WAL mode), readable offline.
 ///
 /// Linking works at once and offline: the link is saved with whatever is known and a
 /// `MetadataRefresher` fills in the rest later. Reads come from SQLite alone. Nothing here
@@ -16,7 +17,7 @@ import Synchronization
 ///
 /// ```swift
 /// let store = try SQLitePlaylistLinkStore(location: .file(appSupport.appendingPathComponent("links.sqlite")))
-/// try await store.link(RecordID(namespace: "session", id: "42"), to: playlist)
+/// try await LinkedPlaylists(store).link(RecordID(namespace: "session", id: "42"), to: playlist)
 /// let card = try await store.card(for: RecordID(namespace: "session", id: "42"))
 /// ```
 ///
@@ -26,6 +27,7 @@ import Synchronization
 /// ``init(writer:clock:coverCacheLimit:)``. Never open a second pool on the file. This store only
 /// touches the tables `playlist`, `link`, `cover`, `libraryPlaylist` and the rows of GRDB's
 /// `grdb_migrations` whose names it registered.
+@_spi(Storage)
 public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// Where the database lives.
     public enum Location: Sendable {

@@ -1,6 +1,6 @@
 public import Foundation
 public import GRDB
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 

@@ -1,6 +1,6 @@
 import Foundation
 package import GRDB
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 
 /// The database schema, one migration per version. Never edit a shipped migration: add one.
 enum Schema {

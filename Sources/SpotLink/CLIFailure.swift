@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import GRDB
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyWebAPI
 

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
-import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
@@ -213,8 +213,13 @@ struct Context {
 
     /// The links of this data folder; the journal keeps its sessions in the same file. They need
     /// no sign-in.
-    func links(clock: any SpotifyClock = Context.wallClock) throws -> SQLitePlaylistLinkStore {
+    func links(clock: any SpotifyClock = Context.wallClock) throws -> LinkedPlaylists {
         try services(clock: clock, store: MemoryTokenStore()).links
+    }
+
+    /// The SQLite store behind ``links(clock:)``: its writer (the journal's tables) and its checks.
+    func linkStore(clock: any SpotifyClock = Context.wallClock) throws -> SQLitePlaylistLinkStore {
+        try services(clock: clock, store: MemoryTokenStore()).linkStore
     }
 
     /// Versions before 0.2 kept the links and the journal in `spotlink.sqlite`; the file now has the
@@ -232,6 +237,6 @@ struct Context {
 
     /// The session journal of this data folder.
     func journal() throws -> Journal {
-        try Journal(links: links())
+        try Journal(store: linkStore())
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 
 /// The CLI's own records: a small session journal, kept in the links' SQLite file through the
 /// store's one writer with migrations of its own, as any app keeps its tables beside the store's.
@@ -38,13 +38,17 @@ struct Journal {
         return migrator
     }
 
-    let links: SQLitePlaylistLinkStore
+    /// The links of the journal's sessions.
+    let links: LinkedPlaylists
+    /// The store behind ``links``, whose file and writer the journal shares.
+    let store: SQLitePlaylistLinkStore
     private let database: any DatabaseWriter
 
-    /// Opens the journal in the file `links` keeps its tables in, through the same writer.
-    init(links: SQLitePlaylistLinkStore) throws {
-        self.links = links
-        database = try links.writer
+    /// Opens the journal in the file `store` keeps its tables in, through the same writer.
+    init(store: SQLitePlaylistLinkStore) throws {
+        self.store = store
+        links = LinkedPlaylists(store)
+        database = try store.writer
         do {
             try Self.migrator.migrateAlongsideOtherProcesses(database, component: "spotlink journal")
         } catch {
@@ -55,7 +59,7 @@ struct Journal {
 
     /// The context, the links and one session: what every per-session command starts with.
     static func open(_ options: GlobalOptions, session id: String, requireClientID: Bool = false) throws
-        -> (Context, SQLitePlaylistLinkStore, Entry)
+        -> (Context, LinkedPlaylists, Entry)
     {
         let context = try Context(options, requireClientID: requireClientID)
         let journal = try context.journal()
@@ -95,7 +99,7 @@ struct Journal {
     /// Deletes the session and its link, in one transaction.
     func delete(_ entry: Entry) throws {
         try database.write { db in
-            try links.removeLink(for: entry.record, in: db)
+            try store.removeLink(for: entry.record, in: db)
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [entry.id])
         }
     }
@@ -112,7 +116,7 @@ struct Journal {
 extension Journal {
     /// `spotlink export`'s file: `{"format": "spotlink-backup", "version": 1, "sessions": […],
     /// "links": …}`, each session with its identity (`uid`) and its number in the exporting folder,
-    /// and under `links` the store's own export (`PlaylistLinkStore.exportJSON()`), whose links name
+    /// and under `links` the store's own export (`LinkedPlaylists.exportJSON()`), whose links name
     /// sessions by those numbers.
     static let backupFormat = "spotlink-backup"
 

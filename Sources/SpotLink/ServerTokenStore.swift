@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PlaylistLinks
-import PlaylistLinksPostgres
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 import SpotifyAuth
 import SpotifyWebAPI

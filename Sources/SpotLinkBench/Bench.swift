@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator

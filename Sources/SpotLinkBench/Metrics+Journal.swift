@@ -1,5 +1,5 @@
 import Foundation
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport

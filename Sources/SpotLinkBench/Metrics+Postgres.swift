@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import PlaylistLinks
-import PlaylistLinksPostgres
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksPostgres
+@_spi(Storage) import PlaylistLinksSQLite
 import PostgresNIO
 import SpotifyAuth
 import SpotifyLinkSupport

@@ -1,6 +1,6 @@
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
@@ -24,11 +24,11 @@ extension Metrics {
         configuration.time = .external { clock.now }
         configuration.accessTokenTTL = .seconds(86_400 * 7)
         let emulator = try await EmulatorServer.start(configuration)
-        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
+        let links = LinkedPlaylists(try SQLitePlaylistLinkStore(location: .inMemory, clock: clock))
         for (index, playlist) in await emulator.playlists().enumerated() {
             try await links.link(RecordID(namespace: "routine", id: "\(index)"), to: try SpotifyID(playlist.id))
         }
-        let refresher = MetadataRefresher(store: links, client: await client(emulator, clock: clock))
+        let refresher = MetadataRefresher(links: links, client: await client(emulator, clock: clock))
         _ = try await refresher.refreshStale(olderThan: .zero)
         try await clock.sleep(for: .seconds(86_400))
         let before = await webRequests(emulator)
@@ -110,14 +110,14 @@ extension Metrics {
 
         // Journal: 47 playlists linked and read yesterday; today 3 more are linked, 20 cards opened,
         // and the daily refresh of all 50 finds 2 changed.
-        let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
-        let background = MetadataRefresher(store: links, client: api)
+        let links = LinkedPlaylists(try SQLitePlaylistLinkStore(location: .inMemory, clock: clock))
+        let background = MetadataRefresher(links: links, client: api)
         for (index, id) in ids.enumerated().dropFirst(3) {
             try await links.link(RecordID(namespace: "session", id: "\(index)"), to: id)
         }
         _ = try await background.refreshStale(olderThan: .zero)
         var mark = await webRequests(emulator)
-        let asked = MetadataRefresher(store: links, client: api, origin: .person)
+        let asked = MetadataRefresher(links: links, client: api, origin: .person)
         for index in 0..<3 {
             let record = RecordID(namespace: "session", id: "\(index)")
             try await links.link(record, to: ids[index])

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import HTTPTypes
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
@@ -331,7 +331,8 @@ enum Metrics {
     static func sqliteCardSamples(links count: Int, reads: Int) async throws -> [Double] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let links = try SQLitePlaylistLinkStore(location: .file(folder.appendingPathComponent("links.sqlite")))
+        let store = try SQLitePlaylistLinkStore(location: .file(folder.appendingPathComponent("links.sqlite")))
+        let links = LinkedPlaylists(store)
         var metadata: [PlaylistMetadata] = []
         var saved: [PlaylistLink] = []
         for index in 0..<count {
@@ -346,7 +347,7 @@ enum Metrics {
                     record: RecordID(namespace: "session", id: "\(index)"), playlist: id,
                     linkedAt: Date(timeIntervalSince1970: 0)))
         }
-        try await links.restore(links: saved, metadata: metadata, replacingNewer: false)
+        try await store.restore(links: saved, metadata: metadata, replacingNewer: false)
         // As an app reads a card: what is past the retention policy's limits goes first.
         return try await cardSamples(links: count, reads: reads) {
             try await links.card(for: $0, retention: .default, at: Date())

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import MallocInterposerSwift
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyWebAPI

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-public import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) public import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyWebAPI
@@ -40,7 +40,7 @@ extension SpotifyServices {
         metadata.totalDuration = .seconds(PreviewCatalog.deepWork.tracks * 212)
         metadata.fetchedAt = now
         // An in-memory store opens at once; a failure leaves the card empty, as a preview may.
-        try? services.links.seedNow(
+        try? services.linkStore.seedNow(
             previewRecord, to: metadata.stamped(now), cover: PNG.placeholder(width: 640, height: 640))
         return services
     }

@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
-public import PlaylistLinks
-public import PlaylistLinksSQLite
+@_spi(Storage) public import PlaylistLinks
+@_spi(Storage) public import PlaylistLinksSQLite
 public import SpotifyAuth
 import SpotifyLinkSupport
 public import SpotifyWebAPI
@@ -243,7 +243,10 @@ public final class SpotifyServices: Sendable {
     /// The Web API client every caller goes through.
     public let client: SpotifyClient
     /// The links from the app's records to playlists, with their saved details and covers.
-    public let links: SQLitePlaylistLinkStore
+    public let links: LinkedPlaylists
+    /// The SQLite store behind ``links``: its GRDB writer, for an app keeping its own tables in
+    /// the same file (one connection pool per file).
+    @_spi(Storage) public let linkStore: SQLitePlaylistLinkStore
 
     /// The clock of expiries, waits and polls.
     public var clock: any SpotifyClock { configuration.clock }
@@ -295,10 +298,11 @@ public final class SpotifyServices: Sendable {
         client = SpotifyClient(
             configuration: api, tokens: session, transport: configuration.transport, clock: configuration.clock,
             logger: configuration.logger, ledger: ledger)
-        links = SQLitePlaylistLinkStore(
+        linkStore = SQLitePlaylistLinkStore(
             deferring: onDisk ? .file(folder.appendingPathComponent(Self.linksFile)) : .inMemory,
             configuration: configuration.database, protection: configuration.protection,
             beforeOpening: beforeOpening, clock: configuration.clock)
+        links = LinkedPlaylists(linkStore)
     }
 
     /// The link store's file in the data folder: the links, the details saved from Spotify, the

@@ -37,7 +37,7 @@ public final class SpotifyLink {
     /// The Web API client every model calls through.
     public var client: SpotifyClient { services.client }
     /// The links from the app's records to playlists, with their saved details and covers.
-    public var links: SQLitePlaylistLinkStore { services.links }
+    public var links: LinkedPlaylists { services.links }
     /// The settings screen's Connect / Disconnect.
     public let connection: SpotifyConnectionModel
 

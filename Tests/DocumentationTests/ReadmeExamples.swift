@@ -30,10 +30,10 @@ func readmeExampleSetUp(appSupport: URL, pastedLink: String) async throws {
     let client = SpotifyClient(configuration: .live, tokens: session, ledger: ledger)   // refreshes once, whatever the number of callers
 
     // Attach a playlist to a record of your app, offline and at once; details are filled in later.
-    let links = try SQLitePlaylistLinkStore(location: .file(appSupport.appendingPathComponent("links.sqlite")))
+    let links = try LinkedPlaylists.sqlite(file: appSupport.appendingPathComponent("links.sqlite"))
     let record = RecordID(namespace: "session", id: "42")
     try await links.link(record, to: try SpotifyReference(parsing: pastedLink, expecting: .playlist).id)
-    try await MetadataRefresher(store: links, client: client).refresh(record: record)
+    try await MetadataRefresher(links: links, client: client).refresh(record: record)
     let card = try await links.card(for: record)   // SQLite only: name, count, duration, cover bytes, links
     print(card?.metadata.name ?? "?", card?.webURL.absoluteString ?? "")   // SpotifyText words counts and songs
     // README example 7 ends

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 
 @Suite("Crash safety (checklist row 40)")
 struct CrashSafetyTests {

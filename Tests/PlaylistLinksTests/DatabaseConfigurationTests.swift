@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 
 /// The stores open their files with the app's GRDB configuration: an app whose data folder is in an
 /// App Group container switches GRDB's suspension handling on, so a suspended process never holds
@@ -37,7 +37,7 @@ struct DatabaseConfigurationTests {
         #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) == nil)
 
         NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
-        try await links.link(record, to: playlist)
+        try await links.linked.link(record, to: playlist)
         #expect(try await links.card(for: record)?.metadata.id == playlist)
         #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) != nil)
         #expect(try await ledger.usage(at: Date()).last24Hours == 1)

@@ -1,12 +1,12 @@
 import Foundation
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 
 @Suite("PlaylistLinks and the late-2026 service", .serialized)
 struct LinksDriftTests {
@@ -15,7 +15,7 @@ struct LinksDriftTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Today's Top Hits")
-            try await links.link(session42, to: hits)
+            try await links.linked.link(session42, to: hits)
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
             #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
             let card = try #require(try await links.card(for: session42))
@@ -34,7 +34,8 @@ struct LinksDriftTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
-                try await links.link(RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
+                try await links.linked.link(
+                    RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             await emulator.control("faults", ["kind": kind, "count": "100"])
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))

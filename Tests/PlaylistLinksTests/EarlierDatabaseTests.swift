@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 
 /// A copy of a database written by an earlier version (`Tests/Fixtures/README.md` says how), in a
 /// temporary folder of its own.
@@ -44,10 +44,10 @@ struct EarlierDatabaseTests {
         let pasted = try #require(try await store.card(for: RecordID(namespace: "session", id: "2")))
         #expect(pasted.metadata == PlaylistMetadata(id: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")))
         #expect(try await store.library().count == 11)
-        #expect(try await store.filterLibrary("focus").first?.name == "Morning Focus")
+        #expect(try await store.linked.filterLibrary("focus").first?.name == "Morning Focus")
 
         // Writing through the new store keeps what was there.
-        try await store.link(RecordID(namespace: "session", id: "3"), to: links[0].playlist)
+        try await store.linked.link(RecordID(namespace: "session", id: "3"), to: links[0].playlist)
         #expect(try await store.links().count == 3)
         #expect(try await store.card(for: RecordID(namespace: "session", id: "1"))?.cover?.count == 11_786)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -22,7 +22,7 @@ struct ForgetOnDiskTests {
             try await store.saveMetadata(metadata)
             try await store.saveCover(
                 Data(repeating: 0x5A, count: 3000) + Data("SENTINEL_COVER_\(index)".utf8), for: id)
-            try await store.link(RecordID(namespace: "session", id: "\(index)"), to: id)
+            try await store.linked.link(RecordID(namespace: "session", id: "\(index)"), to: id)
         }
         try await store.replaceLibrary(playlists.map { LibraryPlaylist(id: $0, name: "SENTINEL_LIBRARY") })
         #expect(try bytes(in: folder).contains(Data("SENTINEL_NAME_7".utf8)))

@@ -6,7 +6,7 @@ import SpotifyWebAPI
 import Synchronization
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 @testable import SpotifyNowPlaying
 
 /// Runs a monitor against the emulator's virtual player on one test clock, stepping time from

@@ -8,8 +8,8 @@ import SpotifyWebAPI
 import Synchronization
 import Testing
 
-@testable import PlaylistLinks
-@testable import PlaylistLinksSQLite
+@_spi(Storage) @testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinksSQLite
 
 let session42 = RecordID(namespace: "session", id: "42")
 
@@ -31,13 +31,13 @@ struct PlaylistLinksTests {
     @Test func linkRelinkUnlinkAndOfflineCard() async throws {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         let first = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
-        try await links.link(session42, to: first)
+        try await links.linked.link(session42, to: first)
         var card = try #require(try await links.card(for: session42))
         #expect(card.metadata.availability == .unknown && card.metadata.name == nil)
         #expect(card.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
         #expect(card.webURL.absoluteString == "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M")
         let second = try SpotifyID("4iV5W9uYEdYUVa79Axb7Rh")
-        try await links.link(session42, to: second)
+        try await links.linked.link(session42, to: second)
         card = try #require(try await links.card(for: session42))
         #expect(card.metadata.id == second)
         #expect(try await links.removeLink(for: session42))
@@ -50,7 +50,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let calm = try await playlistID(emulator, "Calm Evening")
-            try await links.link(session42, to: calm)
+            try await links.linked.link(session42, to: calm)
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
             // The cached cover is the 300 px image, byte for byte as the emulator serves it.
@@ -75,7 +75,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let running = try await playlistID(emulator, "Running Mix")
-            try await links.link(session42, to: running)
+            try await links.linked.link(session42, to: running)
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             _ = try await refresher.refresh(record: session42)
             #expect(await emulator.totalRequests(prefix: "GET /v1/playlists") == 11)
@@ -90,7 +90,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let deep = try await playlistID(emulator, "Deep Work")
-            try await links.link(session42, to: deep)
+            try await links.linked.link(session42, to: deep)
             let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
             _ = try await refresher.refresh(record: session42)
             await emulator.control("playlists/\(deep.rawValue)/rename", ["name": "Deeper Work"])
@@ -117,7 +117,7 @@ struct PlaylistLinksTests {
     @Test func bigPlaylistsAreReadPageByPageWithProgress() async throws {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            try await links.link(session42, to: try await playlistID(emulator, "Running Mix"))
+            try await links.linked.link(session42, to: try await playlistID(emulator, "Running Mix"))
             let seen = Lock<[Int]>([])
             let outcome = try await MetadataRefresher(store: links, client: await emulatorClient(emulator))
                 .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
@@ -134,7 +134,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Lo-Fi Focus Beats")
             let mine = try await emulatorClient(emulator).allMyPlaylists().items
-            try await links.link(session42, to: try #require(mine.first { $0.id == hits }))
+            try await links.linked.link(session42, to: try #require(mine.first { $0.id == hits }))
             _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(
                 record: session42)
             let card = try #require(try await links.card(for: session42))
@@ -149,7 +149,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator, clock: clock)
             for (index, name) in ["Deep Work", "Morning Focus", "Single Spin"].enumerated() {
-                try await links.link(
+                try await links.linked.link(
                     RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             let refresher = MetadataRefresher(store: links, client: client)
@@ -164,8 +164,8 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = await emulatorClient(emulator)
-            try await links.replaceLibrary(try await client.allMyPlaylists().items, userID: "emu-user")
-            #expect(try await links.filterLibrary("deep").map(\.name) == ["Deep Work"])
+            try await links.linked.replaceLibrary(try await client.allMyPlaylists().items, userID: "emu-user")
+            #expect(try await links.linked.filterLibrary("deep").map(\.name) == ["Deep Work"])
             // What the app can read of each, from the listing alone: the user's own and the
             // collaborative in full, a followed one without songs, Spotify's own not at all.
             let access = await Dictionary(uniqueKeysWithValues: try links.library().map { ($0.name, $0.access) })
@@ -174,9 +174,10 @@ struct PlaylistLinksTests {
             #expect(access["Lo-Fi Focus Beats"] == .detailsOnly)
             #expect(access.values.contains(.openOnly))
             #expect(!access.values.contains(nil))
-            #expect(try await links.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
-            #expect(try await links.filterLibrary("").count == 11)
-            let local = try await links.filterLibrary("focus")
+            #expect(
+                try await links.linked.filterLibrary("FOCUS").map(\.name) == ["Morning Focus", "Lo-Fi Focus Beats"])
+            #expect(try await links.linked.filterLibrary("").count == 11)
+            let local = try await links.linked.filterLibrary("focus")
             let page1 = try await client.searchPlaylists("focus", limit: 3)
             let page2 = try await client.searchPlaylists("focus", limit: 3, offset: 3)
             let merged = LibraryPlaylist.merge(local: local, search: page1.items + page2.items, userID: "emu-user")
@@ -198,9 +199,9 @@ struct PlaylistLinksTests {
             + names.enumerated().map { index, name in
                 #"{"id":"\#(String(repeating: "A", count: 21))\#(index)","name":"\#(name)","images":null,"owner":{"id":"me"},"uri":"x"}"#
             }.joined(separator: ",") + "]"
-        try await links.replaceLibrary(
+        try await links.linked.replaceLibrary(
             try JSONDecoder().decode([SimplifiedPlaylist].self, from: Data(json.utf8)), userID: "me")
-        #expect(try await links.filterLibrary(query).map(\.name) == expected)
+        #expect(try await links.linked.filterLibrary(query).map(\.name) == expected)
     }
 
     @Test func coverCacheEvictsTheCoversStoredLongestAgoBeyondTheLimit() async throws {
@@ -208,7 +209,7 @@ struct PlaylistLinksTests {
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock, coverCacheLimit: 350)
         let ids = try (0..<4).map { try SpotifyID(String(repeating: "B", count: 21) + "\($0)") }
         for (index, id) in ids.enumerated() {
-            try await links.link(RecordID(namespace: "s", id: "\(index)"), to: id)
+            try await links.linked.link(RecordID(namespace: "s", id: "\(index)"), to: id)
             try await links.saveCover(Data(repeating: UInt8(index), count: 100), for: id)
             clock.advance(by: .seconds(1))
             // Cover 0 is stored again (a refresh found it changed): it is now newer than cover 1.
@@ -228,13 +229,13 @@ struct PlaylistLinksTests {
         metadata.trackCount = 12
         metadata.totalDuration = .seconds(2400)
         try await source.saveMetadata(metadata)
-        try await source.link(session42, to: id)
-        let data = try await source.exportJSON()
+        try await source.linked.link(session42, to: id)
+        let data = try await source.linked.exportJSON()
         #expect(!String(decoding: data, as: UTF8.self).contains("token"))
         let target = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
-        #expect(try await target.importJSON(data).added.map(\.record) == [session42])
+        #expect(try await target.linked.importJSON(data).added.map(\.record) == [session42])
         #expect(try await target.card(for: session42)?.metadata == source.card(for: session42)?.metadata)
-        await #expect(throws: PlaylistLinksError.self) { try await target.importJSON(Data("{}".utf8)) }
+        await #expect(throws: PlaylistLinksError.self) { try await target.linked.importJSON(Data("{}".utf8)) }
     }
 
     /// A file that is not an export says so in words: what is missing or wrong, and where; never
@@ -252,7 +253,7 @@ struct PlaylistLinksTests {
     func aFileThatIsNotAnExportSaysWhatIsWrongInWords(_ text: String, _ expected: String) async throws {
         let store = try SQLitePlaylistLinkStore(location: .inMemory)
         await #expect {
-            try await store.importJSON(Data(text.utf8))
+            try await store.linked.importJSON(Data(text.utf8))
         } throws: { error in
             guard let error = error as? PlaylistLinksError, error.code == .invalidImport else { return false }
             return error.message.contains(expected) && !error.message.contains("Debug")
@@ -290,7 +291,7 @@ struct PlaylistLinksTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "links-\(UUID().uuidString)/links.sqlite")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        try await SQLitePlaylistLinkStore(location: .file(url)).link(
+        try await SQLitePlaylistLinkStore(location: .file(url)).linked.link(
             session42, to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         #expect(
             try await SQLitePlaylistLinkStore(location: .file(url)).link(for: session42)?.playlist.rawValue
@@ -300,7 +301,7 @@ struct PlaylistLinksTests {
     @Test func badRecordsAreRejected() async throws {
         let links = try SQLitePlaylistLinkStore(location: .inMemory)
         await #expect(throws: PlaylistLinksError.self) {
-            try await links.link(RecordID(namespace: "", id: "1"), to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
+            try await links.linked.link(RecordID(namespace: "", id: "1"), to: try SpotifyID("37i9dQZF1DXcBWIGoYBM5M"))
         }
     }
 }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Logging
-import PlaylistLinks
-import PlaylistLinksPostgres
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 import SpotifyEmulator
 import SpotifyTesting
@@ -66,7 +66,7 @@ struct PostgresStoreTests {
         var named = PlaylistMetadata(id: focus, availability: .available)
         named.name = "Alice's Focus"
         try await alice.saveMetadata(named)
-        try await alice.link(session, to: focus)
+        try await alice.linked.link(session, to: focus)
         try await alice.saveCover(Data([1, 2, 3]), for: focus)
         try await alice.replaceLibrary([LibraryPlaylist(id: focus, name: "Alice's Focus")])
 
@@ -78,7 +78,7 @@ struct PostgresStoreTests {
         #expect(try await bob.card(for: session) == nil)
         // Bob's changes to the same record and playlist ID land in his rows alone.
         #expect(try await !bob.removeLink(for: session))
-        try await bob.link(session, to: deepWork)
+        try await bob.linked.link(session, to: deepWork)
         var his = PlaylistMetadata(id: focus, availability: .available)
         his.name = "Bob's"
         try await bob.saveMetadata(his)
@@ -106,7 +106,7 @@ struct PostgresStoreTests {
             named.name = "SENTINEL_NAME"
             named.ownerName = "SENTINEL_OWNER"
             try await each.saveMetadata(named)
-            try await each.link(RecordID(namespace: "session", id: "1"), to: focus)
+            try await each.linked.link(RecordID(namespace: "session", id: "1"), to: focus)
             try await each.saveCover(Data("SENTINEL_COVER".utf8), for: focus)
             try await each.replaceLibrary([LibraryPlaylist(id: deepWork, name: "SENTINEL_LIBRARY")])
         }
@@ -322,7 +322,7 @@ struct PostgresStoreTests {
         _ = try await nextElement(of: locked.stream, "the blocker to lock the tables")
         let calls: [(String, Task<Void, any Error>)] = [
             ("read links", Task { _ = try await links.links() }),
-            ("save a link", Task { try await links.link(RecordID(namespace: "session", id: "1"), to: focus) }),
+            ("save a link", Task { try await links.linked.link(RecordID(namespace: "session", id: "1"), to: focus) }),
             (
                 "count a request",
                 Task { _ = try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) }
@@ -340,7 +340,7 @@ struct PostgresStoreTests {
         }
         released.continuation.yield()
         try await holder.value
-        try await links.link(RecordID(namespace: "session", id: "2"), to: deepWork)
+        try await links.linked.link(RecordID(namespace: "session", id: "2"), to: deepWork)
         #expect(try await links.link(for: RecordID(namespace: "session", id: "2"))?.playlist == deepWork)
         #expect(try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) == .counted)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyTesting
@@ -8,7 +8,7 @@ import SpotifyWebAPI
 import Synchronization
 import Testing
 
-@testable import PlaylistLinks
+@_spi(Storage) @testable import PlaylistLinks
 @testable import SpotifyNowPlaying
 
 private let key = SpotifyAppKey(issuer: "http://127.0.0.1", clientID: "spotlink-demo")
@@ -93,7 +93,7 @@ struct RevalidationTests {
             let collections = try await emulator.playlists().map { try SpotifyID($0.id) }
             #expect(collections.count == 100)
             for (index, id) in collections.enumerated() {
-                try await links.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
+                try await links.linked.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
             }
             let client = await emulatorClient(emulator, clock: clock)
             let refresher = MetadataRefresher(store: links, client: client)
@@ -134,7 +134,7 @@ struct RevalidationTests {
             let client = await emulatorClient(emulator, clock: clock)
             // Two playlists of the user's library and one outside it: reading 5 library pages would cost more.
             for (index, name) in ["Deep Work", "Morning Focus", "Focus Flow"].enumerated() {
-                try await links.link(
+                try await links.linked.link(
                     RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             let refresher = MetadataRefresher(store: links, client: client)
@@ -153,7 +153,7 @@ struct RevalidationTests {
         let clock = VirtualClock(mode: .automatic)
         let links = try SQLitePlaylistLinkStore(location: .inMemory, clock: clock)
         try await withEmulator { (emulator: EmulatorServer) async throws in
-            try await links.link(session42, to: try await playlistID(emulator, "Deep Work"))
+            try await links.linked.link(session42, to: try await playlistID(emulator, "Deep Work"))
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,

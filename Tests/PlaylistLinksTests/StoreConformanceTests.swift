@@ -1,6 +1,6 @@
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
@@ -156,14 +156,14 @@ struct StoreConformanceTests {
         // Covers kept a year: the cover goes here because its details do.
         let policy = RetentionPolicy(coverUnusedFor: .seconds(365 * 86_400))
         try await store.saveMetadata(described(focus, "Focus"))
-        try await store.link(session, to: focus)
+        try await store.linked.link(session, to: focus)
         try await store.saveCover(Data("cover".utf8), for: focus)
         clock.advance(by: .seconds(89 * 86_400))
-        var card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        var card = try #require(try await store.linked.card(for: session, retention: policy, at: clock.now))
         #expect(card.metadata.name == "Focus" && card.metadata.droppedAt == nil && card.cover != nil)
         // Reading does not renew the details: only Spotify does.
         clock.advance(by: .seconds(2 * 86_400))
-        card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        card = try #require(try await store.linked.card(for: session, retention: policy, at: clock.now))
         #expect(card.metadata.name == nil && card.metadata.trackCount == nil && card.metadata.totalDuration == nil)
         #expect(card.metadata.droppedAt == clock.now)
         #expect(card.cover == nil)
@@ -171,7 +171,7 @@ struct StoreConformanceTests {
         #expect(try await store.link(for: session)?.playlist == focus)
         // Details from Spotify again: kept, stamped now, no longer dropped.
         try await store.saveMetadata(described(focus, "Focus").with(savedAt: nil))
-        card = try #require(try await store.card(for: session, retention: policy, at: clock.now))
+        card = try #require(try await store.linked.card(for: session, retention: policy, at: clock.now))
         #expect(card.metadata.name == "Focus" && card.metadata.droppedAt == nil && card.metadata.savedAt == clock.now)
     }
 
@@ -186,18 +186,19 @@ struct StoreConformanceTests {
         let policy = RetentionPolicy(detailsKeptFor: .seconds(365 * 86_400))
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.saveMetadata(described(deepWork, "Deep Work"))
-        try await store.link(shown, to: focus)
-        try await store.link(other, to: deepWork)
+        try await store.linked.link(shown, to: focus)
+        try await store.linked.link(other, to: deepWork)
         try await store.saveCover(Data("focus".utf8), for: focus)
         try await store.saveCover(Data("deep".utf8), for: deepWork)
         for _ in 0..<3 {
             clock.advance(by: .seconds(20 * 86_400))
-            #expect(try await store.card(for: shown, retention: policy, at: clock.now)?.cover == Data("focus".utf8))
+            #expect(
+                try await store.linked.card(for: shown, retention: policy, at: clock.now)?.cover == Data("focus".utf8))
         }
         // Sixty days on, the card never shown lost its cover (to the read of the other card), not
         // its details.
         #expect(try await store.cover(for: deepWork) == nil)
-        let card = try #require(try await store.card(for: other, retention: policy, at: clock.now))
+        let card = try #require(try await store.linked.card(for: other, retention: policy, at: clock.now))
         #expect(card.cover == nil && card.metadata.name == "Deep Work")
     }
 
@@ -209,7 +210,7 @@ struct StoreConformanceTests {
         let session = RecordID(namespace: "session", id: "1")
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.saveMetadata(described(deepWork, "Deep Work"))
-        try await store.link(session, to: focus)
+        try await store.linked.link(session, to: focus)
         try await store.saveCover(Data("cover".utf8), for: focus)
         try await store.replaceLibrary([LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada")])
         try await store.forgetSpotifyDetails()
@@ -222,7 +223,7 @@ struct StoreConformanceTests {
         // A playlist no link names goes altogether.
         #expect(try await store.allMetadata() == [PlaylistMetadata(id: focus)])
         // Relinking from the picker saves what it says again.
-        try await store.link(session, to: LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada"))
+        try await store.linked.link(session, to: LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada"))
         #expect(try await store.card(for: session)?.metadata.name == "Deep Work")
     }
 
@@ -243,7 +244,7 @@ struct StoreConformanceTests {
         refreshed.totalDuration = .seconds(2400)
         let interleaving = InterleavingStore(base: store, landing: refreshed)
         let session = RecordID(namespace: "session", id: "1")
-        try await interleaving.link(
+        try await interleaving.linked.link(
             session,
             to: LibraryPlaylist(id: focus, name: "Focus", ownerName: "Ada", trackCount: 12, snapshotID: "snap-B"))
         try await interleaving.landed()
@@ -271,9 +272,9 @@ struct StoreConformanceTests {
         let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         let record = RecordID(namespace: "session", id: "1")
-        try await store.link(record, to: focus)
+        try await store.linked.link(record, to: focus)
         clock.advance(by: .seconds(60))
-        try await store.link(record, to: deepWork)
+        try await store.linked.link(record, to: deepWork)
         let link = try #require(try await store.link(for: record))
         #expect(link.playlist == deepWork)
         #expect(link.linkedAt == clock.now)
@@ -286,7 +287,7 @@ struct StoreConformanceTests {
     func linkingByIDKeepsWhatIsCachedAndLinkingFromThePickerReplacesIt(_ kind: StoreKind) async throws {
         let store = try await kind.make(clock: VirtualClock())
         try await store.saveMetadata(described(focus, "Focus"))
-        try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
+        try await store.linked.link(RecordID(namespace: "session", id: "1"), to: focus)
         #expect(try await store.metadata(for: focus) == described(focus, "Focus"))
         try await store.saveLink(
             RecordID(namespace: "session", id: "2"), to: PlaylistMetadata(id: focus), replacingMetadata: true)
@@ -298,7 +299,7 @@ struct StoreConformanceTests {
         let store = try await kind.make(clock: VirtualClock())
         for record in [RecordID(namespace: "", id: "1"), RecordID(namespace: "session", id: "")] {
             let viaLink = try await #require(throws: PlaylistLinksError.self) {
-                try await store.link(record, to: focus)
+                try await store.linked.link(record, to: focus)
             }
             #expect(viaLink.code == .invalidArgument)
             let viaSave = try await #require(throws: PlaylistLinksError.self) {
@@ -314,7 +315,7 @@ struct StoreConformanceTests {
         let store = try await kind.make(clock: VirtualClock())
         let record = RecordID(namespace: "routine", id: "morning")
         try await store.saveMetadata(described(focus, "Focus"))
-        try await store.link(record, to: focus)
+        try await store.linked.link(record, to: focus)
         #expect(try await store.removeLink(for: record))
         #expect(try await !store.removeLink(for: record))
         #expect(try await store.link(for: record)?.playlist == nil)
@@ -327,7 +328,7 @@ struct StoreConformanceTests {
         let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         for id in ["3", "1", "2"] {
-            try await store.link(RecordID(namespace: "session", id: id), to: focus)
+            try await store.linked.link(RecordID(namespace: "session", id: id), to: focus)
             clock.advance(by: .seconds(1))
         }
         #expect(try await store.links().map(\.record.id) == ["3", "1", "2"])
@@ -338,7 +339,7 @@ struct StoreConformanceTests {
         let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         let record = RecordID(namespace: "session", id: "7")
-        try await store.link(record, to: focus)
+        try await store.linked.link(record, to: focus)
         try await store.saveMetadata(described(focus, "Focus"))
         try await store.saveCover(Data([0x89, 0x50, 0x4E, 0x47]), for: focus)
         let card = try #require(try await store.card(for: record))
@@ -361,7 +362,7 @@ struct StoreConformanceTests {
         }
         try await store.replaceLibrary(library)
         #expect(try await store.library() == library)
-        #expect(try await store.filterLibrary("caf").map(\.name) == ["Café Bar", "Le Cafe", "Nocafé"])
+        #expect(try await store.linked.filterLibrary("caf").map(\.name) == ["Café Bar", "Le Cafe", "Nocafé"])
         try await store.replaceLibrary(Array(library.prefix(1)))
         #expect(try await store.library().map(\.name) == ["Nocafé"])
     }
@@ -372,14 +373,14 @@ struct StoreConformanceTests {
         let clock = VirtualClock()
         let source = try await from.make(clock: clock)
         try await source.saveMetadata(described(focus, "Focus"))
-        try await source.link(RecordID(namespace: "session", id: "1"), to: focus)
+        try await source.linked.link(RecordID(namespace: "session", id: "1"), to: focus)
         clock.advance(by: .seconds(5))
-        try await source.link(RecordID(namespace: "routine", id: "evening"), to: deepWork)
+        try await source.linked.link(RecordID(namespace: "routine", id: "evening"), to: deepWork)
         let target = try await to.make(clock: VirtualClock())
-        try await target.link(RecordID(namespace: "session", id: "1"), to: deepWork)
-        try await target.link(RecordID(namespace: "session", id: "9"), to: deepWork)
+        try await target.linked.link(RecordID(namespace: "session", id: "1"), to: deepWork)
+        try await target.linked.link(RecordID(namespace: "session", id: "9"), to: deepWork)
 
-        let report = try await target.importJSON(try await source.exportJSON())
+        let report = try await target.linked.importJSON(try await source.linked.exportJSON())
         #expect(report.replaced.map(\.record) == [RecordID(namespace: "session", id: "1")])
         #expect(report.added.map(\.record) == [RecordID(namespace: "routine", id: "evening")])
         #expect(report.kept.isEmpty && report.unchanged.isEmpty)
@@ -396,38 +397,38 @@ struct StoreConformanceTests {
         let clock = VirtualClock()
         let store = try await kind.make(clock: clock)
         let session = RecordID(namespace: "session", id: "1")
-        try await store.link(session, to: focus)
+        try await store.linked.link(session, to: focus)
         let exported = try #require(try await store.link(for: session))
-        let export = try await store.exportJSON()
+        let export = try await store.linked.exportJSON()
         clock.advance(by: .seconds(60))
-        try await store.link(session, to: deepWork)
+        try await store.linked.link(session, to: deepWork)
 
-        let kept = try await store.importJSON(export)
+        let kept = try await store.linked.importJSON(export)
         #expect(kept.kept == [exported] && kept.replaced.isEmpty && kept.added.isEmpty)
         #expect(try await store.link(for: session)?.playlist == deepWork)
 
-        let replaced = try await store.importJSON(export, replacingNewer: true)
+        let replaced = try await store.linked.importJSON(export, replacingNewer: true)
         #expect(replaced.replaced == [exported] && replaced.kept.isEmpty)
         #expect(try await store.link(for: session) == exported)
 
-        let again = try await store.importJSON(export)
+        let again = try await store.linked.importJSON(export)
         #expect(again.unchanged == [exported] && again.kept.isEmpty && again.replaced.isEmpty)
     }
 
     @Test(arguments: StoreKind.available)
     func aBadImportChangesNothing(_ kind: StoreKind) async throws {
         let store = try await kind.make(clock: VirtualClock())
-        try await store.link(RecordID(namespace: "session", id: "1"), to: focus)
-        let before = try await store.exportJSON()
+        try await store.linked.link(RecordID(namespace: "session", id: "1"), to: focus)
+        let before = try await store.linked.exportJSON()
         let badID =
             #"{"format":"spotifylink-links","version":1,"playlists":[],"links":[{"record":{"namespace":"s","id":"2"},"playlist":"../../x","linkedAt":"2026-01-01T00:00:00Z"}]}"#
         for data in [
             Data("{}".utf8), Data(badID.utf8),
             Data(#"{"format":"spotifylink-links","version":2,"links":[],"playlists":[]}"#.utf8),
         ] {
-            await #expect(throws: PlaylistLinksError.self) { try await store.importJSON(data) }
+            await #expect(throws: PlaylistLinksError.self) { try await store.linked.importJSON(data) }
         }
-        #expect(try await store.exportJSON() == before)
+        #expect(try await store.linked.exportJSON() == before)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting

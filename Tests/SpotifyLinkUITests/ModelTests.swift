@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport
@@ -513,7 +513,7 @@ struct PickerModelTests {
         #expect(card.songTime(.seconds(600)) == .songTimeUnknown(.spotifyOwned))
         #expect(card.openInSpotify()?.reference == .playlist(spotifys.id))
         // The refresher leaves Spotify's own playlists alone: asking would spend a request for a 404.
-        let refresher = MetadataRefresher(store: harness.links, client: harness.client)
+        let refresher = MetadataRefresher(links: harness.links, client: harness.client)
         #expect(try await refresher.refreshStale(olderThan: .zero).isEmpty)
     }
 

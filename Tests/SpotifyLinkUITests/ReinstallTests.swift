@@ -1,6 +1,6 @@
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkUI
 import SpotifyTesting

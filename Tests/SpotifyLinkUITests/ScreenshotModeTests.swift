@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyEmulator
 import SpotifyLinkCore
 import SpotifyLinkSupport
@@ -38,7 +38,7 @@ struct ScreenshotModeTests {
         let card = PlaylistCardModel(record: record, spotify: harness.spotify)
         await card.load()
         await card.waitForRefresh()
-        let saved = try #require(try await harness.links.cover(for: deep), "the refresh saved no cover")
+        let saved = try #require(try await harness.linkStore.cover(for: deep), "the refresh saved no cover")
         let shown = try #require(card.card?.cover)
         let savedSize = try #require(PNG.dimensions(of: saved))
         let shownSize = try #require(PNG.dimensions(of: shown))
@@ -58,7 +58,7 @@ struct ScreenshotModeTests {
         await card.load()
         await card.waitForRefresh()
         let shown = try #require(card.card?.cover)
-        #expect(await shown == (try harness.links.cover(for: deep)))
+        #expect(await shown == (try harness.linkStore.cover(for: deep)))
         #expect(try Self.palette(shown).count == 2)
         await harness.stop()
     }

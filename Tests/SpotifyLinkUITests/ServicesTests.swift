@@ -1,5 +1,5 @@
 import Foundation
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyEmulator
 import SpotifyLinkCore
 import SpotifyLinkUI
@@ -31,7 +31,7 @@ struct ServicesTests {
             let deep = try SpotifyID(try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id)
             let record = RecordID(namespace: "session", id: "1")
             try await services.links.link(record, to: deep)
-            _ = try await MetadataRefresher(store: services.links, client: services.client).refresh(record: record)
+            _ = try await MetadataRefresher(links: services.links, client: services.client).refresh(record: record)
             #expect(try await services.links.card(for: record)?.metadata.name == "Deep Work")
             #expect(try await services.ledger.usage(at: services.clock.now).last24Hours > 0)
 

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting
@@ -54,7 +55,9 @@ final class UIHarness {
     let spotify: SpotifyLink
     var session: SpotifySession { spotify.session }
     var client: SpotifyClient { spotify.client }
-    var links: SQLitePlaylistLinkStore { spotify.links }
+    var links: LinkedPlaylists { spotify.links }
+    /// The SQLite store behind ``links``, for what only a store offers (its writer, a metadata save).
+    var linkStore: SQLitePlaylistLinkStore { spotify.services.linkStore }
     var connection: SpotifyConnectionModel { spotify.connection }
     let signIns = Counter()
     /// The system's sign-in sheet, as the test plays it: counts each opening, then does what the

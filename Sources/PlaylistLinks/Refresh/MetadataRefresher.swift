@@ -41,11 +41,20 @@ public struct MetadataRefresher: Sendable {
     package let origin: RequestOrigin
 
     /// - Parameters:
-    ///   - store: where the metadata and covers are kept.
+    ///   - links: where the metadata and covers are kept.
     ///   - client: reads the playlists (its gate, ledger and session apply).
     ///   - transport: fetches cover bytes (image URLs need no token).
     ///   - origin: `.person` when a person asked for this refresh (a pull to refresh, a command).
     public init(
+        links: LinkedPlaylists, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
+        origin: RequestOrigin = .backgroundWork
+    ) {
+        self.init(store: links.store, client: client, transport: transport, origin: origin)
+    }
+
+    /// A refresher saving into `store` directly: ``init(links:client:transport:origin:)`` for a
+    /// storage implementer's tests.
+    @_spi(Storage) public init(
         store: any PlaylistLinkStore, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
         origin: RequestOrigin = .backgroundWork
     ) {

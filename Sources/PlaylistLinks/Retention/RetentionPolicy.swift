@@ -1,10 +1,10 @@
-public import Foundation
+import Foundation
 import SpotifyLinkSupport
 
 /// How long the details saved from Spotify stay on the device: temporary by design, as Spotify's
 /// Developer Terms ask ("temporary caching of metadata and cover art", "delete older data").
 ///
-/// Every limit is applied when a card is read (``PlaylistLinkStore/card(for:retention:at:)``), on
+/// Every limit is applied when a card is read (``LinkedPlaylists/card(for:retention:at:)``), on
 /// the device alone: offline too, with no timer and no request. The defaults keep a journal's
 /// card whole for weeks without a network and still temporary:
 /// - ``refreshAfter``, a day: Spotify publishes no retention period, and its terms ask for "the
@@ -37,19 +37,4 @@ public struct RetentionPolicy: Sendable, Equatable {
 
     /// A day, 30 days, 90 days.
     public static let `default` = RetentionPolicy()
-}
-
-extension PlaylistLinkStore {
-    /// The card of `record` with `retention` applied at `now` first: details saved longer ago
-    /// than ``RetentionPolicy/detailsKeptFor`` are dropped (the card's metadata then has
-    /// ``PlaylistMetadata/droppedAt``), covers not shown for ``RetentionPolicy/coverUnusedFor`` are
-    /// deleted, and the card's cover counts as shown now. Offline too: no request is made.
-    public func card(for record: RecordID, retention: RetentionPolicy, at now: Date) async throws -> PlaylistCard? {
-        try await expire(
-            detailsSavedBefore: now.addingTimeInterval(-retention.detailsKeptFor.seconds),
-            coversShownBefore: now.addingTimeInterval(-retention.coverUnusedFor.seconds), at: now)
-        guard let card = try await card(for: record) else { return nil }
-        if card.cover != nil { try await coverShown(for: card.metadata.id, at: now) }
-        return card
-    }
 }

@@ -125,7 +125,7 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
 
     /// This metadata as a store saves it at `now`: details without a ``savedAt`` are stamped
     /// `now`, and details clear ``droppedAt``. Every store saves through it, a store of your own too.
-    public func stamped(_ now: Date) -> PlaylistMetadata {
+    @_spi(Storage) public func stamped(_ now: Date) -> PlaylistMetadata {
         var stamped = self
         if hasDetails {
             stamped.savedAt = savedAt ?? now

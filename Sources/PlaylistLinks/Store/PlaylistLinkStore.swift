@@ -1,16 +1,17 @@
 public import Foundation
 public import SpotifyWebAPI
 
-/// Where the links between the host app's records and Spotify playlists are kept, with the cached
-/// playlist metadata, covers and the picker's copy of the user's library: plain Swift values in
-/// and out, nothing of the database behind.
+/// The storage contract behind ``LinkedPlaylists``: the primitives a store implements, for the
+/// stores of this package and a backend an app or server brings. Apps never call it: they link,
+/// unlink, show and back up through ``LinkedPlaylists``, which owns the merge rules and makes
+/// each of its operations one transaction of these.
 ///
-/// `SQLitePlaylistLinkStore` (`PlaylistLinksSQLite`) is the implementation apps use: one SQLite file on the device,
-/// readable offline. A server keeping links for many users can put its own database behind this
-/// protocol (PostgreSQL through an async driver, say): the requirements are `async`, take and
-/// return only the value types of this module, and name the few operations that must be atomic.
-/// Everything above the store (``MetadataRefresher``, the linking, library and backup operations
-/// in the extensions below, the view models of `SpotifyLinkUI`) works with any conforming type.
+/// `SQLitePlaylistLinkStore` (`PlaylistLinksSQLite`) keeps one SQLite file on the device;
+/// `PostgresPlaylistLinkStore` (`PlaylistLinksPostgres`) keeps many users in one database. Another
+/// database goes behind this protocol: the requirements are `async`, take and return only the
+/// value types of this module, and name the few operations that must be atomic. Import it with
+/// `@_spi(Storage) import PlaylistLinks`; the conformance suite of this package's tests is the
+/// specification.
 ///
 /// A conforming type:
 /// - keeps at most one link per ``RecordID``; saving a link for a record replaces its old one;
@@ -20,12 +21,12 @@ public import SpotifyWebAPI
 ///   without one, and clears ``PlaylistMetadata/droppedAt`` then;
 /// - throws ``PlaylistLinksError`` (code `.database` when the storage fails), never loses saved
 ///   data on a failed write, and holds no token or other secret.
+@_spi(Storage)
 public protocol PlaylistLinkStore: Sendable {
     /// Links `record` to the playlist `metadata` describes, replacing the record's previous link and
     /// stamping it with the store's clock, and saves the metadata in the same transaction:
     /// replacing what is cached when `replacingMetadata`, otherwise only when nothing is cached
-    /// for that playlist yet. Apps call ``link(_:to:)-(_,SpotifyID)``, which keeps what is known of
-    /// the playlist.
+    /// for that playlist yet. ``LinkedPlaylists/link(_:to:)-(_,SpotifyID)`` calls it.
     /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
     ///   namespace or an ID: every store refuses it (the conformance suite checks).
     func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws
@@ -34,7 +35,7 @@ public protocol PlaylistLinkStore: Sendable {
     /// with the store's clock, and saves what `merge` makes of the playlist's cached metadata
     /// (`nil` when none is cached), all in one transaction: a metadata save by another writer (a
     /// refresh, a widget's process) lands wholly before the read or wholly after the write, never
-    /// between them. Apps call ``link(_:to:)-(_,LibraryPlaylist)``, which merges for them.
+    /// between them. ``LinkedPlaylists/link(_:to:)-(_,LibraryPlaylist)`` merges through it.
     /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
     ///   namespace or an ID, or when `merge` returns metadata of another playlist.
     func saveLink(
@@ -93,8 +94,8 @@ public protocol PlaylistLinkStore: Sendable {
     /// whose details were saved (``PlaylistMetadata/savedAt``, else ``PlaylistMetadata/fetchedAt``)
     /// before `detailsSavedBefore` are cleared as ``forgetSpotifyDetails()`` clears them, with
     /// ``PlaylistMetadata/droppedAt`` set to `now` and their covers deleted; the bytes of every
-    /// cover not shown since `coversShownBefore` are deleted. Links stay. Apps call
-    /// ``card(for:retention:at:)``, which applies a ``RetentionPolicy`` this way.
+    /// cover not shown since `coversShownBefore` are deleted. Links stay.
+    /// ``LinkedPlaylists/card(for:retention:at:)`` applies a ``RetentionPolicy`` this way.
     func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
 
     /// Notes that the cover of playlist `id` was shown at `now` (a cover not shown for long goes).
@@ -137,17 +138,19 @@ public struct RestoreReport: Sendable, Equatable {
     public var unchanged: [PlaylistLink] = []
 
     /// An empty report.
-    public init() {}
+    @_spi(Storage) public init() {}
 
     /// What to do with `restored` when the record's link here is `existing`.
-    public static func decision(existing: PlaylistLink?, restored: PlaylistLink, replacingNewer: Bool) -> Decision {
+    @_spi(Storage) public static func decision(existing: PlaylistLink?, restored: PlaylistLink, replacingNewer: Bool)
+        -> Decision
+    {
         guard let existing else { return .add }
         if existing.playlist == restored.playlist { return .unchanged }
         return existing.linkedAt > restored.linkedAt && !replacingNewer ? .keep : .replace
     }
 
     /// Notes `decision` for `link`.
-    public mutating func note(_ decision: Decision, _ link: PlaylistLink) {
+    @_spi(Storage) public mutating func note(_ decision: Decision, _ link: PlaylistLink) {
         switch decision {
         case .add: added.append(link)
         case .replace: replaced.append(link)
@@ -174,60 +177,12 @@ public struct PlaylistLink: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-// MARK: - Linking, for any store
+// MARK: - What every store's transactions share
 
 extension PlaylistLinkStore {
-    /// Links `record` to a playlist chosen in the picker, keeping what the picker knew of it;
-    /// `access`, when known, is what the app can read of it (``LibraryPlaylist/access``).
-    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist, access: PlaylistAccess? = nil) async throws {
-        try Self.check(record)
-        try await saveLink(record, to: playlist.id) { cached in
-            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
-            metadata.update(from: playlist)
-            if let access { metadata.availability = access.availability }
-            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-            metadata.savedAt = nil  // fresh from Spotify: the store stamps it
-            return metadata
-        }
-    }
-
-    /// Links `record` to a playlist picked from the saved library, keeping what the library knew of
-    /// it (name, owner, count, cover URL, snapshot): its card reads complete at once, offline too,
-    /// and a refresh adds the duration and the cover's bytes. What is cached of that playlist from
-    /// an earlier read stays where the library says nothing. The read of what is cached and the
-    /// write are one transaction, so a refresh saving the same playlist meanwhile is not undone.
-    public func link(_ record: RecordID, to playlist: LibraryPlaylist) async throws {
-        try Self.check(record)
-        try await saveLink(record, to: playlist.id) { cached in
-            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
-            metadata.name = playlist.name
-            metadata.ownerName = playlist.ownerName ?? metadata.ownerName
-            metadata.trackCount = playlist.trackCount ?? metadata.trackCount
-            metadata.coverURL = playlist.coverURL ?? metadata.coverURL
-            if metadata.snapshotID != playlist.snapshotID {
-                // Another version than the one whose duration is cached: the next refresh reads it.
-                metadata.totalDuration = nil
-                metadata.unavailableCount = nil
-                metadata.fetchedAt = nil
-            }
-            metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
-            // Just listed, so served: what the listing said the app can read, else served as before.
-            if let access = playlist.access {
-                metadata.availability = access.availability
-            } else if metadata.availability == .unknown {
-                metadata.availability = .available
-            }
-            metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
-            return metadata
-        }
-    }
-
-    /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is cached of
-    /// that playlist stays.
-    public func link(_ record: RecordID, to id: SpotifyID) async throws {
-        try Self.check(record)
-        try await saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
-    }
+    /// This store behind the app's face: how the command line and the tests reach the app's
+    /// operations on a store they made.
+    package var linked: LinkedPlaylists { LinkedPlaylists(self) }
 
     /// Refuses a record without a namespace or an ID: every store's `saveLink` calls it.
     package static func check(_ record: RecordID) throws {
@@ -253,32 +208,8 @@ extension PlaylistLinkStore {
     }
 }
 
-// MARK: - The picker's library, for any store
-
-extension PlaylistLinkStore {
-    /// Replaces the cached list of the user's own playlists (for the picker) with the playlists
-    /// Spotify listed to the user `userID`, each marked with what the app can read of it
-    /// (``LibraryPlaylist/access``: the user's own and collaborative ones in full, followed ones
-    /// without their songs, Spotify's own not at all).
-    ///
-    /// - Returns: the list as cached, in library order, so the caller need not read it back.
-    @discardableResult
-    public func replaceLibrary(_ playlists: [SimplifiedPlaylist], userID: String?) async throws -> [LibraryPlaylist] {
-        let library = playlists.map { LibraryPlaylist(playlist: $0, userID: userID) }
-        try await replaceLibrary(library)
-        return library
-    }
-
-    /// The cached playlists whose name matches `text`, case-, diacritic- and width-insensitively:
-    /// names that start with it first, then names with a word that starts with it, then any other
-    /// match, each group in library order.
-    public func filterLibrary(_ text: String) async throws -> [LibraryPlaylist] {
-        LibraryPlaylist.filter(try await library(), matching: text)
-    }
-}
-
 extension LibraryPlaylist {
-    /// `playlists` whose name matches `text`, ranked as ``PlaylistLinkStore/filterLibrary(_:)`` says.
+    /// `playlists` whose name matches `text`, ranked as ``LinkedPlaylists/filterLibrary(_:)`` says.
     package static func filter(_ playlists: [LibraryPlaylist], matching text: String) -> [LibraryPlaylist] {
         let needle = fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
         let ranked = playlists.enumerated().compactMap { position, playlist -> (Int, Int, LibraryPlaylist)? in

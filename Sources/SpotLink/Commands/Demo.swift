@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
 import HTTPTypes
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
-import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
@@ -88,12 +88,12 @@ struct Demo: AsyncParsableCommand {
                 "milliseconds": "\(Int((ContinuousClock.now - fetchStart).seconds * 1000))",
             ])
 
-        let journal = try Journal(links: links)
+        let journal = try Journal(store: spotify.linkStore)
         let morning = try journal.create(title: "Morning routine", minutes: 20, at: clock.now)
         narrator.step("Created session \(morning.id) \"Morning routine\" (20 min)")
         let match = try requireValue(try await links.filterLibrary("focus").first, "no playlist matches 'focus'")
         try await links.link(morning.record, to: try requireValue(library.first { $0.id == match.id }, "picker"))
-        _ = try await MetadataRefresher(store: links, client: client).refresh(record: morning.record)
+        _ = try await MetadataRefresher(links: links, client: client).refresh(record: morning.record)
         narrator.step("Found \"\(match.name)\" by typing 'focus' and attached it")
         await show(morning, links)
 
@@ -158,7 +158,7 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
-    private func show(_ entry: Journal.Entry, _ links: SQLitePlaylistLinkStore) async {
+    private func show(_ entry: Journal.Entry, _ links: LinkedPlaylists) async {
         CardPrinter.print(entry: entry, card: try? await links.card(for: entry.record), json: json)
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import EmulatorCommandLine
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkCore
 import SpotifyLinkSupport
@@ -77,7 +77,7 @@ struct Refresh: AsyncParsableCommand {
         let (_, client) = try await signedIn(context)
         let links = try context.links()
         let json = global.json
-        let outcomes = try await MetadataRefresher(store: links, client: client, origin: .person).refreshStale(
+        let outcomes = try await MetadataRefresher(links: links, client: client, origin: .person).refreshStale(
             olderThan: .clampedSeconds(stale * 3600)
         ) { done, total in
             if !json { Output.progress("Refreshing", done, total) }
@@ -261,7 +261,7 @@ struct Doctor: AsyncParsableCommand {
             checks.append(("token store", false, CLIFailure(error).message))
         }
         do {
-            let result = try context.links().integrityCheck()
+            let result = try context.linkStore().integrityCheck()
             checks.append(
                 (
                     "database", result == ["ok"],

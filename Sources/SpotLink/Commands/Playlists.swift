@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlaylistLinks
+@_spi(Storage) import PlaylistLinks
 import SpotifyAuth
 import SpotifyLinkCore
 import SpotifyLinkSupport

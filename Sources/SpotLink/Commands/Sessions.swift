@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyLinkCore
 import SpotifyLinkSupport
@@ -128,7 +128,7 @@ struct SessionCommand: AsyncParsableCommand {
             var refreshed = false
             if let spotify = try? context.services(), (try? await spotify.session.tokens()) != nil {
                 let outcome = try? await MetadataRefresher(
-                    store: links, client: spotify.client, origin: .person
+                    links: links, client: spotify.client, origin: .person
                 ).refresh(record: entry.record)
                 if case .refreshed = outcome { refreshed = true }
             }
@@ -239,7 +239,7 @@ enum CardPrinter {
 
 /// The interactive picker: type to filter the cached playlists, pick by number.
 enum Picker {
-    static func choose(from links: SQLitePlaylistLinkStore) async throws -> SpotifyID {
+    static func choose(from links: LinkedPlaylists) async throws -> SpotifyID {
         let library = try await links.library()
         var filter = ""
         while true {

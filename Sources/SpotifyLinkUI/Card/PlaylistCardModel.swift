@@ -26,7 +26,7 @@ public final class PlaylistCardModel {
     /// A line under the card: deleted, inaccessible, not fetched yet, couldn't refresh, or why.
     public private(set) var note: SpotifyMessage?
 
-    private let store: any PlaylistLinkStore
+    private let links: LinkedPlaylists
     private let connection: SpotifyConnectionModel
     private let client: SpotifyClient
     private let clock: any SpotifyClock
@@ -49,7 +49,7 @@ public final class PlaylistCardModel {
     /// ``init(record:spotify:)`` with another retention policy (tests).
     package init(record: RecordID, spotify: SpotifyLink, retention: RetentionPolicy) {
         self.record = record
-        self.store = spotify.links
+        self.links = spotify.links
         self.connection = spotify.connection
         self.client = spotify.client
         self.clock = spotify.services.clock
@@ -106,7 +106,7 @@ public final class PlaylistCardModel {
         guard connection.isConnected, refreshTask == nil, let id = card?.metadata.id else { return }
         isRefreshing = true
         let refresher = MetadataRefresher(
-            store: store, client: client, transport: coverTransport, origin: origin)
+            links: links, client: client, transport: coverTransport, origin: origin)
         refreshTask = Task {
             defer {
                 isRefreshing = false
@@ -134,7 +134,7 @@ public final class PlaylistCardModel {
 
     private func readCard() async {
         do {
-            card = try await store.card(for: record, retention: retention, at: clock.now)
+            card = try await links.card(for: record, retention: retention, at: clock.now)
             if screenshotMode, let cover = card?.cover { card?.cover = PNG.placeholder(like: cover) }
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
             note = card.flatMap { card in

@@ -51,7 +51,7 @@ public final class SpotifyConnectionModel {
     /// The session that holds the tokens.
     package let session: SpotifySession
     /// Where the details saved from Spotify are kept, which a disconnect forgets.
-    private let links: (any PlaylistLinkStore)?
+    private let links: LinkedPlaylists?
     /// The client every other model calls Spotify through.
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
@@ -68,7 +68,7 @@ public final class SpotifyConnectionModel {
     /// registered in Spotify's dashboard (`myapp://spotify-callback`); a disconnect forgets the
     /// details `links` saved from Spotify.
     package convenience init(
-        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: (any PlaylistLinkStore)? = nil
+        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil
     ) {
         self.init(session: session, client: client, redirectURI: redirectURI, links: links, beforeFollowing: nil)
     }
@@ -76,7 +76,7 @@ public final class SpotifyConnectionModel {
     /// A connection whose status follower awaits `beforeFollowing` before it acts on each change
     /// (tests make it late with it).
     package init(
-        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: (any PlaylistLinkStore)? = nil,
+        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil,
         beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
     ) {
         self.session = session

@@ -55,7 +55,7 @@ public final class PlaylistPickerModel {
     /// Searches sent and not yet answered, stale ones included.
     package var searchesInFlight: Int { search.inFlight }
 
-    private let store: any PlaylistLinkStore
+    private let links: LinkedPlaylists
     /// The saved library, filtered in memory as the user types.
     private var library: [LibraryPlaylist] = []
     private let connection: SpotifyConnectionModel
@@ -76,7 +76,7 @@ public final class PlaylistPickerModel {
     /// per request (Spotify allows at most 10).
     package init(spotify: SpotifyLink, debounce: Duration, pageSize: Int = 10) {
         let client = spotify.client
-        self.store = spotify.links
+        self.links = spotify.links
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock
@@ -88,7 +88,7 @@ public final class PlaylistPickerModel {
     /// Shows the saved playlists, and when connected refreshes them from Spotify.
     public func appear() async {
         do {
-            library = try await store.library()
+            library = try await links.library()
         } catch {
             phase = .failed(.savedPlaylistUnreadable)
             return
@@ -98,7 +98,7 @@ public final class PlaylistPickerModel {
         guard connection.isConnected else { return }
         do {
             let mine = try await client.allMyPlaylists()
-            library = try await store.replaceLibrary(mine.items, userID: userID)
+            library = try await links.replaceLibrary(mine.items, userID: userID)
             unavailableCount = mine.nullCount + mine.undecodableCount
             showLocal()
         } catch {
@@ -116,12 +116,12 @@ public final class PlaylistPickerModel {
     @discardableResult
     public func select(_ playlist: LibraryPlaylist, for record: RecordID) async throws -> PlaylistCard? {
         if let found = searchResults.first(where: { $0.id == playlist.id }) {
-            try await store.link(record, to: found, access: playlist.access)
+            try await links.link(record, to: found, access: playlist.access)
         } else {
             // From the saved library: what the picker knew makes the card whole at once, offline too.
-            try await store.link(record, to: playlist)
+            try await links.link(record, to: playlist)
         }
-        return try await store.card(for: record)
+        return try await links.card(for: record)
     }
 
     private func queryChanged() {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PlaylistLinksPostgres
+@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 import SpotifyWebAPI
 

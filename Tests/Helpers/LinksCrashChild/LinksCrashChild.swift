@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import PlaylistLinks
-import PlaylistLinksSQLite
+@_spi(Storage) import PlaylistLinks
+@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyWebAPI
 
 /// Test helper for the crash-safety tests: for each record in turn it links a playlist, stores the
@@ -36,7 +36,7 @@ struct LinksCrashChild {
         for index in first..<(first + count) {
             let record = RecordID(namespace: "crash", id: "\(index)")
             let id = try playlist(index)
-            try await links.link(record, to: id)
+            try await links.linked.link(record, to: id)
             report("linked", index)
             var metadata = PlaylistMetadata(id: id, availability: .available)
             metadata.name = "Playlist \(index)"

@@ -14,18 +14,18 @@ private struct Backup: Codable {
     var playlists: [PlaylistMetadata]
 }
 
-extension PlaylistLinkStore {
+extension LinkedPlaylists {
     /// All links and cached metadata as JSON, for a backup or a move to another store. Covers are
     /// left out (they can be fetched again); no token or secret is in the store, so none is in the
     /// export.
     public func exportJSON() async throws -> Data {
-        let links = try await links().map {
+        let links = try await store.links().map {
             Backup.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(Backup(links: links, playlists: try await allMetadata()))
+        return try encoder.encode(Backup(links: links, playlists: try await store.allMetadata()))
     }
 
     /// Restores an export, all or nothing. A record linked here more recently than in the export,
@@ -58,7 +58,7 @@ extension PlaylistLinkStore {
             }
             return PlaylistLink(record: link.record, playlist: id, linkedAt: link.linkedAt)
         }
-        return try await restore(links: links, metadata: backup.playlists, replacingNewer: replacingNewer)
+        return try await store.restore(links: links, metadata: backup.playlists, replacingNewer: replacingNewer)
     }
 
     /// Why `data` is not an export, in words: what was expected and where it went wrong, never the

@@ -1,0 +1,169 @@
+public import Foundation
+import SpotifyLinkSupport
+public import SpotifyWebAPI
+
+/// The links from the app's records to Spotify playlists, with what is saved of each playlist
+/// (name, owner, count, duration, cover) and the picker's copy of the user's library: what an app
+/// links, unlinks, shows, backs up and forgets, each operation one transaction of the storage
+/// behind it.
+///
+/// An app gets it from its root (`SpotifyLink.links`); a tool or a server makes one from a factory
+/// of its storage product: `.sqlite(file:)` (`PlaylistLinksSQLite`, the device's file) or
+/// `.postgres(client:user:)` (`PlaylistLinksPostgres`, many users in one database). Every method
+/// runs on the storage's own queue or connection, never on the caller's thread, so an app awaits
+/// them from the main actor.
+///
+/// ```swift
+/// let session = RecordID(namespace: "session", id: "42")
+/// try await spotify.links.link(session, to: try SpotifyReference(parsing: pasted, expecting: .playlist).id)
+/// let card = try await spotify.links.card(for: session)   // offline: the saved details and cover
+/// try await spotify.links.removeLink(for: session)         // when the session is deleted
+/// ```
+///
+/// Linking works at once and offline: the link is saved with whatever is known of the playlist,
+/// and a card's refresh (`MetadataRefresher`) fills in the rest later. The merge of what is known
+/// with what is saved happens inside the link's transaction, so a refresh saving the same playlist
+/// meanwhile is never undone.
+public struct LinkedPlaylists: Sendable {
+    /// The storage the operations run on.
+    @_spi(Storage) public let store: any PlaylistLinkStore
+
+    /// The app's operations on `store`: for storage implementers and their tests.
+    @_spi(Storage) public init(_ store: any PlaylistLinkStore) {
+        self.store = store
+    }
+
+    // MARK: Linking
+
+    /// Links `record` to a playlist chosen in the picker or found by a search, keeping what was
+    /// listed of it; `access`, when known, is what the app can read of it
+    /// (``LibraryPlaylist/access``). The record's previous link, if any, is replaced.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a namespace
+    ///   or an ID, or `.database` when the storage fails (nothing is changed then).
+    public func link(_ record: RecordID, to playlist: SimplifiedPlaylist, access: PlaylistAccess? = nil) async throws {
+        try await store.saveLink(record, to: playlist.id) { cached in
+            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
+            metadata.update(from: playlist)
+            if let access { metadata.availability = access.availability }
+            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
+            metadata.savedAt = nil  // fresh from Spotify: the store stamps it
+            return metadata
+        }
+    }
+
+    /// Links `record` to a playlist picked from the saved library, keeping what the library knew of
+    /// it (name, owner, count, cover URL, snapshot): its card reads complete at once, offline too,
+    /// and a refresh adds the duration and the cover's bytes. What is saved of that playlist from
+    /// an earlier read stays where the library says nothing.
+    /// - Throws: ``PlaylistLinksError``, as ``link(_:to:access:)`` does.
+    public func link(_ record: RecordID, to playlist: LibraryPlaylist) async throws {
+        try await store.saveLink(record, to: playlist.id) { cached in
+            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
+            metadata.name = playlist.name
+            metadata.ownerName = playlist.ownerName ?? metadata.ownerName
+            metadata.trackCount = playlist.trackCount ?? metadata.trackCount
+            metadata.coverURL = playlist.coverURL ?? metadata.coverURL
+            if metadata.snapshotID != playlist.snapshotID {
+                // Another version than the one whose duration is saved: the next refresh reads it.
+                metadata.totalDuration = nil
+                metadata.unavailableCount = nil
+                metadata.fetchedAt = nil
+            }
+            metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
+            // Just listed, so served: what the listing said the app can read, else served as before.
+            if let access = playlist.access {
+                metadata.availability = access.availability
+            } else if metadata.availability == .unknown {
+                metadata.availability = .available
+            }
+            metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
+            return metadata
+        }
+    }
+
+    /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is saved of
+    /// that playlist stays, and a card's refresh reads the rest.
+    /// - Throws: ``PlaylistLinksError``, as ``link(_:to:access:)`` does.
+    public func link(_ record: RecordID, to id: SpotifyID) async throws {
+        try await store.saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
+    }
+
+    /// Removes the link of `record` (when the app deletes the record, say); what is saved of the
+    /// playlist stays for other records and the picker.
+    /// - Returns: whether there was a link.
+    @discardableResult
+    public func removeLink(for record: RecordID) async throws -> Bool {
+        try await store.removeLink(for: record)
+    }
+
+    /// The link of `record`, if any.
+    public func link(for record: RecordID) async throws -> PlaylistLink? {
+        try await store.link(for: record)
+    }
+
+    /// Every link, oldest first.
+    public func links() async throws -> [PlaylistLink] {
+        try await store.links()
+    }
+
+    // MARK: Cards
+
+    /// The card of `record`: its link, the playlist's saved details and cover, from the storage
+    /// alone (offline too; no request is made), or `nil` when the record has no link.
+    public func card(for record: RecordID) async throws -> PlaylistCard? {
+        try await store.card(for: record)
+    }
+
+    /// The card of `record` with `retention` applied at `now` first: details saved longer ago
+    /// than ``RetentionPolicy/detailsKeptFor`` are dropped (the card's metadata then has
+    /// ``PlaylistMetadata/droppedAt``), covers not shown for ``RetentionPolicy/coverUnusedFor`` are
+    /// deleted, and the card's cover counts as shown now. Offline too: no request is made.
+    public func card(for record: RecordID, retention: RetentionPolicy, at now: Date) async throws -> PlaylistCard? {
+        try await store.expire(
+            detailsSavedBefore: now.addingTimeInterval(-retention.detailsKeptFor.seconds),
+            coversShownBefore: now.addingTimeInterval(-retention.coverUnusedFor.seconds), at: now)
+        guard let card = try await store.card(for: record) else { return nil }
+        if card.cover != nil { try await store.coverShown(for: card.metadata.id, at: now) }
+        return card
+    }
+
+    // MARK: The picker's library
+
+    /// Replaces the saved list of the user's own playlists (for the picker) with the playlists
+    /// Spotify listed to the user `userID`, each marked with what the app can read of it
+    /// (``LibraryPlaylist/access``: the user's own and collaborative ones in full, followed ones
+    /// without their songs, Spotify's own not at all).
+    ///
+    /// - Returns: the list as saved, in library order, so the caller need not read it back.
+    @discardableResult
+    public func replaceLibrary(_ playlists: [SimplifiedPlaylist], userID: String?) async throws -> [LibraryPlaylist] {
+        let library = playlists.map { LibraryPlaylist(playlist: $0, userID: userID) }
+        try await store.replaceLibrary(library)
+        return library
+    }
+
+    /// The saved copy of the user's own playlists, in library order.
+    public func library() async throws -> [LibraryPlaylist] {
+        try await store.library()
+    }
+
+    /// The saved playlists whose name matches `text`, case-, diacritic- and width-insensitively:
+    /// names that start with it first, then names with a word that starts with it, then any other
+    /// match, each group in library order.
+    public func filterLibrary(_ text: String) async throws -> [LibraryPlaylist] {
+        LibraryPlaylist.filter(try await store.library(), matching: text)
+    }
+
+    // MARK: Forgetting
+
+    /// Forgets everything saved from Spotify, in one transaction: every playlist's name,
+    /// description, owner, counts, duration, snapshot and cover URL, every cover's bytes, and the
+    /// picker's library. The links stay (they are the app's data), each naming its playlist by ID
+    /// alone, so a card still opens its playlist in Spotify.
+    ///
+    /// Disconnecting does this by default: Spotify's Developer Policy asks an app to "delete and no
+    /// longer request or process any of that user's personal data" when the user disconnects.
+    public func forgetSpotifyDetails() async throws {
+        try await store.forgetSpotifyDetails()
+    }
+}
