@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library product from the compiler's symbol graphs and
 # each target's catalog, failing on any warning (a broken symbol link, an undocumented parameter).
-# Archives land in .build/docs/MODULE.doccarchive.
+# Archives land in .build/docs/MODULE.doccarchive. The SPI of store and transport implementers is
+# documented too, each page tagged "SPI".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks PlaylistLinksSQLite SpotifyNowPlaying PlaylistLinksPostgres SpotifyLinkCore SpotifyLinkUI SpotifyEmulator SpotifyTesting"
-[ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public >/dev/null
+[ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null
 graphs=$(ls -d .build/*/symbolgraph | head -n 1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,7 +2,7 @@ import Foundation
 public import Logging
 @_spi(Storage) import PlaylistLinks
 public import PostgresNIO
-public import SpotifyAuth
+@_spi(Storage) public import SpotifyAuth
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 import Synchronization
@@ -82,7 +82,7 @@ public final class PostgresTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .database("PostgreSQL, sealed with key “\(keys.currentID)”") }
 
-    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
+    @_spi(Storage) public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         let found = try await call("read a sign-in") { [self] in
             let rows = try await client.query(
                 """
@@ -128,7 +128,7 @@ public final class PostgresTokenStore: TokenStore {
         return tokens
     }
 
-    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         let id = keys.currentID
         let sealed = try keys.seal(try JSONEncoder.tokenStore.encode(tokens), context: context(key, id))
         let check = keys.check(id) ?? ""
@@ -143,7 +143,7 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
-    public func remove(_ key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func remove(_ key: SpotifyAppKey) async throws {
         try await call("remove a sign-in") { [self] in
             try await client.query(
                 """
@@ -158,7 +158,7 @@ public final class PostgresTokenStore: TokenStore {
     /// the same database waits its turn, and a process that dies lets go with its connection.
     /// - Throws: `TokenStoreError` with code `.unavailable` when another process held the lock
     ///   for `lockWait`, or when PostgreSQL did not answer.
-    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
+    @_spi(Storage) public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
         let lock = AdvisoryLock()
         let name = "spotlink-token \(user) \(key.issuer) \(key.clientID)"
         let (seconds, attoseconds) = lockWait.components

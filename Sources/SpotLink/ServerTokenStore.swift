@@ -3,7 +3,7 @@ import Logging
 @_spi(Storage) import PlaylistLinks
 @_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyWebAPI
 
 /// `--store postgres`: the sign-in kept in a server's PostgreSQL database, sealed, as a tool or a

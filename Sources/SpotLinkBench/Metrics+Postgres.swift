@@ -4,7 +4,7 @@ import Logging
 @_spi(Storage) import PlaylistLinksPostgres
 @_spi(Storage) import PlaylistLinksSQLite
 import PostgresNIO
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI

@@ -4,7 +4,7 @@ import MallocInterposerSwift
 @_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
 import SpotifyLinkSupport
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 
 /// `SpotLinkRequestCost N`: the worker of spotlink-bench's request-cost group. It measures N
 /// requests of each kind and prints one JSON line per kind: `p50` and `p99` in microseconds,

@@ -2,7 +2,7 @@ package import Foundation
 package import HTTPTypes
 public import SpotifyEmulator
 import SpotifyLinkSupport
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 
 /// Runs `body` against a fresh emulator on `127.0.0.1:0` and always shuts it down.
 ///

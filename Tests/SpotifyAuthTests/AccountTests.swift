@@ -2,7 +2,7 @@ import Foundation
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 @Suite("Accounts keyed by account_id")

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 @testable import SpotifyAuth
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 /// The iOS app's sign-in, driven on Linux: the same `BrowserSignIn` an app's SwiftUI view calls,
 /// with a scripted browser in front of the emulator and a custom-scheme redirect the browser hands

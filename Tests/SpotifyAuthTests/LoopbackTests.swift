@@ -7,7 +7,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyAuthLoopback
 @testable import SpotifyWebAPI
 

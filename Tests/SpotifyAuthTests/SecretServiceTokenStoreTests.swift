@@ -4,7 +4,7 @@
     import SpotifyTesting
     import Testing
 
-    @testable import SpotifyAuth
+    @_spi(Storage) @testable import SpotifyAuth
     @testable import SpotifyWebAPI
 
     /// Whether a real Secret Service daemon answers here. `.ci/run` starts one and sets

@@ -3,7 +3,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 /// A store whose answers wait at a gate: a keyring waiting for its password prompt.

@@ -4,7 +4,7 @@ import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 @Suite("Bearer tokens go only where they belong")

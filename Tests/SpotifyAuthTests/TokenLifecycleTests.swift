@@ -4,7 +4,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 let testKey = SpotifyAppKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")

@@ -3,7 +3,7 @@ import SpotifyEmulator
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyLinkUI

@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
 @_spi(Storage) import PlaylistLinksSQLite
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI

@@ -8,7 +8,7 @@ import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import SpotifyLinkSupport
-public import SpotifyWebAPI
+@_spi(Transport) public import SpotifyWebAPI
 
 /// Fills in and refreshes the cached metadata and covers of linked playlists through the client.
 ///

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 @_spi(Storage) import PlaylistLinks
 @_spi(Storage) import PlaylistLinksSQLite
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyLinkCore
 import SpotifyWebAPI

@@ -9,7 +9,7 @@ import SpotifyEmulator
 @_spi(Storage) import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyNowPlaying
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 import VirtualTime
 
 /// `spotlink demo`: the whole product against an embedded emulator, with no account and no network.

@@ -4,10 +4,10 @@ import HTTPTypes
 import HTTPTypesFoundation
 @_spi(Storage) import PlaylistLinks
 @_spi(Storage) import PlaylistLinksSQLite
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyLinkCore
 import SpotifyLinkSupport
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 package import Foundation
 import HTTPTypes
 import SpotifyLinkSupport
-public import SpotifyWebAPI
+@_spi(Transport) public import SpotifyWebAPI
 
 /// Talks to `/api/token`: code exchange, refresh and client credentials.
 ///

@@ -38,15 +38,15 @@ public struct FileTokenStore: TokenStore {
         directory.appendingPathComponent(key.fileName(suffix))
     }
 
-    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
+    @_spi(Storage) public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         try await offCooperativePool { try loadNow(key) }
     }
 
-    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         try await offCooperativePool { try saveNow(tokens, for: key) }
     }
 
-    public func remove(_ key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func remove(_ key: SpotifyAppKey) async throws {
         try await offCooperativePool { try removeNow(key) }
     }
 
@@ -125,7 +125,7 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
-    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
+    @_spi(Storage) public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
         try checkDirectory(create: true)
         return try await FileLock.acquire(in: directory, for: key, clock: clock)
     }

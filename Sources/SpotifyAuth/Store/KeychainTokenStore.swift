@@ -79,19 +79,19 @@ public struct KeychainTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .keychain }
 
-    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
+    @_spi(Storage) public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
         try await offCooperativePool { [self] in try loadNow(key) }
     }
 
-    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
     }
 
-    public func remove(_ key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func remove(_ key: SpotifyAppKey) async throws {
         try await offCooperativePool { [self] in try removeNow(key) }
     }
 
-    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
+    @_spi(Storage) public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
         guard let lockDirectory else { return ProcessLocalLock() }
         return try await FileLock.acquire(in: lockDirectory, for: key)
     }

@@ -57,18 +57,18 @@
             }
         }
 
-        public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
+        @_spi(Storage) public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? {
             try await offCooperativePool { [self] in
                 guard let text = try run({ try $0.lookup(attributes(key), timeout: timeout) }) else { return nil }
                 return try StoredTokens.decodeSecretItem(Data(text.utf8), in: "the keyring") { try removeNow(key) }
             }
         }
 
-        public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
+        @_spi(Storage) public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
             try await offCooperativePool { [self] in try saveNow(tokens, for: key) }
         }
 
-        public func remove(_ key: SpotifyAppKey) async throws {
+        @_spi(Storage) public func remove(_ key: SpotifyAppKey) async throws {
             try await offCooperativePool { [self] in try removeNow(key) }
         }
 
@@ -85,7 +85,7 @@
             _ = try run { try $0.clear(attributes(key), timeout: timeout) }
         }
 
-        public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
+        @_spi(Storage) public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
             guard let lockDirectory else { return ProcessLocalLock() }
             return try await FileLock.acquire(in: lockDirectory, for: key)
         }

@@ -6,24 +6,29 @@ import Synchronization
 /// Where tokens are kept.
 ///
 /// The caller chooses the store; nothing falls back silently from a secret store to a file, and
-/// ``kind`` says which store is in use so a command can report it.
+/// ``kind`` says which store is in use so a command can report it. An app picks one of the stores
+/// of this package (`KeychainTokenStore`, `SecretServiceTokenStore`, `FileTokenStore`,
+/// `MemoryTokenStore`, or a server's `PostgresTokenStore`) and hands it to its session; it never
+/// reads or writes the tokens itself. The load, save, remove and lock requirements are the storage
+/// interface, for implementers: `@_spi(Storage) import SpotifyAuth`.
 public protocol TokenStore: Sendable {
     /// Which store this is, to tell the user where their tokens are.
     var kind: TokenStoreKind { get }
     /// The stored tokens, `nil` when signed out.
     /// - Throws: ``TokenStoreError``; `.corrupt` after moving an unreadable store aside.
-    func load(_ key: SpotifyAppKey) async throws -> StoredTokens?
+    @_spi(Storage) func load(_ key: SpotifyAppKey) async throws -> StoredTokens?
     /// Stores `tokens` so that a crash at any point leaves either the old or the new value.
-    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws
+    @_spi(Storage) func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws
     /// Removes the tokens of `key` and nothing else: every copy of them, also one ``load(_:)``
     /// refuses to read (a file others can read, one moved aside as unreadable).
-    func remove(_ key: SpotifyAppKey) async throws
+    @_spi(Storage) func remove(_ key: SpotifyAppKey) async throws
     /// Takes a lock on `key` that other processes using the same store respect, so two processes
     /// never refresh at once. Release it when done.
-    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock
+    @_spi(Storage) func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock
 }
 
 /// A held store lock.
+@_spi(Storage)
 public protocol TokenStoreLock: Sendable {
     /// Releases the lock; other processes may take it at once.
     func release()
@@ -120,12 +125,16 @@ public final class MemoryTokenStore: TokenStore {
 
     public var kind: TokenStoreKind { .memory }
 
-    public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
-    public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
+    @_spi(Storage) public func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { entries.withLock { $0[key] } }
+    @_spi(Storage) public func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws {
         entries.withLock { $0[key] = tokens }
     }
-    public func remove(_ key: SpotifyAppKey) async throws { _ = entries.withLock { $0.removeValue(forKey: key) } }
-    public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { ProcessLocalLock() }
+    @_spi(Storage) public func remove(_ key: SpotifyAppKey) async throws {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+    @_spi(Storage) public func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock {
+        ProcessLocalLock()
+    }
 }
 
 extension StoredTokens {

@@ -13,6 +13,7 @@
     /// reading one. (FoundationNetworking's `URLSession` on Linux reads ahead into memory without
     /// backpressure: a 1 GiB answer took the process to 1.2 GB even though the cap was 1 MiB.)
     /// Redirects are not followed: a redirect would carry the bearer token elsewhere.
+    @_spi(Transport)
     public final class AsyncHTTPClientTransport: Transport {
         /// One client for the process, as async-http-client recommends; it lives until exit, so it
         /// is never shut down.

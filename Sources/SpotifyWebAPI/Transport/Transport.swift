@@ -5,7 +5,9 @@ public import HTTPTypes
 ///
 /// The client's only door to the network. ``platformDefaultTransport()`` is the real one (async-http-client
 /// on Linux, `URLSession` on Apple platforms); tests use a scripted transport (`SpotifyTesting`) or
-/// real HTTP against the emulator.
+/// real HTTP against the emulator. Apps pass one along and never send through it: `send(_:body:timeout:maxBodyBytes:)`
+/// and the two platform transports are the transport interface, for implementers
+/// (`@_spi(Transport) import SpotifyWebAPI`).
 public protocol Transport: Sendable {
     /// Sends `request` to `url` and collects the response body.
     ///
@@ -18,7 +20,7 @@ public protocol Transport: Sendable {
     /// - Throws: a ``SpotifyAPIError`` made by ``SpotifyAPIError/transport(_:)``,
     ///   ``SpotifyAPIError/timedOut`` or ``SpotifyAPIError/responseTooLarge(limit:)`` when no whole
     ///   answer arrived (the layer above words it for people), or `CancellationError`.
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws
+    @_spi(Transport) func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws
         -> (HTTPResponse, Data)
 }
 

@@ -18,6 +18,7 @@ import Synchronization
 /// through a delegate that stops reading as soon as the size cap is passed, so a hostile or broken
 /// server cannot make the client hold an unbounded body. Redirects are not followed: the Web API
 /// never redirects, and a redirect would carry the bearer token elsewhere.
+@_spi(Transport)
 public final class URLSessionTransport: Transport {
     /// The process's transport on an ephemeral session: no cookies, no cache on disk.
     public static let shared = URLSessionTransport()

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyWebAPI
 
 /// Test helper for one refresh across server processes: one process of a server that keeps its

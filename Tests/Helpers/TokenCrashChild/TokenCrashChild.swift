@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyWebAPI
 
 /// Test helper for checklist row 27: saves tokens to a file store in a loop, printing `saved N`

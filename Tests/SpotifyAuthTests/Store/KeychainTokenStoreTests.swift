@@ -2,7 +2,7 @@ import Foundation
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 /// The Keychain store's own logic (its four calls, their statuses, what each means for people),

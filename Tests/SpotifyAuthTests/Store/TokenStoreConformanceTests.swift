@@ -2,7 +2,7 @@ import Foundation
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
 /// One token store under test, fresh for each test, and how to clean it up.

@@ -5,7 +5,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 /// A transport under test, made with the clock its deadlines run on.
 struct TransportUnderTest: Sendable, CustomTestStringConvertible {
