@@ -72,15 +72,31 @@ private func sessions(_ path: String) throws -> [Row] {
     return try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM session") }
 }
 
+/// Whether a user other than the owner may run `binary`: every folder above it lets others pass.
+private func othersCanRun(_ binary: URL) -> Bool {
+    var path = binary.resolvingSymlinksInPath()
+    while path.path != "/" {
+        var info = stat()
+        guard stat(path.path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+        path.deleteLastPathComponent()
+    }
+    return true
+}
+
 /// A data folder the user cannot write (a read-only volume, a backup): reading, showing and
 /// exporting work, and a change says why it cannot be made. The child runs as `nobody`, since root
-/// writes through any mode.
+/// writes through any mode; so it needs root, and a checkout that others may pass through to the
+/// built binary (a clone inside a 0700 folder is not one).
 @Suite(
     "A read-only data folder", .serialized,
     .enabled(
-        if: getuid() == 0 && FileManager.default.fileExists(atPath: "/usr/sbin/runuser"), "needs root to run as nobody")
+        if: getuid() == 0 && FileManager.default.fileExists(atPath: "/usr/sbin/runuser"), "needs root to run as nobody"),
+    .enabled(
+        if: othersCanRun(builtExecutable(named: "spotlink")),
+        "nobody cannot reach the built binary: a folder above the checkout is closed to others")
 )
 struct ReadOnlyFolderTests {
+
     @Test func readsAndExportWorkAndAChangeSaysWhy() async throws {
         var cli = try SpotLinkBinary()
         cli.user = "nobody"
