@@ -32,6 +32,21 @@ struct ConnectionModelTests {
         await harness.stop()
     }
 
+    /// The routine app starts its indicator as it launches, before the stored sign-in is read: it
+    /// follows the player once the read finds one, and sends nothing before.
+    @Test func anIndicatorStartedAtLaunchFollowsOnceTheStoredSignInIsRead() async throws {
+        let harness = try await UIHarness.connected()
+        let relaunched = SpotifyLink(harness.spotify.services.configuration)
+        let indicator = relaunched.nowPlaying()
+        indicator.start()
+        await relaunched.connection.storedSignInKnown()
+        #expect(relaunched.connection.isConnected)
+        await harness.clock.play(for: .seconds(120))
+        try await waitUntil("the indicator's first poll") { indicator.callCount > 0 }
+        indicator.stop()
+        await harness.stop()
+    }
+
     @Test func doubleConnectStartsOneSignIn() async throws {
         let harness = try await UIHarness()
         await harness.connection.load()

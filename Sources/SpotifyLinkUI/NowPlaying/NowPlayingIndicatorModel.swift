@@ -64,17 +64,21 @@ public final class NowPlayingIndicatorModel {
     }
 
     /// Starts following what plays; with `playlist`, also counts the routine's songs. Does nothing
-    /// while disconnected. Returns the links that open the playlist in Spotify.
+    /// while disconnected; called as the app launches, before the stored sign-in has been read, it
+    /// follows once that read finds one. Returns the links that open the playlist in Spotify.
     @discardableResult
     public func start(routine playlist: SpotifyReference? = nil) -> RoutineListening? {
         stop()
         summary = nil
         routine = playlist.map(RoutineListening.init(playlist:))
-        guard connection.isConnected else { return routine }
+        guard connection.isConnected || !connection.isStoredSignInKnown else { return routine }
         let monitor = NowPlayingMonitor(client: client, policy: policy)
         self.monitor = monitor
         let clock = self.clock
+        let connection = self.connection
         followTask = Task {
+            await connection.storedSignInKnown()
+            guard connection.isConnected else { return }
             // A sign-in that ends meanwhile shows on the settings screen through the session's status.
             for await state in monitor.states() {
                 self.state = state
