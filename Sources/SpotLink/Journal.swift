@@ -38,16 +38,15 @@ struct Journal {
         return migrator
     }
 
-    /// The links of the journal's sessions.
-    let links: LinkedPlaylists
     /// The store behind ``links``, whose file and writer the journal shares.
     let store: SQLitePlaylistLinkStore
+    /// The links of the journal's sessions.
+    var links: LinkedPlaylists { LinkedPlaylists(store) }
     private let database: any DatabaseWriter
 
     /// Opens the journal in the file `store` keeps its tables in, through the same writer.
     init(store: SQLitePlaylistLinkStore) throws {
         self.store = store
-        links = LinkedPlaylists(store)
         database = try store.writer
         do {
             try Self.migrator.migrateAlongsideOtherProcesses(database, component: "spotlink journal")

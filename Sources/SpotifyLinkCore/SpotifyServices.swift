@@ -243,7 +243,7 @@ public final class SpotifyServices: Sendable {
     /// The Web API client every caller goes through.
     public let client: SpotifyClient
     /// The links from the app's records to playlists, with their saved details and covers.
-    public let links: LinkedPlaylists
+    public var links: LinkedPlaylists { LinkedPlaylists(linkStore) }
     /// The SQLite store behind ``links``: its GRDB writer, for an app keeping its own tables in
     /// the same file (one connection pool per file).
     @_spi(Storage) public let linkStore: SQLitePlaylistLinkStore
@@ -302,7 +302,6 @@ public final class SpotifyServices: Sendable {
             deferring: onDisk ? .file(folder.appendingPathComponent(Self.linksFile)) : .inMemory,
             configuration: configuration.database, protection: configuration.protection,
             beforeOpening: beforeOpening, clock: configuration.clock)
-        links = LinkedPlaylists(linkStore)
     }
 
     /// The link store's file in the data folder: the links, the details saved from Spotify, the

@@ -4,8 +4,8 @@ public import SpotifyWebAPI
 
 /// The links from the app's records to Spotify playlists, with what is saved of each playlist
 /// (name, owner, count, duration, cover) and the picker's copy of the user's library: what an app
-/// links, unlinks, shows, backs up and forgets, each operation one transaction of the storage
-/// behind it.
+/// links, unlinks, shows, backs up and forgets. A link, an unlink, a forget and an import are each
+/// one transaction of the storage behind it.
 ///
 /// An app gets it from its root (`SpotifyLink.links`); a tool or a server makes one from a factory
 /// of its storage product: `.sqlite(file:)` (`PlaylistLinksSQLite`, the device's file) or
