@@ -140,17 +140,19 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     }
 
     private func links(_ query: PostgresQuery) async throws -> [PlaylistLink] {
-        try await read("read links") { connection in
-            var links: [PlaylistLink] = []
-            let rows = try await connection.query(query, logger: self.logger)
-            for try await (namespace, id, playlist, linkedAt) in rows.decode((String, String, String, Double).self) {
-                links.append(
-                    PlaylistLink(
-                        record: RecordID(namespace: namespace, id: id), playlist: SpotifyID(unchecked: playlist),
-                        linkedAt: Date(timeIntervalSince1970: linkedAt)))
-            }
-            return links
+        try await read("read links") { connection in try await self.links(query, connection) }
+    }
+
+    private func links(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> [PlaylistLink] {
+        var links: [PlaylistLink] = []
+        let rows = try await connection.query(query, logger: logger)
+        for try await (namespace, id, playlist, linkedAt) in rows.decode((String, String, String, Double).self) {
+            links.append(
+                PlaylistLink(
+                    record: RecordID(namespace: namespace, id: id), playlist: SpotifyID(unchecked: playlist),
+                    linkedAt: Date(timeIntervalSince1970: linkedAt)))
         }
+        return links
     }
 
     // MARK: - Metadata and cards
@@ -161,9 +163,21 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         ).first
     }
 
-    public func allMetadata() async throws -> [PlaylistMetadata] {
-        try await metadata(
-            "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(user) ORDER BY id")
+    /// One `REPEATABLE READ` transaction, so both queries see the same moment.
+    public func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+        try await transaction("read links and playlists") { connection in
+            try await connection.query(
+                "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
+            let links = try await self.links(
+                """
+                SELECT namespace, record_id, playlist_id, linked_at FROM spotlink_link WHERE user_key = \(self.user)
+                ORDER BY linked_at, namespace, record_id
+                """, connection)
+            let metadata = try await self.metadata(
+                "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(self.user) ORDER BY id",
+                connection)
+            return (links, metadata)
+        }
     }
 
     public func saveMetadata(_ metadata: PlaylistMetadata) async throws {
@@ -174,34 +188,65 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     /// One query: the link, its playlist and its cover, joined on the server.
     public func card(for record: RecordID) async throws -> PlaylistCard? {
-        try await read("read a card") { connection in
-            let rows = try await connection.query(
+        try await read("read a card") { connection in try await self.card(record, connection) }
+    }
+
+    /// One transaction: the drops, the card's query and the note of its cover.
+    public func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date)
+        async throws -> PlaylistCard?
+    {
+        try await transaction("read a card") { connection in
+            try await connection.query(
                 """
-                SELECT p.id, p.availability, p.name, p.description, p.owner_name, p.track_count, p.duration_ms,
-                       p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, p.saved_at, p.dropped_at,
-                       l.linked_at, c.bytes
-                FROM spotlink_link l
-                JOIN spotlink_playlist p ON p.user_key = l.user_key AND p.id = l.playlist_id
-                LEFT JOIN spotlink_cover c ON c.user_key = l.user_key AND c.playlist_id = l.playlist_id
-                WHERE l.user_key = \(self.user) AND l.namespace = \(record.namespace) AND l.record_id = \(record.id)
+                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = \(now.timeIntervalSince1970)
+                WHERE user_key = \(self.user) AND COALESCE(saved_at, fetched_at) < \(detailsSavedBefore.timeIntervalSince1970)
                 """, logger: self.logger)
-            for try await row in rows {
-                let columns = try row.decode(
-                    (
-                        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?,
-                        Double?, Double?, Double, Data?
-                    ).self)
-                let metadata = Self.metadata(
-                    (
-                        columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7,
-                        columns.8, columns.9, columns.10, columns.11, columns.12
-                    ))
-                return PlaylistCard(
-                    record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.13),
-                    cover: columns.14)
+            try await connection.query(
+                """
+                DELETE FROM spotlink_cover c WHERE c.user_key = \(self.user) AND (
+                    c.last_used_at < \(coversShownBefore.timeIntervalSince1970) OR c.playlist_id IN (
+                        SELECT id FROM spotlink_playlist WHERE user_key = \(self.user) AND dropped_at = \(now.timeIntervalSince1970)))
+                """, logger: self.logger)
+            guard let card = try await self.card(record, connection) else { return nil }
+            if card.cover != nil {
+                try await connection.query(
+                    """
+                    UPDATE spotlink_cover SET last_used_at = \(now.timeIntervalSince1970)
+                    WHERE user_key = \(self.user) AND playlist_id = \(card.metadata.id.rawValue)
+                        AND last_used_at < \(now.timeIntervalSince1970 - 86_400)
+                    """, logger: self.logger)
             }
-            return nil
+            return card
         }
+    }
+
+    private func card(_ record: RecordID, _ connection: PostgresConnection) async throws -> PlaylistCard? {
+        let rows = try await connection.query(
+            """
+            SELECT p.id, p.availability, p.name, p.description, p.owner_name, p.track_count, p.duration_ms,
+                   p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, p.saved_at, p.dropped_at,
+                   l.linked_at, c.bytes
+            FROM spotlink_link l
+            JOIN spotlink_playlist p ON p.user_key = l.user_key AND p.id = l.playlist_id
+            LEFT JOIN spotlink_cover c ON c.user_key = l.user_key AND c.playlist_id = l.playlist_id
+            WHERE l.user_key = \(user) AND l.namespace = \(record.namespace) AND l.record_id = \(record.id)
+            """, logger: logger)
+        for try await row in rows {
+            let columns = try row.decode(
+                (
+                    String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?,
+                    Double?, Double?, Double, Data?
+                ).self)
+            let metadata = Self.metadata(
+                (
+                    columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7,
+                    columns.8, columns.9, columns.10, columns.11, columns.12
+                ))
+            return PlaylistCard(
+                record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.13),
+                cover: columns.14)
+        }
+        return nil
     }
 
     @discardableResult
@@ -263,33 +308,6 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
         unavailable_count = NULL, snapshot_id = NULL, fetched_at = NULL, availability = 'unknown', cover_url = NULL,
         saved_at = NULL
         """
-
-    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
-        try await transaction("drop details past their retention") { connection in
-            try await connection.query(
-                """
-                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = \(now.timeIntervalSince1970)
-                WHERE user_key = \(self.user) AND COALESCE(saved_at, fetched_at) < \(detailsSavedBefore.timeIntervalSince1970)
-                """, logger: self.logger)
-            try await connection.query(
-                """
-                DELETE FROM spotlink_cover c WHERE c.user_key = \(self.user) AND (
-                    c.last_used_at < \(coversShownBefore.timeIntervalSince1970) OR c.playlist_id IN (
-                        SELECT id FROM spotlink_playlist WHERE user_key = \(self.user) AND dropped_at = \(now.timeIntervalSince1970)))
-                """, logger: self.logger)
-        }
-    }
-
-    public func coverShown(for id: SpotifyID, at now: Date) async throws {
-        try await transaction("note a cover shown") { connection in
-            _ = try await connection.query(
-                """
-                UPDATE spotlink_cover SET last_used_at = \(now.timeIntervalSince1970)
-                WHERE user_key = \(self.user) AND playlist_id = \(id.rawValue)
-                    AND last_used_at < \(now.timeIntervalSince1970 - 86_400)
-                """, logger: self.logger)
-        }
-    }
 
     // MARK: - Covers
 

@@ -52,7 +52,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     let database: DeferredDatabase
     /// The database file, named in what a failure says (`nil` in memory or for an app's writer).
     let file: URL?
-    /// The limit that ``expire(detailsSavedBefore:coversShownBefore:at:)`` could not apply to a
+    /// The limit that ``card(for:detailsSavedBefore:coversShownBefore:at:)`` could not apply to a
     /// read-only database (seconds since 1970, and when it was asked): reads apply it instead.
     private let readOnlyCutoff = Lock<(TimeInterval, Date)?>(nil)
     let clock: any SpotifyClock
@@ -249,23 +249,62 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// The card of `record`: everything a screen shows, from SQLite alone, never the network (one
     /// query).
     public func card(for record: RecordID) async throws -> PlaylistCard? {
-        try await read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT link.linkedAt, playlist.*, cover.bytes AS coverBytes FROM link
-                        JOIN playlist ON playlist.id = link.playlistID
-                        LEFT JOIN cover ON cover.playlistID = link.playlistID
-                        WHERE link.namespace = ? AND link.recordID = ?
-                        """,
-                    arguments: [record.namespace, record.id])
-            else { return nil }
-            let metadata = retained(Self.metadata(row))
+        try await read { db in try self.card(record, db)?.card }
+    }
+
+    /// One read when nothing is past its limit and the cover was noted shown within the day (every
+    /// card but the rare one); otherwise one write that drops, reads and notes. In a database
+    /// opened read-only (a read-only data folder) nothing can be dropped: the details past their
+    /// limit are left out of what this store reads instead.
+    public func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date)
+        async throws -> PlaylistCard?
+    {
+        let limits = (
+            details: detailsSavedBefore.timeIntervalSince1970, covers: coversShownBefore.timeIntervalSince1970
+        )
+        let noted = now.timeIntervalSince1970 - 86_400
+        let (found, past) = try await read { db in (try self.card(record, db), try Self.pastLimits(db, limits)) }
+        let stale = found.map { $0.card.cover != nil && ($0.coverShownAt ?? 0) < noted } ?? false
+        guard past || stale else { return found?.card }
+        guard try !isReadOnly else {
+            guard past, let card = found?.card else { return found?.card }
+            readOnlyCutoff.withLock { $0 = (limits.details, now) }
+            let metadata = retained(card.metadata)
             return PlaylistCard(
-                record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
-                cover: metadata.hasDetails ? row["coverBytes"] : nil)
+                record: record, metadata: metadata, linkedAt: card.linkedAt,
+                cover: metadata.hasDetails ? card.cover : nil)
         }
+        return try await write { db in
+            try Self.expire(db, limits, at: now)
+            guard let card = try self.card(record, db)?.card else { return nil }
+            if card.cover != nil {
+                try db.execute(
+                    sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ? AND lastUsedAt < ?",
+                    arguments: [now.timeIntervalSince1970, card.metadata.id.rawValue, noted])
+            }
+            return card
+        }
+    }
+
+    /// The card of `record` read in `db`, and when its cover was last noted shown.
+    private func card(_ record: RecordID, _ db: Database) throws -> (card: PlaylistCard, coverShownAt: Double?)? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT link.linkedAt, playlist.*, cover.bytes AS coverBytes, cover.lastUsedAt AS coverShownAt
+                    FROM link
+                    JOIN playlist ON playlist.id = link.playlistID
+                    LEFT JOIN cover ON cover.playlistID = link.playlistID
+                    WHERE link.namespace = ? AND link.recordID = ?
+                    """,
+                arguments: [record.namespace, record.id])
+        else { return nil }
+        let metadata = retained(Self.metadata(row))
+        let card = PlaylistCard(
+            record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
+            cover: metadata.hasDetails ? row["coverBytes"] : nil)
+        return (card, row["coverShownAt"])
     }
 
     /// The cached metadata of one playlist.
@@ -277,9 +316,18 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
-    public func allMetadata() async throws -> [PlaylistMetadata] {
+    /// One read: the links and the playlists of one moment of the file.
+    public func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map { retained(Self.metadata($0)) }
+            let links = try Row.fetchAll(
+                db,
+                sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID"
+            )
+            .map(Self.link)
+            let metadata = try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map {
+                self.retained(Self.metadata($0))
+            }
+            return (links, metadata)
         }
     }
 
@@ -354,48 +402,29 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         savedAt = NULL
         """
 
-    /// One read when nothing is past its limit (every read but the rare one), then three indexed
-    /// statements in one write. In a database opened read-only (a read-only data folder) nothing can
-    /// be dropped: the details past their limit are left out of what this store reads instead.
-    public func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
-        let detailsBefore = detailsSavedBefore.timeIntervalSince1970
-        let due = try await read { db in
-            try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
-                        OR EXISTS (SELECT 1 FROM cover WHERE lastUsedAt < ?)
-                    """, arguments: [detailsBefore, coversShownBefore.timeIntervalSince1970]) ?? false
-        }
-        guard due else { return }
-        guard try !isReadOnly else {
-            readOnlyCutoff.withLock { $0 = (detailsBefore, now) }
-            return
-        }
-        try await write { db in
-            try db.execute(
-                sql: """
-                    DELETE FROM cover WHERE playlistID IN (
-                        SELECT id FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
-                    """,
-                arguments: [detailsBefore])
-            try db.execute(
-                sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
-                arguments: [now.timeIntervalSince1970, detailsBefore])
-            try db.execute(
-                sql: "DELETE FROM cover WHERE lastUsedAt < ?", arguments: [coversShownBefore.timeIntervalSince1970])
-        }
+    /// Whether anything in `db` is past `limits`: a playlist's details saved before `details`, or a
+    /// cover not shown since `covers` (seconds since 1970).
+    private static func pastLimits(_ db: Database, _ limits: (details: Double, covers: Double)) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
+                    OR EXISTS (SELECT 1 FROM cover WHERE lastUsedAt < ?)
+                """, arguments: [limits.details, limits.covers]) ?? false
     }
 
-    /// Writes only when the cover was last noted shown more than a day before `now`: a card read
-    /// twenty times a day writes once.
-    public func coverShown(for id: SpotifyID, at now: Date) async throws {
-        guard try !isReadOnly else { return }  // bookkeeping of covers: nothing to keep read-only
-        try await write { db in
-            try db.execute(
-                sql: "UPDATE cover SET lastUsedAt = ? WHERE playlistID = ? AND lastUsedAt < ?",
-                arguments: [now.timeIntervalSince1970, id.rawValue, now.timeIntervalSince1970 - 86_400])
-        }
+    /// Drops what is past `limits` in `db`: three indexed statements.
+    private static func expire(_ db: Database, _ limits: (details: Double, covers: Double), at now: Date) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM cover WHERE playlistID IN (
+                    SELECT id FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
+                """,
+            arguments: [limits.details])
+        try db.execute(
+            sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
+            arguments: [now.timeIntervalSince1970, limits.details])
+        try db.execute(sql: "DELETE FROM cover WHERE lastUsedAt < ?", arguments: [limits.covers])
     }
 
     static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database, now: Date) throws {

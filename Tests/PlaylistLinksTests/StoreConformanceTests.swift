@@ -45,7 +45,9 @@ actor DictionaryLinkStore: PlaylistLinkStore {
         linksByRecord.values.sorted { ($0.linkedAt, $0.record.description) < ($1.linkedAt, $1.record.description) }
     }
     func metadata(for id: SpotifyID) -> PlaylistMetadata? { metadataByID[id] }
-    func allMetadata() -> [PlaylistMetadata] { metadataByID.values.sorted { $0.id.rawValue < $1.id.rawValue } }
+    func snapshot() -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+        (links(), metadataByID.values.sorted { $0.id.rawValue < $1.id.rawValue })
+    }
     func saveMetadata(_ metadata: PlaylistMetadata) { metadataByID[metadata.id] = metadata.stamped(clock.now) }
 
     func card(for record: RecordID) -> PlaylistCard? {
@@ -58,7 +60,7 @@ actor DictionaryLinkStore: PlaylistLinkStore {
         coverShownAt[id] = clock.now
     }
 
-    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) {
+    func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) -> PlaylistCard? {
         for (id, metadata) in metadataByID {
             guard let saved = metadata.savedAt ?? metadata.fetchedAt, saved < detailsSavedBefore else { continue }
             var dropped = PlaylistMetadata(id: id)
@@ -69,9 +71,11 @@ actor DictionaryLinkStore: PlaylistLinkStore {
             covers[id] = nil
             coverShownAt[id] = nil
         }
+        guard let card = card(for: record) else { return nil }
+        if covers[card.metadata.id] != nil { coverShownAt[card.metadata.id] = now }
+        return card
     }
 
-    func coverShown(for id: SpotifyID, at now: Date) { if covers[id] != nil { coverShownAt[id] = now } }
     func cover(for id: SpotifyID) -> Data? { covers[id] }
     func replaceLibrary(_ playlists: [LibraryPlaylist]) { savedLibrary = playlists }
     func library() -> [LibraryPlaylist] { savedLibrary }
@@ -221,7 +225,7 @@ struct StoreConformanceTests {
         #expect(try await store.cover(for: focus) == nil)
         #expect(try await store.library().isEmpty)
         // A playlist no link names goes altogether.
-        #expect(try await store.allMetadata() == [PlaylistMetadata(id: focus)])
+        #expect(try await store.snapshot().metadata == [PlaylistMetadata(id: focus)])
         // Relinking from the picker saves what it says again.
         try await store.linked.link(session, to: LibraryPlaylist(id: deepWork, name: "Deep Work", ownerName: "Ada"))
         #expect(try await store.card(for: session)?.metadata.name == "Deep Work")
@@ -477,7 +481,9 @@ final class InterleavingStore: PlaylistLinkStore {
     func removeLink(for record: RecordID) async throws -> Bool { try await base.removeLink(for: record) }
     func link(for record: RecordID) async throws -> PlaylistLink? { try await base.link(for: record) }
     func links() async throws -> [PlaylistLink] { try await base.links() }
-    func allMetadata() async throws -> [PlaylistMetadata] { try await base.allMetadata() }
+    func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+        try await base.snapshot()
+    }
     func saveMetadata(_ metadata: PlaylistMetadata) async throws { try await base.saveMetadata(metadata) }
     func card(for record: RecordID) async throws -> PlaylistCard? { try await base.card(for: record) }
     func saveCover(_ bytes: Data, for id: SpotifyID) async throws { try await base.saveCover(bytes, for: id) }
@@ -485,10 +491,12 @@ final class InterleavingStore: PlaylistLinkStore {
     func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws { try await base.replaceLibrary(playlists) }
     func library() async throws -> [LibraryPlaylist] { try await base.library() }
     func forgetSpotifyDetails() async throws { try await base.forgetSpotifyDetails() }
-    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws {
-        try await base.expire(detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
+    func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
+        -> PlaylistCard?
+    {
+        try await base.card(
+            for: record, detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
     }
-    func coverShown(for id: SpotifyID, at now: Date) async throws { try await base.coverShown(for: id, at: now) }
     func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
         -> RestoreReport
     {

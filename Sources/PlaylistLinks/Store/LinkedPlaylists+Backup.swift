@@ -19,13 +19,14 @@ extension LinkedPlaylists {
     /// left out (they can be fetched again); no token or secret is in the store, so none is in the
     /// export.
     public func exportJSON() async throws -> Data {
-        let links = try await store.links().map {
+        let snapshot = try await store.snapshot()
+        let links = snapshot.links.map {
             Backup.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(Backup(links: links, playlists: try await store.allMetadata()))
+        return try encoder.encode(Backup(links: links, playlists: snapshot.metadata))
     }
 
     /// Restores an export, all or nothing. A record linked here more recently than in the export,

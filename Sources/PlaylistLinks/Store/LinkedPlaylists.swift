@@ -4,8 +4,8 @@ public import SpotifyWebAPI
 
 /// The links from the app's records to Spotify playlists, with what is saved of each playlist
 /// (name, owner, count, duration, cover) and the picker's copy of the user's library: what an app
-/// links, unlinks, shows, backs up and forgets. A link, an unlink, a forget and an import are each
-/// one transaction of the storage behind it.
+/// links, unlinks, shows, backs up and forgets. A link, an unlink, a card with its retention, a
+/// forget, an export and an import are each one transaction of the storage behind it.
 ///
 /// An app gets it from its root (`SpotifyLink.links`); a tool or a server makes one from a factory
 /// of its storage product: `.sqlite(file:)` (`PlaylistLinksSQLite`, the device's file) or
@@ -119,12 +119,9 @@ public struct LinkedPlaylists: Sendable {
     /// ``PlaylistMetadata/droppedAt``), covers not shown for ``RetentionPolicy/coverUnusedFor`` are
     /// deleted, and the card's cover counts as shown now. Offline too: no request is made.
     public func card(for record: RecordID, retention: RetentionPolicy, at now: Date) async throws -> PlaylistCard? {
-        try await store.expire(
-            detailsSavedBefore: now.addingTimeInterval(-retention.detailsKeptFor.seconds),
+        try await store.card(
+            for: record, detailsSavedBefore: now.addingTimeInterval(-retention.detailsKeptFor.seconds),
             coversShownBefore: now.addingTimeInterval(-retention.coverUnusedFor.seconds), at: now)
-        guard let card = try await store.card(for: record) else { return nil }
-        if card.cover != nil { try await store.coverShown(for: card.metadata.id, at: now) }
-        return card
     }
 
     // MARK: The picker's library

@@ -58,14 +58,28 @@ public protocol PlaylistLinkStore: Sendable {
     /// The cached metadata of one playlist.
     func metadata(for id: SpotifyID) async throws -> PlaylistMetadata?
 
-    /// The cached metadata of every playlist, by ID.
-    func allMetadata() async throws -> [PlaylistMetadata]
+    /// Every link, oldest first, and the cached metadata of every playlist, by ID, read in one
+    /// transaction: a consistent copy for ``LinkedPlaylists/exportJSON()``, with no link or unlink
+    /// by another writer landing between the two reads.
+    func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata])
 
     /// Saves `metadata`, replacing what was cached for that playlist.
     func saveMetadata(_ metadata: PlaylistMetadata) async throws
 
     /// The card of `record`: its link, the playlist's metadata and cover, from the store alone.
     func card(for record: RecordID) async throws -> PlaylistCard?
+
+    /// The card of `record` with retention applied first, in one transaction: the details of every
+    /// playlist whose details were saved (``PlaylistMetadata/savedAt``, else
+    /// ``PlaylistMetadata/fetchedAt``) before `detailsSavedBefore` are cleared as
+    /// ``forgetSpotifyDetails()`` clears them, with ``PlaylistMetadata/droppedAt`` set to `now` and
+    /// their covers deleted; the bytes of every cover not shown since `coversShownBefore` are
+    /// deleted; then the card is read and its cover, if it has one, counts as shown at `now`. Links
+    /// stay. A store may note a cover shown at most once a day (a card read twenty times a day
+    /// then writes once). ``LinkedPlaylists/card(for:retention:at:)`` applies a
+    /// ``RetentionPolicy`` this way.
+    func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
+        -> PlaylistCard?
 
     /// Saves cover bytes for a playlist whose metadata is cached. The store may evict other
     /// covers to stay within its budget, never the one just saved.
@@ -89,17 +103,6 @@ public protocol PlaylistLinkStore: Sendable {
     /// "delete and no longer request or process any of that user's personal data" when the user
     /// disconnects. The storage keeps none of the bytes afterwards (SQLite rewrites its file).
     func forgetSpotifyDetails() async throws
-
-    /// Drops what is past its retention limit, in one transaction: the details of every playlist
-    /// whose details were saved (``PlaylistMetadata/savedAt``, else ``PlaylistMetadata/fetchedAt``)
-    /// before `detailsSavedBefore` are cleared as ``forgetSpotifyDetails()`` clears them, with
-    /// ``PlaylistMetadata/droppedAt`` set to `now` and their covers deleted; the bytes of every
-    /// cover not shown since `coversShownBefore` are deleted. Links stay.
-    /// ``LinkedPlaylists/card(for:retention:at:)`` applies a ``RetentionPolicy`` this way.
-    func expire(detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
-
-    /// Notes that the cover of playlist `id` was shown at `now` (a cover not shown for long goes).
-    func coverShown(for id: SpotifyID, at now: Date) async throws
 
     /// Saves `metadata`, then `links`, in one transaction: all or nothing. A record whose link here
     /// is newer (by `linkedAt`) than the restored one and names another playlist keeps its link,

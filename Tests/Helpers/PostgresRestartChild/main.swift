@@ -132,7 +132,7 @@ func run(url: String, data: String, bin: String) async throws {
     }
     let links = try await retrying { try await store.links() }
     say("links \(links.map(\.record.id).sorted().joined(separator: ","))")
-    say("playlist-rows \(try await store.allMetadata().count)")
+    say("playlist-rows \(try await store.snapshot().metadata.count)")
     say("ledger-entries \(try await ledger.entries(for: key, since: .distantPast).count)")
 
     try await store.saveLink(
