@@ -12,12 +12,12 @@ import Synchronization
 public enum PostgresDeadline {
     /// The limit when a store is given none: 15 s, long enough for a loaded server, short enough
     /// that a user waiting on a request is told something; or the whole seconds in the environment
-    /// variable ``environmentVariable``, for an environment known to be slow (the test suite under
+    /// variable `SPOTLINK_POSTGRES_DEADLINE`, for an environment known to be slow (the test suite under
     /// ThreadSanitizer sets 120).
     public static let `default`: Duration = fromEnvironment(ProcessInfo.processInfo.environment) ?? .seconds(15)
 
     /// `SPOTLINK_POSTGRES_DEADLINE`: the default deadline in whole seconds.
-    public static let environmentVariable = "SPOTLINK_POSTGRES_DEADLINE"
+    package static let environmentVariable = "SPOTLINK_POSTGRES_DEADLINE"
 
     /// The deadline `environment` sets, or `nil` when it sets none or not a positive whole number.
     package static func fromEnvironment(_ environment: [String: String]) -> Duration? {

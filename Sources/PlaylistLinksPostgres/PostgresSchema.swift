@@ -12,9 +12,9 @@ import SpotifyWebAPI
 /// quota they count.
 public enum PostgresSchema {
     /// The schema version this build writes and reads.
-    public static let currentVersion = migrations.count
+    package static let currentVersion = migrations.count
 
-    /// Brings the database at `url` to ``currentVersion`` over a connection of its own, in one
+    /// Brings the database at `url` to the schema version this build writes over a connection of its own, in one
     /// transaction under an advisory lock, so several processes starting at once migrate it once.
     /// Run it at start-up, before the server's `PostgresClient` serves: a wrong URL or a server
     /// that is down fails here at once, named, instead of as a pool that keeps retrying.

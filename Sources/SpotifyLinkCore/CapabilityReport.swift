@@ -61,13 +61,13 @@ public struct CapabilityReport: Sendable, Hashable {
 
 extension SpotifyServices {
     /// The most requests ``capabilities(needing:)`` sends.
-    public static let capabilityRequestLimit = 5
+    package static let capabilityRequestLimit = 5
 
     /// Asks Spotify what this app may do for the signed-in user: the client's kind, whether the
     /// user is listed, whether the developer's Premium is active, the scopes, whether a playlist's
     /// songs can be read, the sign-in's days left and today's requests.
     ///
-    /// Sends at most ``capabilityRequestLimit`` requests (three when the picker's list is saved,
+    /// Sends at most five requests (three when the picker's list is saved,
     /// one when the account is refused), each counted in the ledger. It never starts during a
     /// cooldown: one more request then would only lengthen it.
     /// - Parameter scopes: the scopes the app's features need (SpotifyLink's own by default).

@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import SpotifyLinkSupport
-public import SpotifyWebAPI
+@_spi(Transport) public import SpotifyWebAPI
 import Synchronization
 
 /// A transport that answers from a script instead of the network, and records every request.

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 @_spi(Storage) @testable import SpotifyAuth
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 let testKey = SpotifyAppKey(issuer: emulatorServer.issuer, clientID: "spotlink-demo")
 

@@ -3,7 +3,7 @@ import Foundation
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyTesting
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 import Testing
 
 /// Each layer's one error type matches by code in `catch`, and compares by code.

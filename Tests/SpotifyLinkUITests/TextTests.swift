@@ -2,7 +2,7 @@ import Foundation
 @_spi(Storage) import PlaylistLinks
 import SpotifyAuth
 import SpotifyLinkUI
-import SpotifyWebAPI
+@_spi(Transport) import SpotifyWebAPI
 import Testing
 
 /// Text an app can translate: every message the models carry has English and Japanese words, times

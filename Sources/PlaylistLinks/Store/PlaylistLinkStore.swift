@@ -119,7 +119,7 @@ public protocol PlaylistLinkStore: Sendable {
 /// replaced: an import never silently turns a record back to an older playlist.
 public struct RestoreReport: Sendable, Equatable {
     /// What becomes of one restored link.
-    public enum Decision: Sendable, Equatable {
+    @_spi(Storage) public enum Decision: Sendable, Equatable {
         /// The record had no link: the restored one is saved.
         case add
         /// The record's link named another playlist and was not newer (or newer ones are

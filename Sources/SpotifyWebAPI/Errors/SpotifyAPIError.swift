@@ -115,7 +115,7 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
 
     /// What a ``Transport`` throws when no answer arrived; `detail` says why in a few words
     /// ("could not connect (connection refused)"). Code ``Code/transport``.
-    public static func transport(_ detail: String) -> SpotifyAPIError {
+    @_spi(Transport) public static func transport(_ detail: String) -> SpotifyAPIError {
         SpotifyAPIError(code: .transport, message: sanitized(detail))
     }
 
@@ -127,12 +127,12 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What a ``Transport`` throws when the exchange outlived its timeout. Code ``Code/transport``.
-    public static var timedOut: SpotifyAPIError { .transport("the request timed out") }
+    @_spi(Transport) public static var timedOut: SpotifyAPIError { .transport("the request timed out") }
 
     /// What a ``Transport`` throws when the body is larger than `limit` bytes; reading stopped
     /// there. Code ``Code/responseTooLarge``; like the others, its message is a detail the layer
     /// above words for people.
-    public static func responseTooLarge(limit: Int) -> SpotifyAPIError {
+    @_spi(Transport) public static func responseTooLarge(limit: Int) -> SpotifyAPIError {
         SpotifyAPIError(code: .responseTooLarge, message: "the response was larger than \(limit) bytes")
     }
 

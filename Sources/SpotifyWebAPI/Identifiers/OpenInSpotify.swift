@@ -109,7 +109,7 @@ public struct OpenInSpotify: Hashable, Sendable {
 
     /// Whether this platform opens content links first: the iOS family, where a `spotify:` URI
     /// shows a confirmation prompt first.
-    public static var platformPrefersContentLink: Bool {
+    package static var platformPrefersContentLink: Bool {
         #if os(iOS)
             true
         #else

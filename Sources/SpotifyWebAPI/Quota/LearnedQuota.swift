@@ -8,9 +8,9 @@ public import Foundation
 /// (``QuotaRefusal``) and learns from them:
 ///
 /// - the **limit** is the fewest requests a window held when Spotify refused, over the last
-///   30 days (``memory``), until a later window shows more: a refusal a day or more after the
+///   30 days, until a later window shows more: a refusal a day or more after the
 ///   one the limit rests on, at a higher count, or the current window, once it holds more
-///   answered requests than the limit. A refusal after fewer than ``minimumEvidence`` requests
+///   answered requests than the limit. A refusal after fewer than 50 requests
 ///   says the quota was spent elsewhere and sets no limit;
 /// - background work then stops at three quarters of it (``backgroundBudget``): the last quarter
 ///   is the margin, and it is kept for what a person asks, which goes on until Spotify's own
@@ -20,7 +20,7 @@ public import Foundation
 /// of the server's. Requests of the developer's other apps and devices are not seen, which is why
 /// the fewest seen counts, not the most.
 public struct LearnedQuota: Hashable, Sendable {
-    /// The requests a window held when Spotify refused: the fewest seen in ``memory``, or more
+    /// The requests a window held when Spotify refused: the fewest seen in 30 days, or more
     /// where a later window showed more.
     public var limit: Int
     /// The requests a day background work may send under it: three quarters of ``limit``,
@@ -29,13 +29,13 @@ public struct LearnedQuota: Hashable, Sendable {
     /// When Spotify gave the evidence ``limit`` rests on: the refusal, or now when the current
     /// window showed more.
     public var learnedAt: Date
-    /// The refusals of the last ``memory`` it was learned from, oldest first.
+    /// The refusals of the last 30 days it was learned from, oldest first.
     public var refusals: [QuotaRefusal]
 
     /// How long a refusal is kept and learned from: 30 days. A limit older than that may no
     /// longer be the developer's (Spotify changes quotas, and downgrades apps after runaway
     /// traffic), so the app's own ``RequestLedger/dailyBudget`` applies alone again.
-    public static let memory: TimeInterval = 30 * 86_400
+    package static let memory: TimeInterval = 30 * 86_400
 
     /// The share of the limit background work may spend: three quarters.
     static let backgroundShare = 0.75
@@ -45,11 +45,11 @@ public struct LearnedQuota: Hashable, Sendable {
     /// developer's other apps and devices, or a fault), not what this ledger may spend: such a
     /// refusal is kept, and its cooldown holds, but it sets no limit. (A device's share
     /// of a Development Mode app's quota is about 80 a day, `QuotaShare`.)
-    public static let minimumEvidence = 50
+    package static let minimumEvidence = 50
 
     /// What `refusals` (oldest first) teach at `now`, when the current window has
     /// `answeredInWindow` requests that got an answer other than a 429; `nil` without a refusal in
-    /// the last ``memory``.
+    /// the last 30 days.
     package static func learning(from refusals: [QuotaRefusal], answeredInWindow: Int, now: Date) -> LearnedQuota? {
         let kept = refusals.filter { $0.at >= now.addingTimeInterval(-memory) && $0.at <= now }
         var learned: (limit: Int, at: Date)?

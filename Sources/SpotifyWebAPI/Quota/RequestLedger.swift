@@ -155,7 +155,7 @@ public struct RequestLedger: Sendable {
     /// 30 days, at `now`; `nil` when Spotify has not refused for the quota in that time.
     ///
     /// One read of the ledger when there is no refusal to learn from; a second, of the current
-    /// window, when one followed ``LearnedQuota/minimumEvidence`` requests or more.
+    /// window, when one followed 50 requests or more.
     public func learnedQuota(at now: Date) async throws -> LearnedQuota? {
         let refusals = try await store.quotaRefusals(for: key, since: now.addingTimeInterval(-LearnedQuota.memory))
         guard refusals.contains(where: { $0.windowCount >= LearnedQuota.minimumEvidence }) else { return nil }

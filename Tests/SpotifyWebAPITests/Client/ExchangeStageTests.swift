@@ -5,7 +5,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 /// A `next` that answers from a script and keeps what it was sent.
 private final class Terminal: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 /// The retry rules alone, without a network, a clock or a gate: each test feeds the machine what
 /// happened and checks what it says to do and where it is.

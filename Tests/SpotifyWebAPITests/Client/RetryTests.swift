@@ -4,7 +4,7 @@ import SpotifyLinkSupport
 import SpotifyTesting
 import Testing
 
-@testable import SpotifyWebAPI
+@_spi(Transport) @testable import SpotifyWebAPI
 
 @Suite("Retries, token refresh and rate limits (checklist rows 28–30)")
 struct RetryTests {
