@@ -3,10 +3,11 @@ import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
 @_spi(Storage) import PlaylistLinksSQLite
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 @_spi(Storage) import SpotifyLinkCore
 import SpotifyLinkSupport
 import SpotifyWebAPI
+import Synchronization
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -61,6 +62,8 @@ struct OffsetClock: SpotifyClock {
 /// Everything a command needs, built from the global options and the environment.
 struct Context {
     let options: GlobalOptions
+    /// The command's one `SpotifyServices`, once built.
+    private let root = Root()
     let dataDirectory: URL
     let configDirectory: URL
     let server: AuthorizationServer
@@ -184,25 +187,33 @@ struct Context {
     /// folder, request logs with `--verbose`, rate-limit waits of at most 30 s, no background
     /// budget (a person asked for every request), and a sign-in kept when the data folder is new
     /// (the tokens live in the config folder, not beside the data).
+    ///
+    /// One root per command, as an app has one: the first call builds it, with `clock` and `store`
+    /// (by default the store chosen at login, made at its first use, so that a command working on
+    /// the links alone never reaches the keyring or the database of sign-ins); every later call,
+    /// ``links()``, ``linkStore()`` and ``openLedger()`` return the same parts, so each data file
+    /// has one connection pool in the process.
     func services(clock: any SpotifyClock = Context.wallClock, store: (any TokenStore)? = nil) throws
         -> SpotifyServices
     {
-        var configuration = SpotifyServices.Configuration(
-            clientID: clientID, redirectURI: "http://127.0.0.1/callback", server: server, appGroup: nil,
-            environment: [:], tokenStore: try store ?? tokenStore())
-        configuration.folder = dataDirectory
-        configuration.clock = clock
-        configuration.logger = logger
-        configuration.maxRateLimitWait = .seconds(30)
-        configuration.startsSignedOutAfterReinstall = false
-        configuration.limitsBackgroundWork = false
-        return SpotifyServices(configuration)
+        try root.services {
+            var configuration = SpotifyServices.Configuration(
+                clientID: clientID, redirectURI: "http://127.0.0.1/callback", server: server, appGroup: nil,
+                environment: [:], tokenStore: store ?? ChosenTokenStore(self))
+            configuration.folder = dataDirectory
+            configuration.clock = clock
+            configuration.logger = logger
+            configuration.maxRateLimitWait = .seconds(30)
+            configuration.startsSignedOutAfterReinstall = false
+            configuration.limitsBackgroundWork = false
+            return SpotifyServices(configuration)
+        }
     }
 
     /// The requests file every spotlink process of this data folder shares: a quota or rate limit
     /// one process learns stops the others, and `status` reports what was spent.
     func openLedger() throws -> RequestLedger {
-        try services(store: MemoryTokenStore()).ledger
+        try services().ledger
     }
 
     var ledgerURL: URL { dataDirectory.appendingPathComponent(SpotifyServices.ledgerFile) }
@@ -213,13 +224,13 @@ struct Context {
 
     /// The links of this data folder; the journal keeps its sessions in the same file. They need
     /// no sign-in.
-    func links(clock: any SpotifyClock = Context.wallClock) throws -> LinkedPlaylists {
-        try services(clock: clock, store: MemoryTokenStore()).links
+    func links() throws -> LinkedPlaylists {
+        try services().links
     }
 
-    /// The SQLite store behind ``links(clock:)``: its writer (the journal's tables) and its checks.
-    func linkStore(clock: any SpotifyClock = Context.wallClock) throws -> SQLitePlaylistLinkStore {
-        try services(clock: clock, store: MemoryTokenStore()).linkStore
+    /// The SQLite store behind ``links()``: its writer (the journal's tables) and its checks.
+    func linkStore() throws -> SQLitePlaylistLinkStore {
+        try services().linkStore
     }
 
     /// Versions before 0.2 kept the links and the journal in `spotlink.sqlite`; the file now has the
@@ -239,4 +250,52 @@ struct Context {
     func journal() throws -> Journal {
         try Journal(store: linkStore())
     }
+}
+
+/// The command's one `SpotifyServices`, built at its first use.
+private final class Root: Sendable {
+    private let built = Lock<SpotifyServices?>(nil)
+
+    /// The root, built by `make` when there is none yet.
+    func services(_ make: () throws -> SpotifyServices) throws -> SpotifyServices {
+        try built.withLock { built in
+            if let built { return built }
+            let made = try make()
+            built = made
+            return made
+        }
+    }
+}
+
+/// The token store chosen at login, made at its first use: the keyring is not asked, nor a
+/// server's database reached, by a command that never reads the sign-in.
+private final class ChosenTokenStore: TokenStore {
+    private let made: Lock<Result<any TokenStore, any Error>?>
+    private let make: @Sendable () throws -> any TokenStore
+    let kind: TokenStoreKind
+
+    init(_ context: Context) {
+        made = Lock(nil)
+        make = { [context] in try context.tokenStore() }
+        kind =
+            switch context.storeChoice {
+            case .file: .file(context.configDirectory.appendingPathComponent("tokens"))
+            case .memory: .memory
+            case .keychain: .keychain
+            case .secretService: .secretService
+            case .postgres: .database("PostgreSQL database (SPOTLINK_POSTGRES_URL)")
+            }
+    }
+
+    private func store() throws -> any TokenStore {
+        try made.withLock { made in
+            if made == nil { made = Result { try make() } }
+            return try made!.get()
+        }
+    }
+
+    func load(_ key: SpotifyAppKey) async throws -> StoredTokens? { try await store().load(key) }
+    func save(_ tokens: StoredTokens, for key: SpotifyAppKey) async throws { try await store().save(tokens, for: key) }
+    func remove(_ key: SpotifyAppKey) async throws { try await store().remove(key) }
+    func acquireLock(_ key: SpotifyAppKey) async throws -> any TokenStoreLock { try await store().acquireLock(key) }
 }
