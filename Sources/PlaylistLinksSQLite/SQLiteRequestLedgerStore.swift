@@ -262,20 +262,28 @@ extension RequestLedger {
     ///     `observesSuspensionNotifications` for a file in an App Group container; unless it has its
     ///     own, each process waits up to five seconds for another's write.
     ///   - dailyBudget: the requests a day background work may send; `nil` for no budget.
-    /// - Throws: `PlaylistLinksError` with code `.database` when the file cannot be opened.
+    /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the file cannot be opened.
     public init(
         key: SpotifyAppKey, file: URL, configuration: Configuration = Configuration(), dailyBudget: Int? = nil
-    ) throws {
-        self.init(
-            key: key, store: try SQLiteRequestLedgerStore(url: file, configuration: configuration),
-            dailyBudget: dailyBudget)
+    ) throws(SpotifyAPIError) {
+        do {
+            self.init(
+                key: key, store: try SQLiteRequestLedgerStore(url: file, configuration: configuration),
+                dailyBudget: dailyBudget)
+        } catch {
+            throw .ledgerUnavailable(error)
+        }
     }
 
     /// A ledger whose tables (`cooldown`, `request`) live in a database the app already owns,
     /// migrated on `writer`, so the file keeps one connection pool. Give the writer a busy timeout:
     /// every process of the app writes the ledger.
-    /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated.
-    public init(key: SpotifyAppKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws {
-        self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
+    /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the tables cannot be migrated.
+    public init(key: SpotifyAppKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws(SpotifyAPIError) {
+        do {
+            self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
+        } catch {
+            throw .ledgerUnavailable(error)
+        }
     }
 }

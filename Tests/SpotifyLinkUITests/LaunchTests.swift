@@ -112,7 +112,11 @@ struct LaunchTests {
         await card.load()
         #expect(card.note == .storageUnavailable)
         #expect(spotify.text(card.note!).contains("Free up some space"))
-        await #expect(throws: PlaylistLinksError.self) { try await spotify.ledger.usage(at: Date()) }
+        // The ledger says so in its own layer's error, with the storage's words.
+        let failure = await #expect(throws: SpotifyAPIError.self) { try await spotify.ledger.usage(at: Date()) }
+        #expect(failure?.code == .ledgerUnavailable)
+        #expect(failure?.message.contains("could not be opened") == true, "\(failure?.message ?? "")")
+        #expect(SpotifyMessage(try #require(failure)) == .storageUnavailable)
 
         // The disk is fixed: the same SpotifyLink opens the folder at the next use.
         try FileManager.default.removeItem(at: blocker)

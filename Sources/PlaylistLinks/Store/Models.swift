@@ -269,6 +269,8 @@ public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
     public var description: String { "PlaylistLinksError.\(code): \(message)" }
 }
 
+extension PlaylistLinksError: WordedFailure {}
+
 extension PlaylistLinksError: Equatable {
     /// Errors are equal when their codes are: what happened, not how it was worded.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }

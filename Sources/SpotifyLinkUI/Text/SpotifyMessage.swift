@@ -208,6 +208,7 @@ extension SpotifyMessage {
         case .notFound: return .notFound
         case .playlistNotOwned: return .playlistSongsHidden
         case .forbidden: return .forbidden
+        case .ledgerUnavailable: return .storageUnavailable
         default: return .spotifyUnavailable
         }
     }

@@ -50,6 +50,10 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code(name: "invalidRequest")
         /// Text that is not a Spotify ID, URI or link; nothing was sent.
         public static let invalidIdentifier = Code(name: "invalidIdentifier")
+        /// The request ledger (the file or database that counts this app's requests) could not be
+        /// opened, read or written; its message says what failed and what to do. Requests still go:
+        /// a ledger that cannot count never stops the app.
+        public static let ledgerUnavailable = Code(name: "ledgerUnavailable")
         public var description: String { name }
     }
 
@@ -165,4 +169,23 @@ extension SpotifyAPIError.Code {
     /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
     /// `case SpotifyAPIError.Code.x:` read as the code they handle.
     public static func ~= (code: Self, error: any Error) -> Bool { (error as? SpotifyAPIError)?.code == code }
+}
+
+/// An error of another layer of this package that carries its own words for people (the storage
+/// products' errors): the ledger keeps them when it reports its storage failing.
+package protocol WordedFailure: Error {
+    /// What happened and what to do.
+    var message: String { get }
+}
+
+extension SpotifyAPIError {
+    /// `error`, a failure of the request ledger's storage, as this layer's error: code
+    /// ``Code/ledgerUnavailable``, with the storage's own words when it has them.
+    package static func ledgerUnavailable(_ error: any Error) -> SpotifyAPIError {
+        if let error = error as? SpotifyAPIError { return error }
+        let message =
+            (error as? any WordedFailure)?.message
+            ?? "The request ledger could not be read or written (\(error)). Check that the data folder is writable and has free space."
+        return SpotifyAPIError(code: .ledgerUnavailable, message: message, underlying: error)
+    }
 }

@@ -98,8 +98,15 @@ public struct RequestLedger: Sendable {
     }
 
     /// The requests spent up to `now`.
-    public func usage(at now: Date) async throws -> RequestUsage {
-        let entries = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code-swift.struct/ledgerUnavailable``
+    ///   when the ledger's storage cannot be read.
+    public func usage(at now: Date) async throws(SpotifyAPIError) -> RequestUsage {
+        let entries: [LedgerEntry]
+        do {
+            entries = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+        } catch {
+            throw .ledgerUnavailable(error)
+        }
         var routes: [String: Int] = [:]
         var statuses: [Int: Int] = [:]
         for entry in entries {
@@ -156,10 +163,18 @@ public struct RequestLedger: Sendable {
     ///
     /// One read of the ledger when there is no refusal to learn from; a second, of the current
     /// window, when one followed 50 requests or more.
-    public func learnedQuota(at now: Date) async throws -> LearnedQuota? {
-        let refusals = try await store.quotaRefusals(for: key, since: now.addingTimeInterval(-LearnedQuota.memory))
-        guard refusals.contains(where: { $0.windowCount >= LearnedQuota.minimumEvidence }) else { return nil }
-        let window = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code-swift.struct/ledgerUnavailable``
+    ///   when the ledger's storage cannot be read.
+    public func learnedQuota(at now: Date) async throws(SpotifyAPIError) -> LearnedQuota? {
+        let refusals: [QuotaRefusal]
+        let window: [LedgerEntry]
+        do {
+            refusals = try await store.quotaRefusals(for: key, since: now.addingTimeInterval(-LearnedQuota.memory))
+            guard refusals.contains(where: { $0.windowCount >= LearnedQuota.minimumEvidence }) else { return nil }
+            window = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+        } catch {
+            throw .ledgerUnavailable(error)
+        }
         let answered = window.count { $0.status.map { $0 != 429 } ?? false }
         return LearnedQuota.learning(from: refusals, answeredInWindow: answered, now: now)
     }
