@@ -344,13 +344,20 @@ let package = Package(
         .testTarget(
             name: "PlaylistLinksTests",
             dependencies: [
-                "PlaylistLinksSQLite", "SpotifyNowPlaying",
+                "PlaylistLinksSQLite",
                 "SpotifyLinkSupport",
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "PlaylistLinksPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotifyNowPlayingTests",
+            dependencies: [
+                "SpotifyNowPlaying", "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
             ],
             swiftSettings: strictSettings
         ),

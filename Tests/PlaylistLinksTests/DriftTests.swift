@@ -1,7 +1,6 @@
 import Foundation
 @_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
-import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -50,21 +49,6 @@ struct LinksDriftTests {
             #expect(try await links.links().count == 3)
             #expect(
                 try await links.metadata(for: try await playlistID(emulator, "Deep Work"))?.availability == .unknown)
-        }
-    }
-
-    @Test(arguments: [("403-not-registered", "User Management"), ("403-premium", "Premium")])
-    func nowPlayingStopsOnARefusal(kind: String, says: String) async throws {
-        let harness = MonitorHarness()
-        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
-            await emulator.control("faults", ["kind": kind, "count": "100"])
-            let monitor = try await harness.run(emulator, policy: .init(), until: .seconds(3600))
-            #expect(monitor.callCount == 1)
-            guard case .unavailable(.refused(let message)) = harness.emitted.first else {
-                Issue.record("expected a refusal, got \(harness.emitted)")
-                return
-            }
-            #expect(message.contains(says))
         }
     }
 

@@ -6,7 +6,6 @@ import SpotifyWebAPI
 import Synchronization
 import Testing
 
-@_spi(Storage) @testable import PlaylistLinks
 @testable import SpotifyNowPlaying
 
 /// Runs a monitor against the emulator's virtual player on one test clock, stepping time from
