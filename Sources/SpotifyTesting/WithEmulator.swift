@@ -55,6 +55,9 @@ extension EmulatorServer {
 package struct TestHTTP: Sendable {
     let transport = platformDefaultTransport()
 
+    /// How long one exchange may take before it fails as timed out.
+    package static let timeout: Duration = .seconds(180)
+
     /// A client with a fresh session configuration.
     package init() {}
 
@@ -70,8 +73,12 @@ package struct TestHTTP: Sendable {
             request.headerFields[.contentType] = "application/x-www-form-urlencoded"
             body = Data(Self.formEncode(form).utf8)
         }
+        // A guard against a hang, not timing logic: under ThreadSanitizer, with every test in flight
+        // on two cores, one exchange with the in-process emulator or listener has taken more than
+        // 30 s (two loopback page tests of a 2026-11-27 rehearsal failed so, and one of them in an
+        // earlier rehearsal), though nothing hung.
         let (response, data) = try await transport.send(
-            request, body: body, timeout: .seconds(30), maxBodyBytes: 64 << 20)
+            request, body: body, timeout: Self.timeout, maxBodyBytes: 64 << 20)
         return (response.status.code, response.headerFields, data)
     }
 
