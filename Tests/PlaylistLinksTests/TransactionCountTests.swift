@@ -45,13 +45,26 @@ struct TransactionCountTests {
     static let session = RecordID(namespace: "session", id: "1")
     static let focus = SpotifyID(unchecked: "37i9dQZF1DXcBWIGoYBM5M")
 
-    /// A store on a file whose transactions `transactions` counts, with a linked playlist that has
-    /// details and a cover.
+    /// An empty store on a file of its own, whose transactions `transactions` counts, and the
+    /// file's folder (for the test to remove).
     static func store(_ transactions: Transactions, clock: VirtualClock) throws -> (SQLitePlaylistLinkStore, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("transactions-\(UUID().uuidString)")
         let store = try SQLitePlaylistLinkStore(
             location: .file(folder.appendingPathComponent("links.sqlite")), configuration: transactions.configuration,
             clock: clock)
+        return (store, folder)
+    }
+
+    /// ``store(_:clock:)`` with `session` linked to `focus`, whose details (named "Focus") and
+    /// cover are saved at the clock's present.
+    static func linkedStore(_ transactions: Transactions, clock: VirtualClock) async throws
+        -> (SQLitePlaylistLinkStore, URL)
+    {
+        let (store, folder) = try store(transactions, clock: clock)
+        var details = PlaylistMetadata(id: focus, availability: .available)
+        details.name = "Focus"
+        try await store.saveLink(session, to: details, replacingMetadata: true)
+        try await store.saveCover(Data("cover".utf8), for: focus)
         return (store, folder)
     }
 
@@ -61,13 +74,8 @@ struct TransactionCountTests {
     @Test func aCardShownTwentyTimesADayIsOneReadEachAndOneWrite() async throws {
         let clock = VirtualClock()
         let transactions = Transactions()
-        let (store, folder) = try Self.store(transactions, clock: clock)
+        let (store, folder) = try await Self.linkedStore(transactions, clock: clock)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var details = PlaylistMetadata(id: Self.focus, availability: .available)
-        details.name = "Focus"
-        details.trackCount = 12
-        try await store.saveLink(Self.session, to: details, replacingMetadata: true)
-        try await store.saveCover(Data("cover".utf8), for: Self.focus)
         clock.advance(by: .seconds(2 * 86_400))  // the cover was last noted shown two days ago
 
         transactions.reset()
@@ -84,12 +92,8 @@ struct TransactionCountTests {
     @Test func aCardPastItsRetentionIsOneWrite() async throws {
         let clock = VirtualClock()
         let transactions = Transactions()
-        let (store, folder) = try Self.store(transactions, clock: clock)
+        let (store, folder) = try await Self.linkedStore(transactions, clock: clock)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var details = PlaylistMetadata(id: Self.focus, availability: .available)
-        details.name = "Focus"
-        try await store.saveLink(Self.session, to: details, replacingMetadata: true)
-        try await store.saveCover(Data("cover".utf8), for: Self.focus)
         clock.advance(by: .seconds(91 * 86_400))
 
         transactions.reset()
