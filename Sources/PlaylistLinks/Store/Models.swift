@@ -239,17 +239,17 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
 }
 
 /// The one error of this module.
-public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
+public struct PlaylistLinksError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, to match on: `catch PlaylistLinksError.Code.database`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+        package let name: String
+        package init(name: String) { self.name = name }
         /// The database could not be opened, read or written.
         public static let database = Code(name: "database")
         /// An import file could not be read.
         public static let invalidImport = Code(name: "invalidImport")
         /// A bad argument (an empty record ID, say).
         public static let invalidArgument = Code(name: "invalidArgument")
-        public var description: String { name }
     }
 
     /// What went wrong, to match on.
@@ -265,19 +265,27 @@ public struct PlaylistLinksError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.underlying = underlying
     }
-
-    public var description: String { "PlaylistLinksError.\(code): \(message)" }
 }
 
-extension PlaylistLinksError: WordedFailure {}
+extension PlaylistLinksError: CodedError {}
 
-extension PlaylistLinksError: Equatable {
+extension PlaylistLinksError {
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+}
+
+extension PlaylistLinksError.Code: ErrorCode {
+    package typealias Failure = PlaylistLinksError
 }
 
 extension PlaylistLinksError.Code {
+    /// The code's name, as its static property is spelled.
+    public var description: String { name }
+
     /// Matches a ``PlaylistLinksError`` of this code, so `catch PlaylistLinksError.Code.x { … }` and
     /// `case PlaylistLinksError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { (error as? PlaylistLinksError)?.code == code }
+    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

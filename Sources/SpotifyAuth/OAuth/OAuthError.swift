@@ -1,8 +1,11 @@
+import SpotifyLinkSupport
+
 /// The one error of sign-in and token handling.
-public struct OAuthError: Error, Sendable, CustomStringConvertible {
+public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, to match on: `catch OAuthError.Code.accessDenied`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+        package let name: String
+        package init(name: String) { self.name = name }
         /// The user pressed Cancel on the consent page.
         public static let accessDenied = Code(name: "accessDenied")
         /// The callback's `state` was missing or wrong: possibly forged. Nothing was exchanged.
@@ -33,7 +36,6 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// The system cannot show this sign-in: an https (universal-link) redirect needs iOS 17.4 or
         /// macOS 14.4. Nothing was shown or sent.
         public static let systemTooOld = Code(name: "systemTooOld")
-        public var description: String { name }
     }
 
     /// What went wrong.
@@ -53,20 +55,30 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    public var description: String { "OAuthError.\(code): \(message)" }
-
     static func needsSignIn(_ reason: String) -> OAuthError {
         OAuthError(code: .needsSignIn, message: "\(reason) Sign in to Spotify again.")
     }
 }
 
-extension OAuthError: Equatable {
+extension OAuthError: CodedError {}
+
+extension OAuthError {
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+}
+
+extension OAuthError.Code: ErrorCode {
+    package typealias Failure = OAuthError
 }
 
 extension OAuthError.Code {
+    /// The code's name, as its static property is spelled.
+    public var description: String { name }
+
     /// Matches a ``OAuthError`` of this code, so `catch OAuthError.Code.x { … }` and
     /// `case OAuthError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { (error as? OAuthError)?.code == code }
+    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

@@ -72,10 +72,11 @@ public enum TokenStoreKind: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The one error of token stores.
-public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
+public struct TokenStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, to match on: `catch TokenStoreError.Code.insecure`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+        package let name: String
+        package init(name: String) { self.name = name }
         /// The store cannot be used here (no keyring daemon, locked keychain).
         public static let unavailable = Code(name: "unavailable")
         /// The file or its folder has unsafe permissions, another owner, or is a symbolic link.
@@ -91,7 +92,6 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         /// The stored sign-in failed its authentication check: it was changed outside SpotifyLink.
         /// Nothing was changed; the message names the entry.
         public static let tampered = Code(name: "tampered")
-        public var description: String { name }
     }
 
     /// What went wrong.
@@ -107,8 +107,6 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.underlying = underlying
     }
-
-    public var description: String { "TokenStoreError.\(code): \(message)" }
 }
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.
@@ -154,13 +152,25 @@ extension StoredTokens {
     }
 }
 
-extension TokenStoreError: Equatable {
+extension TokenStoreError: CodedError {}
+
+extension TokenStoreError {
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+}
+
+extension TokenStoreError.Code: ErrorCode {
+    package typealias Failure = TokenStoreError
 }
 
 extension TokenStoreError.Code {
+    /// The code's name, as its static property is spelled.
+    public var description: String { name }
+
     /// Matches a ``TokenStoreError`` of this code, so `catch TokenStoreError.Code.x { … }` and
     /// `case TokenStoreError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { (error as? TokenStoreError)?.code == code }
+    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

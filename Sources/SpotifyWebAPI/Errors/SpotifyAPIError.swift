@@ -1,12 +1,14 @@
 public import Foundation
+import SpotifyLinkSupport
 
 /// The one error the Web API layer throws.
 ///
 /// Compare ``code`` to decide what to do; show ``message`` to people: it says what to do next.
-public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
+public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as a comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+        package let name: String
+        package init(name: String) { self.name = name }
         /// 401 even after a refresh: the sign-in no longer works for this call.
         public static let unauthorized = Code(name: "unauthorized")
         /// A 403 of no known kind.
@@ -54,7 +56,6 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         /// opened, read or written; its message says what failed and what to do. Requests still go:
         /// a ledger that cannot count never stops the app.
         public static let ledgerUnavailable = Code(name: "ledgerUnavailable")
-        public var description: String { name }
     }
 
     /// What went wrong, to match on: `catch SpotifyAPIError.Code.notFound`.
@@ -111,12 +112,6 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
         [.userNotRegistered, .ownerPremiumRequired, .missingScope].contains(code)
     }
 
-    public var description: String {
-        var text = "SpotifyAPIError.\(code)"
-        if let status { text += " (HTTP \(status))" }
-        return text + ": " + message
-    }
-
     /// What a ``Transport`` throws when no answer arrived; `detail` says why in a few words
     /// ("could not connect (connection refused)"). Code ``Code/transport``.
     @_spi(Transport) public static func transport(_ detail: String) -> SpotifyAPIError {
@@ -160,32 +155,38 @@ public struct SpotifyAPIError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension SpotifyAPIError: Equatable {
-    /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-}
-
-extension SpotifyAPIError.Code {
-    /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
-    /// `case SpotifyAPIError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { (error as? SpotifyAPIError)?.code == code }
-}
-
-/// An error of another layer of this package that carries its own words for people (the storage
-/// products' errors): the ledger keeps them when it reports its storage failing.
-package protocol WordedFailure: Error {
-    /// What happened and what to do.
-    var message: String { get }
-}
-
 extension SpotifyAPIError {
     /// `error`, a failure of the request ledger's storage, as this layer's error: code
-    /// ``Code/ledgerUnavailable``, with the storage's own words when it has them.
+    /// ``Code/ledgerUnavailable``, with the storage's own words when it has them (an error of
+    /// the package's other layers has them).
     package static func ledgerUnavailable(_ error: any Error) -> SpotifyAPIError {
         if let error = error as? SpotifyAPIError { return error }
         let message =
-            (error as? any WordedFailure)?.message
+            (error as? any CodedError)?.message
             ?? "The request ledger could not be read or written (\(error)). Check that the data folder is writable and has free space."
         return SpotifyAPIError(code: .ledgerUnavailable, message: message, underlying: error)
     }
+}
+
+extension SpotifyAPIError: CodedError {}
+
+extension SpotifyAPIError {
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+}
+
+extension SpotifyAPIError.Code: ErrorCode {
+    package typealias Failure = SpotifyAPIError
+}
+
+extension SpotifyAPIError.Code {
+    /// The code's name, as its static property is spelled.
+    public var description: String { name }
+
+    /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
+    /// `case SpotifyAPIError.Code.x:` read as the code they handle.
+    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }
