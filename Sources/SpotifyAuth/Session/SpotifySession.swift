@@ -61,18 +61,15 @@ public actor SpotifySession: AccessTokenProvider {
     private let logger: Logger?
     private var cached: StoredTokens?
     private var loaded = false
-    private var inFlight: Task<StoredTokens, any Error>?
-    /// Refreshes that ended, and how the last failed one failed: a caller who asked before a refresh
-    /// failed gets that failure instead of starting another (one refresh, also when it fails).
-    private var refreshesEnded = 0
-    private var lastFailure: (ended: Int, error: any Error)?
+    /// One refresh however many callers need one, also when it fails.
+    private let refreshes = SingleFlight<StoredTokens>()
     /// Refreshed tokens the store would not take: kept here, used, and saved again before any
     /// other store work, so a rotated refresh token is not lost to a passing store failure.
     private var unsaved: StoredTokens?
     /// What keeps the process running while a refresh, or a sign-in's exchange, and its save finish.
     package nonisolated let activity: any ExpiringActivity
-    private var storeBusy = false
-    /// A previous install's sign-in is still to be removed from the store.
+    /// Store work of this session, one call at a time.
+    private let storeTurns = StoreTurns()
     /// Whether the store's sign-in is an earlier install's: asked at the store's first use, removed
     /// once when it is.
     private var previousSignIn: PreviousSignIn
@@ -81,9 +78,8 @@ public actor SpotifySession: AccessTokenProvider {
         case forget
         case kept
     }
-    private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Calls waiting for their turn at the store (tests check that one has parked).
-    package var storeWaiterCount: Int { storeWaiters.count }
+    package var storeWaiterCount: Int { storeTurns.waiting }
     /// Signed in or out, and why out. ``statusUpdates()`` follows it.
     public private(set) var status: Status = .signedOut {
         didSet {
@@ -164,20 +160,21 @@ public actor SpotifySession: AccessTokenProvider {
     /// Runs `body` with the store to itself: store work of this session never interleaves, though
     /// the actor serves other calls while the store answers.
     private func withStore<T>(_ body: () async throws -> T) async throws -> T {
-        while storeBusy { await withCheckedContinuation { storeWaiters.append($0) } }
-        storeBusy = true
-        defer {
-            storeBusy = false
-            if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
+        try await storeTurns.run {
+            try await forgetEarlierInstall()
+            await saveUnsaved()
+            return try await body()
         }
+    }
+
+    /// Removes an earlier install's sign-in from the store, once, at the store's first use.
+    private func forgetEarlierInstall() async throws {
         if case .ask(let isEarlierInstall) = previousSignIn { previousSignIn = isEarlierInstall() ? .forget : .kept }
         if case .forget = previousSignIn {
             try await store.remove(key)
             previousSignIn = .kept
             logger?.debug("spotify sign-in of an earlier install removed", metadata: ["issuer": "\(key.issuer)"])
         }
-        await saveUnsaved()
-        return try await body()
     }
 
     /// Tries again to save refreshed tokens the store refused; they stay in memory until it takes them.
@@ -291,12 +288,12 @@ public actor SpotifySession: AccessTokenProvider {
     // MARK: - AccessTokenProvider
 
     public func accessToken() async throws -> AccessToken {
-        let asked = refreshesEnded
+        let asked = refreshes.ticket
         return try await access(stored: try await tokens(), askedAt: asked)
     }
 
     public func refreshedAccessToken(replacing failed: AccessToken) async throws -> AccessToken {
-        try await refresh(replacing: failed, askedAt: refreshesEnded).accessToken
+        try await refresh(replacing: failed, askedAt: refreshes.ticket).accessToken
     }
 
     /// The token for one request, in one call: refused toward an API another accounts service
@@ -304,7 +301,7 @@ public actor SpotifySession: AccessTokenProvider {
     /// needing a scope the sign-in lacks, both before any refresh; else ``accessToken()``.
     public func accessToken(for apiBaseURL: URL, scopes: [String]) async throws -> AccessToken {
         guard mayBeSent(to: apiBaseURL) else { throw SpotifyAPIError.tokensBelongElsewhere(apiBaseURL) }
-        let asked = refreshesEnded
+        let asked = refreshes.ticket
         let stored = try await tokens()
         if let stored { try SpotifyAPIError.requireScope(of: scopes, granted: Set(stored.scopes)) }
         return try await access(stored: stored, askedAt: asked)
@@ -355,45 +352,26 @@ public actor SpotifySession: AccessTokenProvider {
     /// in flight, and a caller who asked (at `asked`) before a refresh failed gets that failure,
     /// even if it was still waiting for the store when the refresh ended.
     private func refresh(replacing failed: AccessToken, askedAt asked: Int) async throws -> StoredTokens {
-        if let inFlight { return try await join(inFlight) }
-        if let failure = lastFailure, failure.ended > asked { throw failure.error }
+        if let joined = try await refreshes.joined(askedAt: asked) { return joined }
         let stored = try await tokens()
         // The store may have kept this caller waiting: look again.
-        if let inFlight { return try await join(inFlight) }
-        if let failure = lastFailure, failure.ended > asked { throw failure.error }
+        if let joined = try await refreshes.joined(askedAt: asked) { return joined }
         switch RefreshRules.afterRefusal(of: failed, stored: stored, now: clock.now, margin: Self.proactiveMargin) {
         case .notSignedIn: throw notSignedIn()
         case .useStored(let stored): return stored
         case .refresh: break
         }
-        let task = Task {
-            defer {
-                inFlight = nil
-                refreshesEnded += 1
-            }
-            do {
-                // A refresh and its save finish even if the app is sent to the background meanwhile.
-                return try await activity.run("Refreshing the Spotify sign-in") {
-                    try await self.withStore { try await self.performRefresh(replacing: failed) }
-                }
-            } catch {
-                lastFailure = (refreshesEnded + 1, error)
-                throw error
+        let activity = activity
+        return try await refreshes.start {
+            // A refresh and its save finish even if the app is sent to the background meanwhile.
+            try await activity.run("Refreshing the Spotify sign-in") {
+                try await self.withStore { try await self.performRefresh(replacing: failed) }
             }
         }
-        inFlight = task
-        return try await join(task)
     }
 
     /// Callers waiting for the refresh in flight, its starter included (tests wait for them all).
-    package private(set) var refreshWaiterCount = 0
-
-    /// Waits for `refresh`; a waiter's cancellation does not reach the refresh others wait for.
-    private func join(_ refresh: Task<StoredTokens, any Error>) async throws -> StoredTokens {
-        refreshWaiterCount += 1
-        defer { refreshWaiterCount -= 1 }
-        return try await refresh.value
-    }
+    package var refreshWaiterCount: Int { refreshes.waiting }
 
     private func performRefresh(replacing failed: AccessToken) async throws -> StoredTokens {
         let lock = try await store.acquireLock(key)
