@@ -376,7 +376,8 @@ let package = Package(
         .testTarget(
             name: "SpotifyEmulatorTests",
             dependencies: [
-                "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting",
+                "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting", "EmulatorCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

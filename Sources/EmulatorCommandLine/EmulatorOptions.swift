@@ -62,7 +62,9 @@ public struct EmulatorOptions: ParsableArguments {
 
     public init() {}
 
-    /// The configuration these flags describe.
+    /// The configuration these flags describe, after checking them.
+    ///
+    /// - Throws: `ValidationError` naming the flag at fault, as `--quota must be positive`.
     public func configuration() throws -> EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
         configuration.host = host
@@ -71,16 +73,58 @@ public struct EmulatorOptions: ParsableArguments {
         configuration.autoApprove = autoApprove
         configuration.controlToken = controlToken
         configuration.placeholderImages = placeholderImages
-        do {
-            try configuration.apply(
-                clientIDs: clientIDs, redirectURIs: redirectURIs, clientSecret: clientSecret,
-                accessTokenTTL: accessTokenTTL, refreshRotation: refreshRotation, latencyMs: latencyMs,
-                rateLimit: rateLimit, catalog: catalog, shape: shape, quota: quota, quotaWindow: quotaWindow,
-                developers: developers, extraPlaylists: extraPlaylists, clientCreated: clientCreated)
-        } catch let error as EmulatorError {
-            throw ValidationError(error.description)
-        }
+        try Self.require(accessTokenTTL > 0, "--access-token-ttl", "must be positive")
+        try Self.require(latencyMs >= 0, "--latency-ms", "must not be negative")
+        try Self.require(rateLimit.map { $0 > 0 } ?? true, "--rate-limit", "must be positive")
+        try Self.require(quota.map { $0 > 0 } ?? true, "--quota", "must be positive")
+        try Self.require(quotaWindow > 0, "--quota-window", "must be positive")
+        try Self.require((0...10_000).contains(extraPlaylists), "--extra-playlists", "must be between 0 and 10000")
+        configuration.clients = try clients()
+        configuration.quota = quota
+        configuration.quotaWindow = .seconds(quotaWindow)
+        configuration.extraLibraryPlaylists = extraPlaylists
+        configuration.accessTokenTTL = .seconds(accessTokenTTL)
+        configuration.refreshRotation = refreshRotation
+        configuration.latency = .milliseconds(latencyMs)
+        configuration.rateLimit = rateLimit
+        configuration.catalogFile = catalog.map { URL(fileURLWithPath: $0) }
+        configuration.shape = shape
         return configuration
+    }
+
+    /// The registered clients: `--client-id`'s (or `spotlink-demo`), each with every
+    /// `--redirect-uri`, the secret, its `--developer` and the `--client-created` date.
+    private func clients() throws -> [EmulatorConfiguration.Client] {
+        var created = EmulatorConfiguration.Client.newClientCreated
+        if let clientCreated {
+            let date = try? Date.ISO8601FormatStyle().year().month().day().parse(clientCreated)
+            try Self.require(date != nil, "--client-created", "takes a date as YYYY-MM-DD, as 2025-06-01")
+            created = date ?? created
+        }
+        var owners: [String: String] = [:]
+        for pair in developers {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            try Self.require(
+                parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty, "--developer",
+                "takes CLIENT_ID=DEVELOPER, as app-2=alice")
+            owners[parts[0]] = parts[1]
+        }
+        let ids = clientIDs.isEmpty ? ["spotlink-demo"] : clientIDs
+        if let unknown = owners.keys.sorted().first(where: { !ids.contains($0) }) {
+            throw ValidationError("--developer names \(unknown), which is not a --client-id")
+        }
+        let uris = redirectURIs.isEmpty ? ["http://127.0.0.1/callback"] : redirectURIs
+        return ids.map {
+            var client = EmulatorConfiguration.Client(
+                id: $0, redirectURIs: uris, secret: clientSecret, developer: owners[$0] ?? "developer")
+            client.created = created
+            return client
+        }
+    }
+
+    /// Throws the error naming `flag` unless `condition` holds.
+    private static func require(_ condition: Bool, _ flag: String, _ rule: String) throws {
+        guard condition else { throw ValidationError("\(flag) \(rule)") }
     }
 
     /// Serves until SIGINT or SIGTERM. The first line on stdout is `listening on http://HOST:PORT`,

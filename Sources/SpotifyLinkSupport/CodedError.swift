@@ -2,10 +2,10 @@
 /// people, and what failed below. A conforming type writes its stored properties and its table of
 /// codes; its description, its equality and its codes' matching are written here once.
 ///
-/// `SpotifyAPIError`, `OAuthError`, `TokenStoreError` and `PlaylistLinksError` conform. The
-/// protocol is the package's own, and an app sees only what each type declares itself: members
-/// of a package module's protocol extension are out of an app's reach (under the upcoming
-/// feature `MemberImportVisibility`, an app would have to import this module, which is no
+/// `SpotifyAPIError`, `OAuthError`, `TokenStoreError`, `PlaylistLinksError` and `EmulatorError`
+/// conform. The protocol is the package's own, and an app sees only what each type declares
+/// itself: members of a package module's protocol extension are out of an app's reach (under the
+/// upcoming feature `MemberImportVisibility`, an app would have to import this module, which is no
 /// product). So each type's public `description`, `==` and `~=` are one line that calls the
 /// implementation here.
 package protocol CodedError: Error, Sendable, CustomStringConvertible, Equatable {

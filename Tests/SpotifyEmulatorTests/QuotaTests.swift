@@ -87,26 +87,6 @@ struct EmulatorQuotaTests {
         }
     }
 
-    @Test(arguments: [
-        (["--quota", "0"], "--quota"), (["--quota-window", "0"], "--quota-window"),
-        (["--developer", "nobody"], "--developer"), (["--developer", "ghost=alice"], "--developer"),
-    ])
-    func badQuotaFlagsNameTheFlag(arguments: [String], flag: String) {
-        var configuration = EmulatorConfiguration()
-        let value = arguments[1]
-        #expect {
-            try configuration.apply(
-                clientIDs: [], redirectURIs: [], clientSecret: nil, accessTokenTTL: 3600, refreshRotation: .none,
-                latencyMs: 0,
-                rateLimit: nil, catalog: nil, shape: .current,
-                quota: arguments[0] == "--quota" ? Int(value) : nil,
-                quotaWindow: arguments[0] == "--quota-window" ? Int(value)! : 86_400,
-                developers: arguments[0] == "--developer" ? [value] : [])
-        } throws: { error in
-            (error as? EmulatorError)?.flag == flag
-        }
-    }
-
     @Test func myPlaylistsCarriesAnETagAndAnswers304WhenUnchanged() async throws {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken()

@@ -93,45 +93,49 @@ public final class EmulatorServer: Sendable {
     public func resetStatistics() async { await state.resetStatistics() }
 }
 
-/// The one error of the emulator: it could not start, or a flag was refused.
+/// The one error of the emulator: it could not start.
 public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, to match on: `catch EmulatorError.Code.couldNotBind`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+        package let name: String
+        package init(name: String) { self.name = name }
         /// The address could not be bound (the port is taken, or the host is not local).
         public static let couldNotBind = Code(name: "couldNotBind")
-        /// A command-line flag was refused; ``EmulatorError/flag`` names it.
-        public static let invalidFlag = Code(name: "invalidFlag")
-        public var description: String { name }
     }
 
     /// What went wrong.
     public var code: Code
-    /// For ``Code/invalidFlag``: the flag, as `--quota`.
-    public var flag: String?
     /// A sentence for people saying what to do.
     public var message: String
+    /// The error below, when there was one.
+    public var underlying: (any Error & Sendable)?
 
     init(code: Code, message: String) {
         self.code = code
         self.message = message
     }
+}
 
-    init(flag: String, message: String) {
-        self.code = .invalidFlag
-        self.flag = flag
-        self.message = message
-    }
+extension EmulatorError: CodedError {}
 
-    public var description: String { flag.map { "\($0) \(message)" } ?? message }
+extension EmulatorError {
+    /// The type, the code and the message.
+    public var description: String { codedDescription }
 
     /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+}
+
+extension EmulatorError.Code: ErrorCode {
+    package typealias Failure = EmulatorError
 }
 
 extension EmulatorError.Code {
+    /// The code's name, as its static property is spelled.
+    public var description: String { name }
+
     /// Matches an ``EmulatorError`` of this code in `catch` and `case`.
-    public static func ~= (code: Self, error: any Error) -> Bool { (error as? EmulatorError)?.code == code }
+    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }
 
 /// Turns Hummingbird requests into ``EmulatorRequest``s and plays latency and delivery faults.
