@@ -383,6 +383,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SpotifyLinkCoreTests",
+            dependencies: [
+                "SpotifyLinkCore", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
                 "SpotifyLinkCore",

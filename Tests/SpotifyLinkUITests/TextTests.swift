@@ -13,6 +13,15 @@ struct TextTests {
     static let japanese = SpotifyText(locale: Locale(identifier: "ja_JP"), timeZone: TimeZone(identifier: "UTC")!)
 
     /// The samples cover every case: adding one without a sample fails here.
+    /// The capability report's findings, worded: an unlisted user's says where the fix is, in
+    /// English and Japanese; a lapsed Premium is the owner's.
+    @Test func theCapabilityFindingsAreWorded() {
+        let message = SpotifyMessage(CapabilityReport.Finding.userNotListed)
+        #expect(SpotifyText(locale: Locale(identifier: "en_US"))(message).contains("User Management"))
+        #expect(SpotifyText(locale: Locale(identifier: "ja_JP"))(message).contains("User Management"))
+        #expect(SpotifyMessage(CapabilityReport.Finding.ownerPremiumLapsed) == .ownerPremiumRequired)
+    }
+
     @Test func theSamplesCoverEveryMessage() {
         #expect(Set(SpotifyMessage.samples.map(\.coverageIndex)) == Set(0..<SpotifyMessage.coverageCount))
     }

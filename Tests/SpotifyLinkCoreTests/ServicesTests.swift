@@ -1,8 +1,8 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
+import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkCore
-import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -23,10 +23,10 @@ struct ServicesTests {
             var configuration = SpotifyServices.Configuration.emulator(url: emulator.baseURL)
             configuration.folder = folder
             let services = SpotifyServices(configuration)
-            let spotify = SpotifyLink(services: services)
-            spotify.connection.connect { url, _ in try await ConsentBrowser().callback(for: url) }
-            await spotify.connection.waitForConnect()
-            #expect(spotify.connection.isConnected, "\(spotify.connection.phase)")
+            try await BrowserSignIn(redirectURI: configuration.redirectURI).run(session: services.session) { url, _ in
+                try await ConsentBrowser().callback(for: url)
+            }
+            #expect(await services.session.status == .signedIn)
 
             let deep = try SpotifyID(try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id)
             let record = RecordID(namespace: "session", id: "1")
