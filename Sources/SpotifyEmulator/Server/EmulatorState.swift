@@ -43,12 +43,6 @@ package struct EmulatorResponse: Sendable {
 
     private static let jsonContentType = ("Content-Type", "application/json; charset=utf-8")
 
-    /// The answer to a route the emulator does not know (`404 "Service not found"`), as opposed to
-    /// a known route's 404 for an ID it does not have.
-    var isUnknownRoute: Bool {
-        status == 404 && body == EmulatorResponse.apiError(404, "Service not found").body
-    }
-
     /// The answer with its body built.
     func rendered() -> EmulatorResponse {
         guard let pending else { return self }

@@ -2,153 +2,181 @@ import Foundation
 import SpotifyLinkSupport
 
 extension EmulatorState {
+    /// The Web API the emulator serves, as live serves it in late 2026 (the contract's routes).
+    static let webAPIRoutes: [WebAPIRoute] = [
+        WebAPIRoute("/me", user: true) { state, call in
+            .json(state.userJSON(withAccountDetails: call.predatesRestrictions))
+        },
+        WebAPIRoute("/me/playlists", user: true) { state, call in state.myPlaylists(call) },
+        WebAPIRoute("/me/tracks", user: true) { state, call in state.savedTracks(call) },
+        WebAPIRoute("/me/top/tracks", user: true) { state, call in state.top("tracks", call) },
+        WebAPIRoute("/me/top/artists", user: true) { state, call in state.top("artists", call) },
+        WebAPIRoute("/me/player", user: true) { state, call in state.playing(full: true, call) },
+        WebAPIRoute("/me/player/currently-playing", user: true) { state, call in state.playing(full: false, call) },
+        WebAPIRoute("/me/player/recently-played", user: true) { state, call in
+            state.recentlyPlayed(call.request, call.access)
+        },
+        WebAPIRoute("/playlists/{}") { state, call in state.playlist(call) },
+        WebAPIRoute("/playlists/{}/items") { state, call in state.playlistItems(call) },
+        // Retired for Development Mode apps in February 2026.
+        WebAPIRoute("/playlists/{}/tracks") { state, call in
+            state.withPlaylist(call) { _ in .apiError(403, "Forbidden") }
+        },
+        WebAPIRoute("/playlists/{}/images") { state, call in state.playlistImages(call) },
+        WebAPIRoute("/search") { state, call in
+            state.search(call.request, predatesRestrictions: call.predatesRestrictions)
+        },
+        // The single-ID reads stay for Development Mode apps.
+        WebAPIRoute("/tracks/{}") { state, call in
+            state.lookUp(call.parameters[0], in: state.catalog.tracks) {
+                state.renderer.itemJSON($0, episodes: false, in: .catalog)
+            }
+        },
+        WebAPIRoute("/albums/{}") { state, call in
+            state.lookUp(call.parameters[0], in: state.catalog.albums, state.renderer.fullAlbumJSON)
+        },
+        WebAPIRoute("/artists/{}") { state, call in
+            guard let name = state.artist(call.parameters[0]) else { return state.lookUpFailure(call.parameters[0]) }
+            return .json(state.renderer.fullArtistJSON(name))
+        },
+        WebAPIRoute("/shows/{}") { state, call in
+            state.lookUp(call.parameters[0], in: state.catalog.shows) {
+                state.renderer.showJSON($0, withEpisodes: true)
+            }
+        },
+        WebAPIRoute("/episodes/{}") { state, call in
+            state.lookUp(call.parameters[0], in: state.catalog.episodes) {
+                state.renderer.episodeJSON($0, withShow: true)
+            }
+        },
+        WebAPIRoute("/artists/{}/albums") { state, call in state.artistAlbums(call) },
+        WebAPIRoute("/albums/{}/tracks") { state, call in state.albumTracks(call) },
+        // What Spotify postponed removing for client IDs created before 2026-02-11.
+        WebAPIRoute("/users/{}", .olderClients) { state, call in
+            guard call.parameters[0] == state.catalog.userID else { return .apiError(404, "Resource not found") }
+            return .json(state.publicUserJSON())
+        },
+        WebAPIRoute("/users/{}/playlists", .olderClients) { state, call in state.userPlaylists(call) },
+        WebAPIRoute("/markets", .olderClients) { _, _ in
+            .json(.object([("markets", .array(["JP", "US", "GB", "DE", "FR"].map(JSONValue.string)))]))
+        },
+        WebAPIRoute("/albums", .olderClients) { state, call in
+            state.several(call.request, key: "albums", most: 20) {
+                state.catalog.albums[$0].map(state.renderer.fullAlbumJSON)
+            }
+        },
+        WebAPIRoute("/artists", .olderClients) { state, call in
+            state.several(call.request, key: "artists", most: 50) { id in
+                state.artist(id).map(state.renderer.fullArtistJSON)
+            }
+        },
+        // Removed in 2026 (the reports the emulator's README cites): live answers 403, not 404.
+        WebAPIRoute("/tracks", .removedForNewerClients) { state, call in
+            state.several(call.request, key: "tracks", most: 50) { id in
+                state.catalog.tracks[id].map { state.renderer.itemJSON($0, episodes: false, in: .catalog) }
+            }
+        },
+        WebAPIRoute("/artists/{}/top-tracks", .removedForNewerClients) { state, call in state.topTracks(call) },
+        WebAPIRoute("/artists/{}/related-artists", .removed) { _, _ in .apiError(403, "Forbidden") },
+        WebAPIRoute("/recommendations", .removed) { _, _ in .apiError(403, "Forbidden") },
+        WebAPIRoute("/users/{}/playlists", .removed, method: "POST") { _, _ in .apiError(403, "Forbidden") },
+    ]
+
     /// Live's order: the token first (401), then the route (403 for one removed in 2026, 404 for
-    /// an unknown one), then the method (405).
+    /// an unknown one), then the method (405: the emulator reads only), then the user (401 for a
+    /// client-credentials token on a user's route).
     func handleWebAPI(_ request: EmulatorRequest) -> EmulatorResponse {
         let access: AccessRecord
         switch authenticate(request) {
         case .success(let record): access = record
         case .failure(let response): return response
         }
-        let segments = request.path.split(separator: "/").map(String.init)
+        let segments = request.path.split(separator: "/").map(String.init).dropFirst()
         let predatesRestrictions =
             configuration.clients.first { $0.id == access.clientID }?.predatesRestrictions ?? false
-        if let removed = removedRoute(segments, request, predatesRestrictions: predatesRestrictions) { return removed }
+        let found = Self.webAPIRoutes.compactMap { route in
+            route.parameters(of: segments).map { (route: route, parameters: $0) }
+        }.filter { $0.route.exists(predatesRestrictions: predatesRestrictions) }
+        guard let (route, parameters) = found.first(where: { $0.route.method == request.method }) else {
+            let served = found.contains { !$0.route.isRemoved(predatesRestrictions: predatesRestrictions) }
+            return served ? .apiError(405, "Method not allowed") : .apiError(404, "Service not found")
+        }
+        if route.isRemoved(predatesRestrictions: predatesRestrictions) { return .apiError(403, "Forbidden") }
+        if route.needsUser, access.userID == nil { return .apiError(401, "Valid user authentication required") }
         readsPlaybackPosition = access.userID != nil && access.scopes.contains("user-read-playback-position")
         defer { readsPlaybackPosition = false }
-        let answer = route(segments, request, access, predatesRestrictions: predatesRestrictions)
-        // The emulator reads only: another method on a route it knows is 405, on one it does not 404.
-        guard request.method != "GET" else { return answer }
-        return answer.isUnknownRoute ? answer : .apiError(405, "Method not allowed")
+        return route.answer(
+            self,
+            WebAPIRoute.Call(
+                request: request, access: access, parameters: parameters, predatesRestrictions: predatesRestrictions))
     }
 
-    /// Routes removed in 2026 that live answers 403, not 404 (the reports the emulator's README
-    /// cites): artist top tracks, related artists, recommendations, the several-tracks read and
-    /// creating a playlist, for a client created after 2026-02-11; an older one keeps what
-    /// Spotify postponed for it.
-    private func removedRoute(_ segments: [String], _ request: EmulatorRequest, predatesRestrictions: Bool)
-        -> EmulatorResponse?
-    {
-        let path = Array(segments.dropFirst())
-        let removed: Bool
-        switch (request.method, path.count, path.first) {
-        case ("POST", 3, "users") where path[2] == "playlists": removed = true
-        case ("GET", 3, "artists") where path[2] == "top-tracks": removed = !predatesRestrictions
-        case ("GET", 3, "artists") where path[2] == "related-artists": removed = true
-        case ("GET", 1, "recommendations"): removed = true
-        case ("GET", 1, "tracks"): removed = !predatesRestrictions
-        default: removed = false
+    // MARK: - Catalog reads
+
+    /// `GET /users/{id}/playlists` (older clients): the user's public playlists.
+    private func userPlaylists(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        guard call.parameters[0] == catalog.userID else { return .apiError(404, "Resource not found") }
+        guard let (limit, offset) = paging(call.request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+            return pagingError(call.request, maxLimit: 50)
         }
-        return removed ? .apiError(403, "Forbidden") : nil
+        let own = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter {
+            $0.ownerID == catalog.userID && $0.isPublic && !$0.deleted
+        }
+        return .json(
+            renderer.page(
+                own.dropFirst(offset).prefix(limit).map(renderer.simplifiedPlaylistJSON), total: own.count,
+                limit: limit, offset: offset, path: "/users/\(catalog.userID)/playlists", extra: []))
     }
 
-    private func route(
-        _ segments: [String], _ request: EmulatorRequest, _ access: AccessRecord, predatesRestrictions: Bool
-    ) -> EmulatorResponse {
-        switch segments.dropFirst().first {
-        case "me":
-            guard access.userID != nil else { return .apiError(401, "Valid user authentication required") }
-            if segments.count == 2, predatesRestrictions { return .json(userJSON(withAccountDetails: true)) }
-            return handleMe(Array(segments.dropFirst(2)), request, access)
-        // What Spotify postponed removing for client IDs created before 2026-02-11; a newer client
-        // gets 404, as for any removed route.
-        case "users" where segments.count == 3 && predatesRestrictions:
-            guard segments[2] == catalog.userID else { return .apiError(404, "Resource not found") }
-            return .json(publicUserJSON())
-        case "tracks" where segments.count == 2 && predatesRestrictions:
-            let ids = (request.parameter("ids") ?? "").split(separator: ",").map(String.init)
-            guard !ids.isEmpty, ids.count <= 50 else { return .apiError(400, "Invalid ids") }
-            return .json(
-                .object([
-                    (
-                        "tracks",
-                        .array(
-                            ids.map { id in
-                                catalog.tracks[id].map { renderer.itemJSON($0, episodes: false, in: .catalog) } ?? .null
-                            })
-                    )
-                ]))
-        case "markets" where segments.count == 2 && predatesRestrictions:
-            return .json(.object([("markets", .array(["JP", "US", "GB", "DE", "FR"].map(JSONValue.string)))]))
-        case "playlists" where segments.count >= 3:
-            return handlePlaylist(id: segments[2], rest: Array(segments.dropFirst(3)), request, access)
-        case "search" where segments.count == 2:
-            return search(request, predatesRestrictions: predatesRestrictions)
-        case "users" where segments.count == 4 && segments[3] == "playlists" && predatesRestrictions:
-            guard segments[2] == catalog.userID else { return .apiError(404, "Resource not found") }
-            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
-                return pagingError(request, maxLimit: 50)
-            }
-            let own = catalog.allOrder.compactMap { catalog.playlists[$0] }.filter {
-                $0.ownerID == catalog.userID && $0.isPublic && !$0.deleted
-            }
-            return .json(
-                renderer.page(
-                    own.dropFirst(offset).prefix(limit).map(renderer.simplifiedPlaylistJSON), total: own.count,
-                    limit: limit, offset: offset, path: "/users/\(catalog.userID)/playlists", extra: []))
-        case "albums" where segments.count == 2 && predatesRestrictions:
-            return several(request, key: "albums", most: 20) { catalog.albums[$0].map(renderer.fullAlbumJSON) }
-        case "artists" where segments.count == 2 && predatesRestrictions:
-            return several(request, key: "artists", most: 50) { id in artist(id).map(renderer.fullArtistJSON) }
-        case "artists" where segments.count == 4 && segments[3] == "top-tracks":
-            // Only an older client reaches here (removedRoute answered a newer one 403).
-            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
-            let tracks = catalog.trackOrder.compactMap { catalog.tracks[$0] }.filter { $0.artist == name }.prefix(10)
-            return .json(
-                .object([("tracks", .array(tracks.map { renderer.itemJSON($0, episodes: false, in: .catalog) }))]))
-        case "artists" where segments.count == 4 && segments[3] == "albums":
-            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
-            // 10 at most since February 2026; an older client keeps 50 (the contract's later notes).
-            let most = predatesRestrictions ? 50 : 10
-            guard let (limit, offset) = paging(request, defaultLimit: 5, maxLimit: most, maxOffset: 10_000) else {
-                return pagingError(request, maxLimit: most)
-            }
-            let albums = catalog.albums.values.filter { $0.artist == name }.sorted { $0.id < $1.id }
-            return .json(
-                renderer.page(
-                    albums.dropFirst(offset).prefix(limit).map(renderer.artistAlbumJSON), total: albums.count,
-                    limit: limit, offset: offset, path: "/artists/\(segments[2])/albums", extra: []))
-        case "albums" where segments.count == 4 && segments[3] == "tracks":
-            guard let album = catalog.albums[segments[2]] else { return lookUpFailure(segments[2]) }
-            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
-                return pagingError(request, maxLimit: 50)
-            }
-            let tracks = album.trackIDs.compactMap { catalog.tracks[$0] }
-            return .json(
-                renderer.page(
-                    tracks.dropFirst(offset).prefix(limit).map(renderer.simplifiedTrackJSON), total: tracks.count,
-                    limit: limit, offset: offset, path: "/albums/\(album.id)/tracks", extra: []))
-        // The single-ID reads stay for Development Mode apps; the several-IDs forms (`/tracks?ids=`)
-        // were removed in February 2026 and fall through to 404.
-        case "tracks" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.tracks) { renderer.itemJSON($0, episodes: false, in: .catalog) }
-        case "albums" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.albums, renderer.fullAlbumJSON)
-        case "artists" where segments.count == 3:
-            guard let name = artist(segments[2]) else { return lookUpFailure(segments[2]) }
-            return .json(renderer.fullArtistJSON(name))
-        case "shows" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.shows) { renderer.showJSON($0, withEpisodes: true) }
-        case "episodes" where segments.count == 3:
-            return lookUp(segments[2], in: catalog.episodes) { renderer.episodeJSON($0, withShow: true) }
-        default:
-            return .apiError(404, "Service not found")
+    /// An artist's ten most popular tracks (older clients).
+    private func topTracks(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        guard let name = artist(call.parameters[0]) else { return lookUpFailure(call.parameters[0]) }
+        let tracks = catalog.trackOrder.compactMap { catalog.tracks[$0] }.filter { $0.artist == name }.prefix(10)
+        return .json(
+            .object([("tracks", .array(tracks.map { renderer.itemJSON($0, episodes: false, in: .catalog) }))]))
+    }
+
+    /// An artist's albums: 10 a page at most since February 2026, 50 for an older client.
+    private func artistAlbums(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        guard let name = artist(call.parameters[0]) else { return lookUpFailure(call.parameters[0]) }
+        // 10 at most since February 2026; an older client keeps 50 (the contract's later notes).
+        let most = call.predatesRestrictions ? 50 : 10
+        guard let (limit, offset) = paging(call.request, defaultLimit: 5, maxLimit: most, maxOffset: 10_000) else {
+            return pagingError(call.request, maxLimit: most)
         }
+        let albums = catalog.albums.values.filter { $0.artist == name }.sorted { $0.id < $1.id }
+        return .json(
+            renderer.page(
+                albums.dropFirst(offset).prefix(limit).map(renderer.artistAlbumJSON), total: albums.count,
+                limit: limit, offset: offset, path: "/artists/\(call.parameters[0])/albums", extra: []))
+    }
+
+    /// An album's tracks.
+    private func albumTracks(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        guard let album = catalog.albums[call.parameters[0]] else { return lookUpFailure(call.parameters[0]) }
+        guard let (limit, offset) = paging(call.request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
+            return pagingError(call.request, maxLimit: 50)
+        }
+        let tracks = album.trackIDs.compactMap { catalog.tracks[$0] }
+        return .json(
+            renderer.page(
+                tracks.dropFirst(offset).prefix(limit).map(renderer.simplifiedTrackJSON), total: tracks.count,
+                limit: limit, offset: offset, path: "/albums/\(album.id)/tracks", extra: []))
     }
 
     /// The catalog's artist of `id` (an artist's ID is derived from the name).
-    private func artist(_ id: String) -> String? {
+    func artist(_ id: String) -> String? {
         catalog.artistNames.first { CatalogRenderer.stableID($0) == id }
     }
 
     /// What an ID that names nothing answers: 400 for one that is not 22 base62 characters, else 404.
-    private func lookUpFailure(_ id: String) -> EmulatorResponse {
+    func lookUpFailure(_ id: String) -> EmulatorResponse {
         let valid = id.count == 22 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         return valid ? .apiError(404, "Resource not found") : .apiError(400, "Invalid base62 id")
     }
 
     /// A several-IDs read (`?ids=`, for an older client): `key`'s array, `null` for an ID not found.
-    private func several(_ request: EmulatorRequest, key: String, most: Int, _ object: (String) -> JSONValue?)
+    func several(_ request: EmulatorRequest, key: String, most: Int, _ object: (String) -> JSONValue?)
         -> EmulatorResponse
     {
         let ids = (request.parameter("ids") ?? "").split(separator: ",").map(String.init)
@@ -157,7 +185,7 @@ extension EmulatorState {
     }
 
     /// One object by its ID: 400 for an ID that is not 22 base62 characters, 404 for one not in the catalog.
-    private func lookUp<Value>(_ id: String, in index: [String: Value], _ shape: (Value) -> JSONValue)
+    func lookUp<Value>(_ id: String, in index: [String: Value], _ shape: (Value) -> JSONValue)
         -> EmulatorResponse
     {
         guard id.count == 22, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
@@ -218,92 +246,93 @@ extension EmulatorState {
 
     // MARK: - /me
 
-    private func handleMe(_ rest: [String], _ request: EmulatorRequest, _ access: AccessRecord) -> EmulatorResponse {
-        switch rest {
-        case []:
-            return .json(userJSON())
-        case ["playlists"]:
-            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
-                return pagingError(request, maxLimit: 50)
-            }
-            let privateAllowed = access.scopes.contains("playlist-read-private")
-            // A followed playlist its owner deleted stays in the library as a `null` entry, counted
-            // in `total`, as live; one the user deleted is gone.
-            let ids = catalog.libraryOrder.filter { id in
-                guard let playlist = catalog.playlists[id] else { return false }
-                if playlist.deleted { return playlist.ownerID != catalog.userID }
-                return privateAllowed || playlist.isPublic
-            }
-            let items = ids.dropFirst(offset).prefix(limit).map { id in
-                let playlist = catalog.playlists[id]!
-                return playlist.deleted ? JSONValue.null : renderer.simplifiedPlaylistJSON(playlist)
-            }
-            // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
-            return .withETag(
-                .json(
-                    renderer.page(
-                        items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
-                request)
-        case ["tracks"]:
-            if let denied = requireScope(access, anyOf: ["user-library-read"]) { return denied }
-            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
-                return pagingError(request, maxLimit: 50)
-            }
-            let items = catalog.savedTrackIDs.enumerated().dropFirst(offset).prefix(limit).map { index, id in
-                JSONValue.object([
-                    (
-                        "added_at",
-                        .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))
-                    ),
-                    ("track", renderer.itemJSON(catalog.tracks[id]!, episodes: false, in: .catalog)),
-                ])
-            }
-            return .json(
-                renderer.page(
-                    items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks",
-                    extra: []))
-        case ["top", "tracks"], ["top", "artists"]:
-            if let denied = requireScope(access, anyOf: ["user-top-read"]) { return denied }
-            let range = request.parameter("time_range") ?? "medium_term"
-            guard let rank = ["short_term", "medium_term", "long_term"].firstIndex(of: range) else {
-                return .apiError(400, "Invalid time range")
-            }
-            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
-                return pagingError(request, maxLimit: 50)
-            }
-            // Each range ranks differently: the short term favours what was saved lately.
-            let all: [JSONValue]
-            if rest[1] == "tracks" {
-                let ids = rank == 0 ? catalog.savedTrackIDs + catalog.trackOrder : catalog.trackOrder
-                var seen = Set<String>()
-                let ordered = ids.filter { seen.insert($0).inserted }
-                let rotated = rank == 2 ? Array(ordered.reversed()) : ordered
-                all = rotated.prefix(50).map { renderer.itemJSON(catalog.tracks[$0]!, episodes: false, in: .catalog) }
-            } else {
-                let names = catalog.artistNames
-                let ordered = rank == 0 ? Array(names.reversed()) : rank == 1 ? names : names.sorted()
-                all = ordered.map { renderer.fullArtistJSON($0) }
-            }
-            let path = "/me/top/\(rest[1])"
-            return .json(
-                renderer.page(
-                    Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset,
-                    path: path,
-                    extra: [("time_range", range)]))
-        case ["player", "recently-played"]:
-            return recentlyPlayed(request, access)
-        case ["player", "currently-playing"], ["player"]:
-            if let denied = requireScope(access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
-                return denied
-            }
-            let episodes = (request.parameter("additional_types") ?? "").contains("episode")
-            guard let playing = currentlyPlayingJSON(episodes: episodes, full: rest.count == 1) else {
-                return EmulatorResponse(status: 204, headers: [], body: Data())
-            }
-            return .json(playing)
-        default:
-            return .apiError(404, "Service not found")
+    /// The user's playlists; a followed playlist its owner deleted is a `null` entry.
+    private func myPlaylists(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        guard let (limit, offset) = paging(call.request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+            return pagingError(call.request, maxLimit: 50)
         }
+        let privateAllowed = call.access.scopes.contains("playlist-read-private")
+        // A followed playlist its owner deleted stays in the library as a `null` entry, counted
+        // in `total`, as live; one the user deleted is gone.
+        let ids = catalog.libraryOrder.filter { id in
+            guard let playlist = catalog.playlists[id] else { return false }
+            if playlist.deleted { return playlist.ownerID != catalog.userID }
+            return privateAllowed || playlist.isPublic
+        }
+        let items = ids.dropFirst(offset).prefix(limit).map { id in
+            let playlist = catalog.playlists[id]!
+            return playlist.deleted ? JSONValue.null : renderer.simplifiedPlaylistJSON(playlist)
+        }
+        // Live sends ETags here (rarely elsewhere) and honours If-None-Match.
+        return .withETag(
+            .json(
+                renderer.page(
+                    items, total: ids.count, limit: limit, offset: offset, path: "/me/playlists", extra: [])),
+            call.request)
+    }
+
+    /// The user's saved tracks.
+    private func savedTracks(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        if let denied = requireScope(call.access, anyOf: ["user-library-read"]) { return denied }
+        guard let (limit, offset) = paging(call.request, defaultLimit: 20, maxLimit: 50, maxOffset: 100_000) else {
+            return pagingError(call.request, maxLimit: 50)
+        }
+        let items = catalog.savedTrackIDs.enumerated().dropFirst(offset).prefix(limit).map { index, id in
+            JSONValue.object([
+                (
+                    "added_at",
+                    .string(ISOTime.string(Date(timeIntervalSince1970: 1_780_000_000 - Double(index) * 86_400)))
+                ),
+                ("track", renderer.itemJSON(catalog.tracks[id]!, episodes: false, in: .catalog)),
+            ])
+        }
+        return .json(
+            renderer.page(
+                items, total: catalog.savedTrackIDs.count, limit: limit, offset: offset, path: "/me/tracks",
+                extra: []))
+    }
+
+    /// The user's top tracks or artists (`kind`), ranked per time range.
+    private func top(_ kind: String, _ call: WebAPIRoute.Call) -> EmulatorResponse {
+        if let denied = requireScope(call.access, anyOf: ["user-top-read"]) { return denied }
+        let range = call.request.parameter("time_range") ?? "medium_term"
+        guard let rank = ["short_term", "medium_term", "long_term"].firstIndex(of: range) else {
+            return .apiError(400, "Invalid time range")
+        }
+        guard let (limit, offset) = paging(call.request, defaultLimit: 20, maxLimit: 50, maxOffset: 10_000) else {
+            return pagingError(call.request, maxLimit: 50)
+        }
+        // Each range ranks differently: the short term favours what was saved lately.
+        let all: [JSONValue]
+        if kind == "tracks" {
+            let ids = rank == 0 ? catalog.savedTrackIDs + catalog.trackOrder : catalog.trackOrder
+            var seen = Set<String>()
+            let ordered = ids.filter { seen.insert($0).inserted }
+            let rotated = rank == 2 ? Array(ordered.reversed()) : ordered
+            all = rotated.prefix(50).map { renderer.itemJSON(catalog.tracks[$0]!, episodes: false, in: .catalog) }
+        } else {
+            let names = catalog.artistNames
+            let ordered = rank == 0 ? Array(names.reversed()) : rank == 1 ? names : names.sorted()
+            all = ordered.map { renderer.fullArtistJSON($0) }
+        }
+        let path = "/me/top/\(kind)"
+        return .json(
+            renderer.page(
+                Array(all.dropFirst(offset).prefix(limit)), total: all.count, limit: limit, offset: offset,
+                path: path,
+                extra: [("time_range", range)]))
+    }
+
+    /// What is playing: `/me/player` (`full`) or `/me/player/currently-playing`; 204 for nothing.
+    private func playing(full: Bool, _ call: WebAPIRoute.Call) -> EmulatorResponse {
+        if let denied = requireScope(call.access, anyOf: ["user-read-currently-playing", "user-read-playback-state"]) {
+            return denied
+        }
+        let episodes = (call.request.parameter("additional_types") ?? "").contains("episode")
+        guard let playing = currentlyPlayingJSON(episodes: episodes, full: full) else {
+            return EmulatorResponse(status: 204, headers: [], body: Data())
+        }
+        return .json(playing)
     }
 
     /// `/me`. A client created before 2026-02-11 still gets the account's country, email, plan,
@@ -354,9 +383,11 @@ extension EmulatorState {
 
     // MARK: - /playlists
 
-    private func handlePlaylist(id: String, rest: [String], _ request: EmulatorRequest, _ access: AccessRecord)
-        -> EmulatorResponse
-    {
+    /// `body` with the playlist the call names: 400 for an ID that is not 22 base62 characters,
+    /// 404 for one not in the catalog or Spotify's own (as live since late 2024), 403 for one apps
+    /// may not read.
+    func withPlaylist(_ call: WebAPIRoute.Call, _ body: (CatalogPlaylist) -> EmulatorResponse) -> EmulatorResponse {
+        let id = call.parameters[0]
         guard id.count == 22, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             return .apiError(400, "Invalid base62 id")
         }
@@ -365,9 +396,14 @@ extension EmulatorState {
             return .apiError(404, "Resource not found")
         }
         if playlist.forbidden { return .apiError(403, "Forbidden") }
-        let episodes = (request.parameter("additional_types") ?? "").contains("episode")
-        switch rest {
-        case []:
+        return body(playlist)
+    }
+
+    /// A playlist, with its first entries for a user who may read them; `fields` selects.
+    private func playlist(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        withPlaylist(call) { playlist in
+            let (request, access) = (call.request, call.access)
+            let episodes = (request.parameter("additional_types") ?? "").contains("episode")
             var full = renderer.fullPlaylistJSON(
                 playlist, episodes: episodes, withItems: access.userID != nil && catalog.canReadItems(playlist))
             if let fields = request.parameter("fields") {
@@ -377,7 +413,14 @@ extension EmulatorState {
                 full = selection.apply(to: full, aliases: configuration.shape == .current ? ["tracks": "items"] : [:])
             }
             return .json(full)
-        case ["items"]:
+        }
+    }
+
+    /// A page of a playlist's entries, built off the actor.
+    private func playlistItems(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        withPlaylist(call) { playlist in
+            let (request, access) = (call.request, call.access)
+            let episodes = (request.parameter("additional_types") ?? "").contains("episode")
             guard access.userID != nil, catalog.canReadItems(playlist) else { return .apiError(403, "Forbidden") }
             guard let (limit, offset) = paging(request, defaultLimit: 100, maxLimit: 50, maxOffset: Int(Int32.max))
             else {
@@ -397,15 +440,14 @@ extension EmulatorState {
                 let value = renderer.itemsPage(playlist, limit: limit, offset: offset, episodes: episodes)
                 return selection?.apply(to: value) ?? value
             }
-        case ["tracks"]:
-            // Retired for Development Mode apps in February 2026.
-            return .apiError(403, "Forbidden")
-        case ["images"]:
-            // The cover's sizes, as `images` in the playlist; an empty array for a playlist without one.
+        }
+    }
+
+    /// The cover's sizes, as `images` in the playlist; an empty array for a playlist without one.
+    private func playlistImages(_ call: WebAPIRoute.Call) -> EmulatorResponse {
+        withPlaylist(call) { playlist in
             let images = renderer.imagesJSON(playlist)
             return .json(images == .null ? .array([]) : images)
-        default:
-            return .apiError(404, "Service not found")
         }
     }
 

@@ -1,0 +1,75 @@
+/// A route of the emulator's Web API: a method and a path under `/v1`, the clients it serves, and
+/// what answers it. ``EmulatorState/webAPIRoutes`` is the table.
+struct WebAPIRoute: Sendable {
+    /// Which clients a route serves.
+    enum Reach: Sendable {
+        /// Every client.
+        case everyClient
+        /// Only a client created before 2026-02-11, for which Spotify postponed removing the route;
+        /// a newer client gets 404, as for an unknown route.
+        case olderClients
+        /// Removed in February 2026 for a client created since: 403, as live answers. An older
+        /// client is still served.
+        case removedForNewerClients
+        /// Removed in 2026 for every client: 403, as live answers.
+        case removed
+    }
+
+    /// What a route's handler is given.
+    struct Call {
+        /// The request.
+        let request: EmulatorRequest
+        /// The access token's record.
+        let access: AccessRecord
+        /// The segments the pattern's `{}` matched, in order.
+        let parameters: [String]
+        /// Whether the client was created before 2026-02-11.
+        let predatesRestrictions: Bool
+    }
+
+    /// The HTTP method.
+    let method: String
+    /// The path under `/v1`, a segment an element: a literal, or `{}` for any one segment.
+    let pattern: [String]
+    /// The clients it serves.
+    let reach: Reach
+    /// Whether only a user's token reaches it: a client-credentials token gets 401.
+    let needsUser: Bool
+    /// The handler, on the emulator's state.
+    let answer: @Sendable (isolated EmulatorState, Call) -> EmulatorResponse
+
+    /// `method` on `path` (`/playlists/{}/items`), for `reach`: a read unless told otherwise.
+    init(
+        _ path: String, _ reach: Reach = .everyClient, method: String = "GET", user needsUser: Bool = false,
+        _ answer: @escaping @Sendable (isolated EmulatorState, Call) -> EmulatorResponse
+    ) {
+        self.method = method
+        self.pattern = path.split(separator: "/").map(String.init)
+        self.reach = reach
+        self.needsUser = needsUser
+        self.answer = answer
+    }
+
+    /// What the pattern's `{}` match in `segments`, or `nil` when the path is not this route's.
+    func parameters(of segments: ArraySlice<String>) -> [String]? {
+        guard segments.count == pattern.count else { return nil }
+        var parameters: [String] = []
+        for (segment, expected) in zip(segments, pattern) {
+            if expected == "{}" {
+                parameters.append(segment)
+            } else if segment != expected {
+                return nil
+            }
+        }
+        return parameters
+    }
+
+    /// Whether the route answers a client: a removed route answers (403), a route kept for older
+    /// clients does not exist for a newer one.
+    func exists(predatesRestrictions: Bool) -> Bool { reach != .olderClients || predatesRestrictions }
+
+    /// Whether the route is removed for a client: it answers 403.
+    func isRemoved(predatesRestrictions: Bool) -> Bool {
+        reach == .removed || (reach == .removedForNewerClients && !predatesRestrictions)
+    }
+}
