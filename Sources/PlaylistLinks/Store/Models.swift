@@ -250,6 +250,13 @@ public struct PlaylistLinksError: Error, Sendable, Equatable, CustomStringConver
         public static let invalidImport = Code(name: "invalidImport")
         /// A bad argument (an empty record ID, say).
         public static let invalidArgument = Code(name: "invalidArgument")
+
+        /// The code's name, as its static property is spelled.
+        public var description: String { name }
+
+        /// Matches a ``PlaylistLinksError`` of this code, so `catch PlaylistLinksError.Code.x { … }` and
+        /// `case PlaylistLinksError.Code.x:` read as the code they handle.
+        public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
     }
 
     /// What went wrong, to match on.
@@ -265,11 +272,7 @@ public struct PlaylistLinksError: Error, Sendable, Equatable, CustomStringConver
         self.message = message
         self.underlying = underlying
     }
-}
 
-extension PlaylistLinksError: CodedError {}
-
-extension PlaylistLinksError {
     /// The type, the code, the HTTP status where there was one, and the message.
     public var description: String { codedDescription }
 
@@ -277,15 +280,8 @@ extension PlaylistLinksError {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
 }
 
+extension PlaylistLinksError: CodedError {}
+
 extension PlaylistLinksError.Code: ErrorCode {
     package typealias Failure = PlaylistLinksError
-}
-
-extension PlaylistLinksError.Code {
-    /// The code's name, as its static property is spelled.
-    public var description: String { name }
-
-    /// Matches a ``PlaylistLinksError`` of this code, so `catch PlaylistLinksError.Code.x { … }` and
-    /// `case PlaylistLinksError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

@@ -36,6 +36,13 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The system cannot show this sign-in: an https (universal-link) redirect needs iOS 17.4 or
         /// macOS 14.4. Nothing was shown or sent.
         public static let systemTooOld = Code(name: "systemTooOld")
+
+        /// The code's name, as its static property is spelled.
+        public var description: String { name }
+
+        /// Matches a ``OAuthError`` of this code, so `catch OAuthError.Code.x { … }` and
+        /// `case OAuthError.Code.x:` read as the code they handle.
+        public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
     }
 
     /// What went wrong.
@@ -58,11 +65,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     static func needsSignIn(_ reason: String) -> OAuthError {
         OAuthError(code: .needsSignIn, message: "\(reason) Sign in to Spotify again.")
     }
-}
 
-extension OAuthError: CodedError {}
-
-extension OAuthError {
     /// The type, the code, the HTTP status where there was one, and the message.
     public var description: String { codedDescription }
 
@@ -70,15 +73,8 @@ extension OAuthError {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
 }
 
+extension OAuthError: CodedError {}
+
 extension OAuthError.Code: ErrorCode {
     package typealias Failure = OAuthError
-}
-
-extension OAuthError.Code {
-    /// The code's name, as its static property is spelled.
-    public var description: String { name }
-
-    /// Matches a ``OAuthError`` of this code, so `catch OAuthError.Code.x { … }` and
-    /// `case OAuthError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

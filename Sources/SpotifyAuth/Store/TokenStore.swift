@@ -92,6 +92,13 @@ public struct TokenStoreError: Error, Sendable, Equatable, CustomStringConvertib
         /// The stored sign-in failed its authentication check: it was changed outside SpotifyLink.
         /// Nothing was changed; the message names the entry.
         public static let tampered = Code(name: "tampered")
+
+        /// The code's name, as its static property is spelled.
+        public var description: String { name }
+
+        /// Matches a ``TokenStoreError`` of this code, so `catch TokenStoreError.Code.x { … }` and
+        /// `case TokenStoreError.Code.x:` read as the code they handle.
+        public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
     }
 
     /// What went wrong.
@@ -107,6 +114,12 @@ public struct TokenStoreError: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
         self.underlying = underlying
     }
+
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
 }
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.
@@ -154,23 +167,6 @@ extension StoredTokens {
 
 extension TokenStoreError: CodedError {}
 
-extension TokenStoreError {
-    /// The type, the code, the HTTP status where there was one, and the message.
-    public var description: String { codedDescription }
-
-    /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
-}
-
 extension TokenStoreError.Code: ErrorCode {
     package typealias Failure = TokenStoreError
-}
-
-extension TokenStoreError.Code {
-    /// The code's name, as its static property is spelled.
-    public var description: String { name }
-
-    /// Matches a ``TokenStoreError`` of this code, so `catch TokenStoreError.Code.x { … }` and
-    /// `case TokenStoreError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }

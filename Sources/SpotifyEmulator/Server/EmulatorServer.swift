@@ -101,6 +101,12 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
         package init(name: String) { self.name = name }
         /// The address could not be bound (the port is taken, or the host is not local).
         public static let couldNotBind = Code(name: "couldNotBind")
+
+        /// The code's name, as its static property is spelled.
+        public var description: String { name }
+
+        /// Matches an ``EmulatorError`` of this code in `catch` and `case`.
+        public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
     }
 
     /// What went wrong.
@@ -114,11 +120,7 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
         self.code = code
         self.message = message
     }
-}
 
-extension EmulatorError: CodedError {}
-
-extension EmulatorError {
     /// The type, the code and the message.
     public var description: String { codedDescription }
 
@@ -126,16 +128,10 @@ extension EmulatorError {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
 }
 
+extension EmulatorError: CodedError {}
+
 extension EmulatorError.Code: ErrorCode {
     package typealias Failure = EmulatorError
-}
-
-extension EmulatorError.Code {
-    /// The code's name, as its static property is spelled.
-    public var description: String { name }
-
-    /// Matches an ``EmulatorError`` of this code in `catch` and `case`.
-    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }
 
 /// Turns Hummingbird requests into ``EmulatorRequest``s and plays latency and delivery faults.

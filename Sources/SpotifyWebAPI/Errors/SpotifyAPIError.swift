@@ -56,6 +56,13 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
         /// opened, read or written; its message says what failed and what to do. Requests still go:
         /// a ledger that cannot count never stops the app.
         public static let ledgerUnavailable = Code(name: "ledgerUnavailable")
+
+        /// The code's name, as its static property is spelled.
+        public var description: String { name }
+
+        /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
+        /// `case SpotifyAPIError.Code.x:` read as the code they handle.
+        public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
     }
 
     /// What went wrong, to match on: `catch SpotifyAPIError.Code.notFound`.
@@ -153,6 +160,12 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
         if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
         return cleaned
     }
+
+    /// The type, the code, the HTTP status where there was one, and the message.
+    public var description: String { codedDescription }
+
+    /// Errors are equal when their codes are: what happened, not how it was worded.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
 }
 
 extension SpotifyAPIError {
@@ -170,23 +183,6 @@ extension SpotifyAPIError {
 
 extension SpotifyAPIError: CodedError {}
 
-extension SpotifyAPIError {
-    /// The type, the code, the HTTP status where there was one, and the message.
-    public var description: String { codedDescription }
-
-    /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
-}
-
 extension SpotifyAPIError.Code: ErrorCode {
     package typealias Failure = SpotifyAPIError
-}
-
-extension SpotifyAPIError.Code {
-    /// The code's name, as its static property is spelled.
-    public var description: String { name }
-
-    /// Matches a ``SpotifyAPIError`` of this code, so `catch SpotifyAPIError.Code.x { … }` and
-    /// `case SpotifyAPIError.Code.x:` read as the code they handle.
-    public static func ~= (code: Self, error: any Error) -> Bool { code.matches(error) }
 }
