@@ -81,13 +81,15 @@ enum Output {
         TerminalText(styled: colors ? "\u{1B}[\(code)m\(text.rendered)\u{1B}[0m" : text.rendered)
     }
 
-    /// One JSON object on stdout. Characters a terminal would act on inside a string (C1 controls,
-    /// line and paragraph separators, bidirectional overrides and isolates) are written as `\\u`
-    /// escapes, as JSONSerialization already writes C0 controls: the same value, nothing to act on.
-    static func json(_ value: Any) {
-        let data =
-            (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
+    /// One JSON object on stdout, its keys sorted: each command's answer is an `Encodable` value,
+    /// so the keys the README promises are stated once and checked by the compiler. Characters a
+    /// terminal would act on inside a string (C1 controls, line and paragraph separators,
+    /// bidirectional overrides and isolates) are written as `\\u` escapes, as JSONEncoder already
+    /// writes C0 controls: the same value, nothing to act on.
+    static func json(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         write(jsonEscapingTerminalControls(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
     }
 
@@ -217,5 +219,19 @@ extension Output {
         case .notReadYet: "songs will be counted once Spotify has been reached"
         case .empty: "the playlist has no songs"
         }
+    }
+}
+
+/// An optional value of a `--json` answer whose key is there either way: `null` when it is `nil`
+/// (a plain optional leaves its key out).
+@propertyWrapper
+struct Nullable<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }

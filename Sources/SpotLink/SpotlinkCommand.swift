@@ -79,7 +79,7 @@ struct SpotlinkCommand: AsyncParsableCommand {
     /// every other answer.
     private static func fail(_ message: String, exitCode: Int32, usage: Bool = false) -> Never {
         if CommandLine.arguments.dropFirst().contains("--json") {
-            Output.json(["error": ["message": message, "exit_code": exitCode, "usage": usage]])
+            Output.json(FailureJSON(error: .init(message: message, exitCode: exitCode, usage: usage)))
         } else if usage {
             // ArgumentParser's usage text has its own lines; each is made safe.
             Output.note(
@@ -89,4 +89,20 @@ struct SpotlinkCommand: AsyncParsableCommand {
         }
         Foundation.exit(exitCode)
     }
+}
+
+/// `--json`'s answer when a command fails.
+private struct FailureJSON: Encodable {
+    struct Failure: Encodable {
+        let message: String
+        let exitCode: Int32
+        let usage: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case message, usage
+            case exitCode = "exit_code"
+        }
+    }
+
+    let error: Failure
 }

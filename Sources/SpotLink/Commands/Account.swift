@@ -59,10 +59,10 @@ struct Login: AsyncParsableCommand {
             try context.remember(store: store)
             let user = try await Self.checkAccount(spotify.client, session)
             if global.json {
-                var object: [String: Any] = ["signed_in": true, "store": "\(tokenStore.kind)", "scopes": tokens.scopes]
-                object["account_id"] = user?.accountID
-                object["display_name"] = user?.displayName
-                Output.json(object)
+                Output.json(
+                    LoginJSON(
+                        store: "\(tokenStore.kind)", scopes: tokens.scopes, accountID: user?.accountID,
+                        displayName: user?.displayName))
             } else {
                 let name = user.map { " as \(TerminalText($0.displayName ?? $0.id))" } ?? ""
                 Output.line("Signed in\(name). Tokens are kept in the \(tokenStore.kind).")
@@ -208,12 +208,11 @@ struct Logout: AsyncParsableCommand {
             if case .remains(let store, let reason) = $0 { (store, reason) } else { nil }
         }
         if global.json {
-            Output.json([
-                "signed_out": remains.isEmpty, "removed_from": removed,
-                "not_removed": remains.map { ["store": $0.0, "reason": $0.1] },
-                "forgot_details": !keepDetails && detailsFailure == nil,
-                "details_error": detailsFailure as Any,
-            ])
+            Output.json(
+                LogoutJSON(
+                    signedOut: remains.isEmpty, removedFrom: removed,
+                    notRemoved: remains.map { LogoutJSON.Remains(store: $0.0, reason: $0.1) },
+                    forgotDetails: !keepDetails && detailsFailure == nil, detailsError: detailsFailure))
             return
         }
         for outcome in outcomes {
@@ -282,23 +281,16 @@ struct Status: AsyncParsableCommand {
         }
         let ageDays = Int(client.clock.now.timeIntervalSince(tokens.signedInAt) / 86400)
         if global.json {
-            let userID: Any = user?.id ?? account?.userID ?? NSNull()
-            let accountID: Any = account?.accountID ?? NSNull()
-            let name: Any = user?.displayName ?? account?.displayName ?? NSNull()
-            let expires: Any = tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull()
-            var object: [String: Any] = [
-                "user": userID, "account_id": accountID, "display_name": name, "scopes": tokens.scopes,
-                "store": "\(store.kind)", "access_token_expires_at": expires, "signed_in_days_ago": ageDays,
-                "sign_in_expires_at": ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
-                "issuer": context.server.issuer,
-            ]
-            object.merge(limits.json) { $1 }
-            object["quota_share"] = [
-                "developer_quota": share.developerQuota, "apps": share.apps, "users_per_app": share.usersPerApp,
-                "devices_per_user": share.devicesPerUser, "per_device": share.perDevice,
-                "background_budget": share.dailyBudget,
-            ]
-            Output.json(object)
+            Output.json(
+                StatusJSON(
+                    user: user?.id ?? account?.userID, accountID: account?.accountID,
+                    displayName: user?.displayName ?? account?.displayName, scopes: tokens.scopes,
+                    store: "\(store.kind)",
+                    accessTokenExpiresAt: tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) },
+                    signedInDaysAgo: ageDays,
+                    signInExpiresAt: ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
+                    issuer: context.server.issuer, cooldown: limits.cooldownJSON, requests: limits.requestsJSON,
+                    quotaShare: StatusJSON.Share(share)))
             return
         }
         if let user {
@@ -347,24 +339,44 @@ struct RequestReport {
         return lines
     }
 
-    var json: [String: Any] {
-        var object: [String: Any] = [
-            "cooldown": cooldown.map { cooldown -> [String: Any] in
-                [
-                    "kind": cooldown.kind.rawValue, "until": ISO8601DateFormatter().string(from: cooldown.until),
-                    "message": message ?? "",
-                ]
-            } ?? NSNull()
-        ]
-        if let usage {
-            object["requests"] = [
-                "last_hour": usage.lastHour, "last_24h": usage.last24Hours, "background_24h": usage.background24Hours,
-                "by_endpoint": Dictionary(uniqueKeysWithValues: usage.byRoute.map { ($0.route, $0.count) }),
-                "by_outcome": Dictionary(uniqueKeysWithValues: usage.byStatus.map { (String($0.key), $0.value) })
-                    .merging(usage.unanswered > 0 ? ["no answer": usage.unanswered] : [:]) { $1 },
-            ]
+    /// The cooldown, for `--json`: `null` when there is none.
+    var cooldownJSON: CooldownJSON? {
+        cooldown.map {
+            CooldownJSON(
+                kind: $0.kind.rawValue, until: ISO8601DateFormatter().string(from: $0.until), message: message ?? "")
         }
-        return object
+    }
+
+    /// The ledger's counts, for `--json`: left out when the ledger could not be read.
+    var requestsJSON: RequestsJSON? {
+        usage.map { usage in
+            RequestsJSON(
+                lastHour: usage.lastHour, last24h: usage.last24Hours, background24h: usage.background24Hours,
+                byEndpoint: Dictionary(uniqueKeysWithValues: usage.byRoute.map { ($0.route, $0.count) }),
+                byOutcome: Dictionary(uniqueKeysWithValues: usage.byStatus.map { (String($0.key), $0.value) })
+                    .merging(usage.unanswered > 0 ? ["no answer": usage.unanswered] : [:]) { $1 })
+        }
+    }
+
+    /// A cooldown in `--json`.
+    struct CooldownJSON: Encodable {
+        let kind: String
+        let until: String
+        let message: String
+    }
+
+    /// The ledger's counts in `--json`.
+    struct RequestsJSON: Encodable {
+        let lastHour: Int
+        let last24h: Int
+        let background24h: Int
+        let byEndpoint: [String: Int]
+        let byOutcome: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case lastHour = "last_hour", last24h = "last_24h", background24h = "background_24h"
+            case byEndpoint = "by_endpoint", byOutcome = "by_outcome"
+        }
     }
 }
 
@@ -386,5 +398,87 @@ enum Browser {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         return (try? process.run()) != nil
+    }
+}
+
+/// `login --json`.
+private struct LoginJSON: Encodable {
+    let signedIn = true
+    let store: String
+    let scopes: [String]
+    let accountID: String?
+    let displayName: String?
+
+    enum CodingKeys: String, CodingKey {
+        case store, scopes
+        case signedIn = "signed_in", accountID = "account_id", displayName = "display_name"
+    }
+}
+
+/// `logout --json`.
+private struct LogoutJSON: Encodable {
+    /// A store the sign-in could not be removed from, and why.
+    struct Remains: Encodable {
+        let store: String
+        let reason: String
+    }
+
+    let signedOut: Bool
+    let removedFrom: [String]
+    let notRemoved: [Remains]
+    let forgotDetails: Bool
+    @Nullable var detailsError: String?
+
+    enum CodingKeys: String, CodingKey {
+        case signedOut = "signed_out", removedFrom = "removed_from", notRemoved = "not_removed"
+        case forgotDetails = "forgot_details", detailsError = "details_error"
+    }
+}
+
+/// `status --json`.
+private struct StatusJSON: Encodable {
+    /// The device's share of the developer's quota.
+    struct Share: Encodable {
+        let developerQuota: Int
+        let apps: Int
+        let usersPerApp: Int
+        let devicesPerUser: Int
+        let perDevice: Int
+        let backgroundBudget: Int
+
+        init(_ share: QuotaShare) {
+            developerQuota = share.developerQuota
+            apps = share.apps
+            usersPerApp = share.usersPerApp
+            devicesPerUser = share.devicesPerUser
+            perDevice = share.perDevice
+            backgroundBudget = share.dailyBudget
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case apps
+            case developerQuota = "developer_quota", usersPerApp = "users_per_app"
+            case devicesPerUser = "devices_per_user", perDevice = "per_device", backgroundBudget = "background_budget"
+        }
+    }
+
+    @Nullable var user: String?
+    @Nullable var accountID: String?
+    @Nullable var displayName: String?
+    let scopes: [String]
+    let store: String
+    @Nullable var accessTokenExpiresAt: String?
+    let signedInDaysAgo: Int
+    let signInExpiresAt: String
+    let issuer: String
+    @Nullable var cooldown: RequestReport.CooldownJSON?
+    let requests: RequestReport.RequestsJSON?
+    let quotaShare: Share
+
+    enum CodingKeys: String, CodingKey {
+        case user, scopes, store, issuer, cooldown, requests
+        case accountID = "account_id", displayName = "display_name"
+        case accessTokenExpiresAt = "access_token_expires_at", signedInDaysAgo = "signed_in_days_ago"
+        case signInExpiresAt = "sign_in_expires_at", quotaShare = "quota_share"
     }
 }

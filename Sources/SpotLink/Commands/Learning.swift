@@ -31,20 +31,18 @@ struct Search: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global)
         let client = appOnly ? try context.appOnlyClient() : try await signedIn(context).1
-        let next: (Bool) -> Any = { hasNext in hasNext ? offset + limit : NSNull() }
+        let next: (Bool) -> Int? = { hasNext in hasNext ? offset + limit : nil }
         switch type {
         case .playlist:
             let page = try await client.searchPlaylists(query, limit: limit, offset: offset)
             if global.json {
-                Output.json([
-                    "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": next(page.next != nil),
-                    "playlists": page.items.map {
-                        [
-                            "id": $0.id.rawValue, "name": $0.name, "owner": $0.owner?.displayName as Any,
-                            "tracks": $0.itemCount as Any,
-                        ]
-                    },
-                ])
+                Output.json(
+                    SearchJSON(
+                        total: page.total, droppedNull: page.nullCount, nextOffset: next(page.next != nil),
+                        playlists: page.items.map {
+                            SearchJSON.Playlist(
+                                id: $0.id.rawValue, name: $0.name, owner: $0.owner?.displayName, tracks: $0.itemCount)
+                        }))
                 return
             }
             for playlist in page.items {
@@ -58,10 +56,10 @@ struct Search: AsyncParsableCommand {
         case .track:
             let page = try await client.searchTracks(query, limit: limit, offset: offset)
             if global.json {
-                Output.json([
-                    "total": page.total as Any, "dropped_null": page.nullCount, "next_offset": next(page.next != nil),
-                    "tracks": page.items.map(TrackPrinter.json),
-                ])
+                Output.json(
+                    SearchJSON(
+                        total: page.total, droppedNull: page.nullCount, nextOffset: next(page.next != nil),
+                        tracks: page.items.map(TrackJSON.init)))
                 return
             }
             page.items.forEach(TrackPrinter.line)
@@ -88,7 +86,7 @@ struct TrackCommand: AsyncParsableCommand {
             let (_, client) = try await signedIn(context)
             let details = try await client.track(reference.id)
             if global.json {
-                Output.json(TrackPrinter.json(details))
+                Output.json(TrackJSON(details))
                 return
             }
             Output.line(Output.bold(TerminalText(details.name)) + "  by " + TerminalText(details.artistLine))
@@ -112,10 +110,10 @@ struct Me: AsyncParsableCommand {
         try await session.remember(user)
         let image = SpotifyImage.best(in: user.images)?.url.absoluteString
         if global.json {
-            Output.json([
-                "id": user.id, "account_id": user.accountID as Any, "display_name": user.displayName as Any,
-                "image": image as Any, "link": user.webURL?.absoluteString as Any,
-            ])
+            Output.json(
+                ProfileJSON(
+                    id: user.id, accountID: user.accountID, displayName: user.displayName, image: image,
+                    link: user.webURL?.absoluteString))
             return
         }
         Output.line(Output.bold(TerminalText(user.name)) + "  (\(TerminalText(user.id)))")
@@ -144,13 +142,15 @@ struct Library: AsyncParsableCommand {
             let (_, client) = try await signedIn(context)
             let page = try await client.savedTracks(limit: limit, offset: offset)
             if global.json {
-                Output.json([
-                    "total": page.total as Any, "next_offset": page.next == nil ? NSNull() : offset + limit,
-                    "tracks": page.items.map { saved in
-                        TrackPrinter.json(saved.track).merging(
-                            ["added_at": saved.addedAt.map { ISO8601DateFormatter().string(from: $0) } as Any]) { $1 }
-                    },
-                ])
+                Output.json(
+                    SavedTracksJSON(
+                        total: page.total, nextOffset: page.next == nil ? nil : offset + limit,
+                        tracks: page.items.map { saved in
+                            TrackJSON(
+                                saved.track,
+                                addedAt: Nullable(
+                                    wrappedValue: saved.addedAt.map { ISO8601DateFormatter().string(from: $0) }))
+                        }))
                 return
             }
             Output.line("\(Output.count(page.total ?? page.items.count, "saved track"))")
@@ -193,22 +193,20 @@ struct Top: AsyncParsableCommand {
         case .tracks:
             let page = try await client.topTracks(range: range.value, limit: limit)
             if global.json {
-                Output.json(["range": range.value.rawValue, "tracks": page.items.map(TrackPrinter.json)])
+                Output.json(TopJSON(range: range.value.rawValue, tracks: page.items.map(TrackJSON.init)))
                 return
             }
             for (index, track) in page.items.enumerated() { TrackPrinter.line(track, rank: index + 1) }
         case .artists:
             let page = try await client.topArtists(range: range.value, limit: limit)
             if global.json {
-                Output.json([
-                    "range": range.value.rawValue,
-                    "artists": page.items.map {
-                        [
-                            "id": $0.id.rawValue, "name": $0.name, "genres": $0.genres,
-                            "link": $0.webURL?.absoluteString as Any,
-                        ]
-                    },
-                ])
+                Output.json(
+                    TopJSON(
+                        range: range.value.rawValue,
+                        artists: page.items.map {
+                            TopJSON.Artist(
+                                id: $0.id.rawValue, name: $0.name, genres: $0.genres, link: $0.webURL?.absoluteString)
+                        }))
                 return
             }
             for (index, artist) in page.items.enumerated() {
@@ -222,15 +220,6 @@ struct Top: AsyncParsableCommand {
 
 /// Tracks as lines for people and objects for programs.
 enum TrackPrinter {
-    static func json(_ track: Track) -> [String: Any] {
-        [
-            "id": track.id?.rawValue as Any, "name": track.name, "artists": track.artists.map(\.name),
-            "album": track.album?.name as Any, "duration_ms": Int(track.duration.seconds * 1000),
-            "uri": track.reference?.uri as Any, "link": track.reference?.webURL.absoluteString as Any,
-            "preview_url": track.previewURL?.absoluteString as Any,
-        ]
-    }
-
     static func line(_ track: Track) { line(track, rank: nil) }
 
     static func line(_ track: Track, rank: Int?) {
@@ -259,4 +248,100 @@ extension Context {
             configuration: configuration, tokens: provider, clock: Context.wallClock, logger: logger,
             ledger: try openLedger())
     }
+}
+
+/// A track in `--json`; in the saved tracks, with when it was saved.
+struct TrackJSON: Encodable {
+    @Nullable var id: String?
+    let name: String
+    let artists: [String]
+    @Nullable var album: String?
+    let durationMs: Int
+    @Nullable var uri: String?
+    @Nullable var link: String?
+    @Nullable var previewURL: String?
+    /// Only in the saved tracks: `null` there when Spotify gives no date.
+    let addedAt: Nullable<String>?
+
+    init(_ track: Track) { self.init(track, addedAt: nil) }
+
+    init(_ track: Track, addedAt: Nullable<String>?) {
+        id = track.id?.rawValue
+        name = track.name
+        artists = track.artists.map(\.name)
+        album = track.album?.name
+        durationMs = Int(track.duration.seconds * 1000)
+        uri = track.reference?.uri
+        link = track.reference?.webURL.absoluteString
+        previewURL = track.previewURL?.absoluteString
+        self.addedAt = addedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, artists, album, uri, link
+        case durationMs = "duration_ms", previewURL = "preview_url", addedAt = "added_at"
+    }
+}
+
+/// `search --json`: a page of playlists or of tracks.
+private struct SearchJSON: Encodable {
+    /// A playlist found.
+    struct Playlist: Encodable {
+        let id: String
+        let name: String
+        @Nullable var owner: String?
+        @Nullable var tracks: Int?
+    }
+
+    @Nullable var total: Int?
+    let droppedNull: Int
+    @Nullable var nextOffset: Int?
+    var playlists: [Playlist]?
+    var tracks: [TrackJSON]?
+
+    enum CodingKeys: String, CodingKey {
+        case total, playlists, tracks
+        case droppedNull = "dropped_null", nextOffset = "next_offset"
+    }
+}
+
+/// `me --json`.
+private struct ProfileJSON: Encodable {
+    let id: String
+    @Nullable var accountID: String?
+    @Nullable var displayName: String?
+    @Nullable var image: String?
+    @Nullable var link: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, image, link
+        case accountID = "account_id", displayName = "display_name"
+    }
+}
+
+/// `library tracks --json`.
+private struct SavedTracksJSON: Encodable {
+    @Nullable var total: Int?
+    @Nullable var nextOffset: Int?
+    let tracks: [TrackJSON]
+
+    enum CodingKeys: String, CodingKey {
+        case total, tracks
+        case nextOffset = "next_offset"
+    }
+}
+
+/// `top --json`: tracks or artists.
+private struct TopJSON: Encodable {
+    /// An artist.
+    struct Artist: Encodable {
+        let id: String
+        let name: String
+        let genres: [String]
+        @Nullable var link: String?
+    }
+
+    let range: String
+    var tracks: [TrackJSON]?
+    var artists: [Artist]?
 }

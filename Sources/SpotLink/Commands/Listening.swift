@@ -108,10 +108,10 @@ struct Routine: AsyncParsableCommand {
         let routine = await consumer.value
         let summary = routine.summary(at: min(end, client.clock.now))
         if global.json {
-            Output.json([
-                "songs": summary.songs as Any, "tracks_played": summary.tracksPlayed,
-                "seconds_listened": Int(summary.timeListened.seconds),
-            ])
+            Output.json(
+                RoutineJSON(
+                    songs: summary.songs, tracksPlayed: summary.tracksPlayed,
+                    secondsListened: Int(summary.timeListened.seconds)))
         } else {
             Output.line("\(Output.sentence(summary))")
         }
@@ -138,12 +138,11 @@ enum NowPlayingPrinter {
         if json {
             switch state {
             case .playing(let item), .paused(let item):
-                Output.json([
-                    "state": state.isPlaying ? "playing" : "paused", "name": item.name,
-                    "subtitle": item.subtitle as Any,
-                    "uri": item.uri, "progress_ms": Int(item.progress.seconds * 1000),
-                    "duration_ms": Int(item.duration.seconds * 1000),
-                ])
+                Output.json(
+                    PlayingJSON(
+                        state: state.isPlaying ? "playing" : "paused", name: item.name, subtitle: item.subtitle,
+                        uri: item.uri, progressMs: Int(item.progress.seconds * 1000),
+                        durationMs: Int(item.duration.seconds * 1000)))
             case .nothingPlaying: Output.json(["state": "nothing"])
             case .ad: Output.json(["state": "ad"])
             case .unavailable(let reason): Output.json(["state": "unavailable", "reason": "\(reason)"])
@@ -175,4 +174,31 @@ struct EmulatorCommand: AsyncParsableCommand {
     @OptionGroup var options: EmulatorOptions
 
     func run() async throws { try await options.serve() }
+}
+
+/// `routine --json`: the listening in songs.
+private struct RoutineJSON: Encodable {
+    @Nullable var songs: Double?
+    let tracksPlayed: Int
+    let secondsListened: Int
+
+    enum CodingKeys: String, CodingKey {
+        case songs
+        case tracksPlayed = "tracks_played", secondsListened = "seconds_listened"
+    }
+}
+
+/// `now --json` while something plays or is paused.
+private struct PlayingJSON: Encodable {
+    let state: String
+    let name: String
+    @Nullable var subtitle: String?
+    let uri: String
+    let progressMs: Int
+    let durationMs: Int
+
+    enum CodingKeys: String, CodingKey {
+        case state, name, subtitle, uri
+        case progressMs = "progress_ms", durationMs = "duration_ms"
+    }
 }

@@ -54,12 +54,12 @@ struct Open: AsyncParsableCommand {
         let destination = uri ? link.appURL : link.url(spotifyInstalled: false)
         let opened = Browser.open(destination)
         if global.json {
-            Output.json([
-                "url": destination.absoluteString, "opened": opened, "urls": link.urls.map(\.absoluteString),
-                // What an iOS app tries, in order: Spotify's content link first.
-                "ios_urls": link.urls(preferringContentLink: true).map(\.absoluteString),
-                "content_link": link.contentLink.absoluteString, "label": link.label().rawValue,
-            ])
+            Output.json(
+                OpenJSON(
+                    url: destination.absoluteString, opened: opened, urls: link.urls.map(\.absoluteString),
+                    // What an iOS app tries, in order: Spotify's content link first.
+                    iosURLs: link.urls(preferringContentLink: true).map(\.absoluteString),
+                    contentLink: link.contentLink.absoluteString, label: link.label().rawValue))
         } else {
             Output.line(opened ? "Opened \(destination.absoluteString)" : "\(destination.absoluteString)")
         }
@@ -129,7 +129,7 @@ struct Export: AsyncParsableCommand {
         let data = try await context.journal().exportBackup()
         try Context.writePrivately(data, to: URL(fileURLWithPath: file))
         if global.json {
-            Output.json(["file": file, "bytes": data.count])
+            Output.json(ExportJSON(file: file, bytes: data.count))
         } else {
             Output.line("Exported to \(file).")
         }
@@ -167,11 +167,11 @@ struct Import: AsyncParsableCommand {
         let (report, sessions) = try await context.journal().importBackup(data, replacingNewer: replace)
         let total = report.added.count + report.replaced.count + report.kept.count + report.unchanged.count
         if global.json {
-            Output.json([
-                "imported": total, "added": report.added.count, "replaced": report.replaced.count,
-                "kept": report.kept.map(\.record.description), "unchanged": report.unchanged.count,
-                "sessions_added": sessions,
-            ])
+            Output.json(
+                ImportJSON(
+                    imported: total, added: report.added.count, replaced: report.replaced.count,
+                    kept: report.kept.map(\.record.description), unchanged: report.unchanged.count,
+                    sessionsAdded: sessions))
             return
         }
         Output.line(
@@ -199,11 +199,10 @@ struct Privacy: AsyncParsableCommand {
             privacy.stored.map { "\($0.what): in \($0.location); removed \($0.removedWhen)." }
             + ["spotlink's database: \(context.databaseURL.path)."]
         if global.json {
-            Output.json([
-                "scopes": Dictionary(uniqueKeysWithValues: privacy.scopes.map { ($0.scope, $0.meaning) }),
-                "stored": stored,
-                "never": privacy.neverCollected, "revoke": privacy.revokeSteps,
-            ])
+            Output.json(
+                PrivacyJSON(
+                    scopes: Dictionary(uniqueKeysWithValues: privacy.scopes.map { ($0.scope, $0.meaning) }),
+                    stored: stored, never: privacy.neverCollected, revoke: privacy.revokeSteps))
             return
         }
         Output.line(Output.bold("Scopes asked for (read-only; fine for Spotify Free):"))
@@ -297,9 +296,10 @@ struct Doctor: AsyncParsableCommand {
             }
         }
         if global.json {
-            var object: [String: Any] = ["checks": checks.map { ["check": $0.0, "ok": $0.1, "detail": $0.2] }]
-            if let report { object["capabilities"] = Self.json(report) }
-            Output.json(object)
+            Output.json(
+                DoctorJSON(
+                    checks: checks.map { DoctorJSON.Check(check: $0.0, ok: $0.1, detail: $0.2) },
+                    capabilities: report.map(DoctorJSON.Capabilities.init)))
         } else {
             for (name, ok, detail) in checks { Output.line("\(ok ? Output.green("✓") : "✗") \(name): \(detail)") }
         }
@@ -374,26 +374,105 @@ struct Doctor: AsyncParsableCommand {
         }
     }
 
-    /// The report for `--json`.
-    static func json(_ report: CapabilityReport) -> [String: Any] {
-        var object: [String: Any] = [
-            "scopes_granted": report.scopesGranted, "scopes_missing": report.scopesMissing,
-            "requests_last_24_hours": report.requestsLast24Hours, "daily_share": report.dailyShare,
-            "requests_spent": report.requestsSpent,
-            "findings": report.findings.map { words($0).0 + ": " + words($0).2 },
-        ]
-        object["client_generation"] = report.clientGeneration?.rawValue
-        object["user_listed"] = report.userListed
-        object["owner_premium_active"] = report.ownerPremiumActive
-        object["playlist_entries_readable"] = report.playlistEntriesReadable
-        object["days_left_on_sign_in"] = report.daysLeftOnSignIn
-        return object
-    }
-
     static func reachable(_ url: URL) async -> Bool {
         let request = HTTPRequest(method: .get, url: url)
         return
             (try? await platformDefaultTransport().send(
                 request, body: nil, timeout: .seconds(5), maxBodyBytes: 64 * 1024)) != nil
     }
+}
+
+/// `open --json`.
+private struct OpenJSON: Encodable {
+    let url: String
+    let opened: Bool
+    let urls: [String]
+    let iosURLs: [String]
+    let contentLink: String
+    let label: String
+
+    enum CodingKeys: String, CodingKey {
+        case url, opened, urls, label
+        case iosURLs = "ios_urls", contentLink = "content_link"
+    }
+}
+
+/// `export --json`.
+private struct ExportJSON: Encodable {
+    let file: String
+    let bytes: Int
+}
+
+/// `import --json`.
+private struct ImportJSON: Encodable {
+    let imported: Int
+    let added: Int
+    let replaced: Int
+    let kept: [String]
+    let unchanged: Int
+    let sessionsAdded: Int
+
+    enum CodingKeys: String, CodingKey {
+        case imported, added, replaced, kept, unchanged
+        case sessionsAdded = "sessions_added"
+    }
+}
+
+/// `privacy --json`.
+private struct PrivacyJSON: Encodable {
+    let scopes: [String: String]
+    let stored: [String]
+    let never: [String]
+    let revoke: [String]
+}
+
+/// `doctor --json`: each check, and with `--online` what the app may do.
+private struct DoctorJSON: Encodable {
+    /// One check.
+    struct Check: Encodable {
+        let check: String
+        let ok: Bool
+        let detail: String
+    }
+
+    /// The capability report.
+    struct Capabilities: Encodable {
+        let scopesGranted: [String]
+        let scopesMissing: [String]
+        let requestsLast24Hours: Int
+        let dailyShare: Int
+        let requestsSpent: Int
+        let findings: [String]
+        let clientGeneration: String?
+        let userListed: Bool?
+        let ownerPremiumActive: Bool?
+        let playlistEntriesReadable: Bool?
+        let daysLeftOnSignIn: Int?
+
+        init(_ report: CapabilityReport) {
+            scopesGranted = report.scopesGranted
+            scopesMissing = report.scopesMissing
+            requestsLast24Hours = report.requestsLast24Hours
+            dailyShare = report.dailyShare
+            requestsSpent = report.requestsSpent
+            findings = report.findings.map { Doctor.words($0).0 + ": " + Doctor.words($0).2 }
+            clientGeneration = report.clientGeneration?.rawValue
+            userListed = report.userListed
+            ownerPremiumActive = report.ownerPremiumActive
+            playlistEntriesReadable = report.playlistEntriesReadable
+            daysLeftOnSignIn = report.daysLeftOnSignIn
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case findings
+            case scopesGranted = "scopes_granted", scopesMissing = "scopes_missing"
+            case requestsLast24Hours = "requests_last_24_hours", dailyShare = "daily_share"
+            case requestsSpent = "requests_spent", clientGeneration = "client_generation"
+            case userListed = "user_listed", ownerPremiumActive = "owner_premium_active"
+            case playlistEntriesReadable = "playlist_entries_readable", daysLeftOnSignIn = "days_left_on_sign_in"
+        }
+    }
+
+    let checks: [Check]
+    let capabilities: Capabilities?
 }

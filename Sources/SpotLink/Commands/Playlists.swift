@@ -31,15 +31,14 @@ struct Playlists: AsyncParsableCommand {
         // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
         let unavailable = library.nullCount + library.undecodableCount
         if global.json {
-            Output.json([
-                "playlists": shown.map {
-                    [
-                        "id": $0.id.rawValue, "name": $0.name, "tracks": $0.trackCount as Any,
-                        "owner": $0.ownerName as Any, "access": $0.access?.rawValue as Any,
-                    ]
-                },
-                "unavailable": unavailable,
-            ])
+            Output.json(
+                LibraryJSON(
+                    playlists: shown.map {
+                        LibraryJSON.Playlist(
+                            id: $0.id.rawValue, name: $0.name, tracks: $0.trackCount, owner: $0.ownerName,
+                            access: $0.access?.rawValue)
+                    },
+                    unavailable: unavailable))
             return
         }
         defer {
@@ -109,20 +108,16 @@ struct PlaylistCommand: AsyncParsableCommand {
             let items = entries?.items ?? []
             let duration = items.compactMap(\.item.duration).reduce(Duration.zero, +)
             if global.json {
-                Output.json([
-                    "id": reference.id.rawValue, "name": details.name,
-                    "owner": details.summary.owner?.displayName as Any,
-                    "tracks": details.itemCount as Any,
-                    "duration_ms": entries == nil ? NSNull() : Int(duration.seconds * 1000),
-                    "uri": reference.uri, "link": reference.webURL.absoluteString,
-                    // Every entry: a script must not get a silently shortened list.
-                    "entries": items.map {
-                        [
-                            "name": $0.item.name as Any,
-                            "duration_ms": $0.item.duration.map { Int($0.seconds * 1000) } as Any,
-                        ]
-                    },
-                ])
+                Output.json(
+                    PlaylistJSON(
+                        id: reference.id.rawValue, name: details.name, owner: details.summary.owner?.displayName,
+                        tracks: details.itemCount, durationMs: entries == nil ? nil : Int(duration.seconds * 1000),
+                        uri: reference.uri, link: reference.webURL.absoluteString,
+                        // Every entry: a script must not get a silently shortened list.
+                        entries: items.map {
+                            PlaylistJSON.Entry(
+                                name: $0.item.name, durationMs: $0.item.duration.map { Int($0.seconds * 1000) })
+                        }))
                 return
             }
             Output.line(
@@ -139,5 +134,48 @@ struct PlaylistCommand: AsyncParsableCommand {
             }
             if items.count > 20 { Output.line(Output.dim("… and \(items.count - 20) more")) }
         }
+    }
+}
+
+/// `playlists --json`.
+private struct LibraryJSON: Encodable {
+    /// A playlist of the library.
+    struct Playlist: Encodable {
+        let id: String
+        let name: String
+        @Nullable var tracks: Int?
+        @Nullable var owner: String?
+        @Nullable var access: String?
+    }
+
+    let playlists: [Playlist]
+    let unavailable: Int
+}
+
+/// `playlist show --json`: the details, and with the entries read, each entry.
+private struct PlaylistJSON: Encodable {
+    /// An entry: its name and length, `null` where Spotify gives none.
+    struct Entry: Encodable {
+        @Nullable var name: String?
+        @Nullable var durationMs: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case durationMs = "duration_ms"
+        }
+    }
+
+    let id: String
+    let name: String
+    @Nullable var owner: String?
+    @Nullable var tracks: Int?
+    @Nullable var durationMs: Int?
+    let uri: String
+    let link: String
+    let entries: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, owner, tracks, uri, link, entries
+        case durationMs = "duration_ms"
     }
 }

@@ -37,7 +37,7 @@ struct SessionCommand: AsyncParsableCommand {
             let context = try Context(global, requireClientID: false)
             let entry = try context.journal().create(title: title, minutes: minutes, at: Date())
             if global.json {
-                Output.json(["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any])
+                Output.json(SessionJSON(entry))
             } else {
                 Output.line("Created session \(entry.id): \(entry.title)")
             }
@@ -60,14 +60,7 @@ struct SessionCommand: AsyncParsableCommand {
                     (entry, try await links.card(for: entry.record, retention: .default, at: Context.wallClock.now)))
             }
             if global.json {
-                Output.json([
-                    "sessions": rows.map { entry, card in
-                        [
-                            "id": entry.id, "title": entry.title, "minutes": entry.minutes as Any,
-                            "playlist": card?.metadata.name ?? card?.metadata.id.rawValue as Any,
-                        ]
-                    }
-                ])
+                Output.json(["sessions": rows.map { SessionRowJSON($0, playlist: $1) }])
                 return
             }
             for (entry, card) in rows {
@@ -133,7 +126,7 @@ struct SessionCommand: AsyncParsableCommand {
                 if case .refreshed = outcome { refreshed = true }
             }
             if global.json {
-                Output.json(["session": entry.id, "playlist": playlistID.rawValue, "metadata_fetched": refreshed])
+                Output.json(AttachedJSON(session: entry.id, playlist: playlistID.rawValue, metadataFetched: refreshed))
             } else {
                 Output.line(
                     "Attached \(await TerminalText(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
@@ -156,7 +149,7 @@ struct SessionCommand: AsyncParsableCommand {
             let (_, links, entry) = try Journal.open(global, session: id)
             let removed = try await links.removeLink(for: entry.record)
             if global.json {
-                Output.json(["session": entry.id, "detached": removed])
+                Output.json(DetachedJSON(session: entry.id, detached: removed))
             } else {
                 Output.line(
                     removed ? "Detached the playlist from session \(entry.id)." : "Session \(entry.id) had no playlist."
@@ -184,20 +177,7 @@ struct SessionCommand: AsyncParsableCommand {
 enum CardPrinter {
     static func print(entry: Journal.Entry, card: PlaylistCard?, json: Bool) {
         if json {
-            var object: [String: Any] = ["id": entry.id, "title": entry.title, "minutes": entry.minutes as Any]
-            if let card {
-                let metadata = card.metadata
-                object["playlist"] = [
-                    "id": metadata.id.rawValue, "name": metadata.name as Any, "owner": metadata.ownerName as Any,
-                    "tracks": metadata.trackCount as Any,
-                    "duration_ms": metadata.totalDuration.map { Int($0.seconds * 1000) } as Any,
-                    "availability": metadata.availability.rawValue, "uri": card.uri, "link": card.webURL.absoluteString,
-                    "cover_bytes": card.cover?.count ?? 0,
-                    "songs_in_session": entry.minutes.map { songs(card, minutes: $0) } as Any,
-                    "songs_unknown_because": entry.minutes.flatMap { unknownSongs(card, minutes: $0)?.rawValue } as Any,
-                ]
-            }
-            Output.json(object)
+            Output.json(CardJSON(entry: entry, card: card))
             return
         }
         Output.line(Output.bold("\(entry.title)") + "\(entry.minutes.map { "  (\($0) min)" } ?? "")")
@@ -257,6 +237,92 @@ enum Picker {
             }
             if let number = Int(answer), (1...min(15, matches.count)).contains(number) { return matches[number - 1].id }
             filter = answer
+        }
+    }
+}
+
+/// A session in `--json`: `session new`'s answer.
+private struct SessionJSON: Encodable {
+    let id: Int64
+    let title: String
+    @Nullable var minutes: Int?
+
+    init(_ entry: Journal.Entry) {
+        (id, title, minutes) = (entry.id, entry.title, entry.minutes)
+    }
+}
+
+/// A row of `session list --json`: the session and its playlist's name (its ID before the details
+/// are fetched), `null` without one.
+private struct SessionRowJSON: Encodable {
+    let id: Int64
+    let title: String
+    @Nullable var minutes: Int?
+    @Nullable var playlist: String?
+
+    init(_ entry: Journal.Entry, playlist card: PlaylistCard?) {
+        (id, title, minutes) = (entry.id, entry.title, entry.minutes)
+        playlist = card.map { $0.metadata.name ?? $0.metadata.id.rawValue }
+    }
+}
+
+/// `session attach --json`.
+private struct AttachedJSON: Encodable {
+    let session: Int64
+    let playlist: String
+    let metadataFetched: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case session, playlist
+        case metadataFetched = "metadata_fetched"
+    }
+}
+
+/// `session detach --json`.
+private struct DetachedJSON: Encodable {
+    let session: Int64
+    let detached: Bool
+}
+
+/// `session show --json`: the session, and its card when a playlist is attached.
+private struct CardJSON: Encodable {
+    /// The attached playlist as the card shows it.
+    struct Playlist: Encodable {
+        let id: String
+        @Nullable var name: String?
+        @Nullable var owner: String?
+        @Nullable var tracks: Int?
+        @Nullable var durationMs: Int?
+        let availability: String
+        let uri: String
+        let link: String
+        let coverBytes: Int
+        @Nullable var songsInSession: String?
+        @Nullable var songsUnknownBecause: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, owner, tracks, availability, uri, link
+            case durationMs = "duration_ms", coverBytes = "cover_bytes", songsInSession = "songs_in_session"
+            case songsUnknownBecause = "songs_unknown_because"
+        }
+    }
+
+    let id: Int64
+    let title: String
+    @Nullable var minutes: Int?
+    let playlist: Playlist?
+
+    init(entry: Journal.Entry, card: PlaylistCard?) {
+        (id, title, minutes) = (entry.id, entry.title, entry.minutes)
+        playlist = card.map { card in
+            let metadata = card.metadata
+            return Playlist(
+                id: metadata.id.rawValue, name: metadata.name, owner: metadata.ownerName, tracks: metadata.trackCount,
+                durationMs: metadata.totalDuration.map { Int($0.seconds * 1000) },
+                availability: metadata.availability.rawValue, uri: card.uri, link: card.webURL.absoluteString,
+                coverBytes: card.cover?.count ?? 0,
+                songsInSession: entry.minutes.flatMap { CardPrinter.songs(card, minutes: $0) },
+                songsUnknownBecause: entry.minutes.flatMap { CardPrinter.unknownSongs(card, minutes: $0)?.rawValue })
         }
     }
 }
