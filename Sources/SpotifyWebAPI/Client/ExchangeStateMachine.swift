@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SpotifyLinkSupport
 
 /// The rules of one Web API exchange, as a state machine with explicit states: told what happened,
@@ -6,15 +7,21 @@ import SpotifyLinkSupport
 /// `RequestBag` state machine is the model). ``SpotifyClient`` is the shell that carries out each
 /// action and reports the outcome as the next event.
 ///
+/// Each state holds what the request owns at that point: the token it sends (once it has one),
+/// the tries it has had, and at the end the answer or the error, handed to the shell in the action.
+///
 /// ```
-/// admitting ─admission proceed→ sending ─answered 2xx→ done
-///     ↑                   │ ─answered 401→ refreshing ─refreshed→ admitting
-///     │                   │ ─answered 429→ reportingRateLimit ─rateLimitReported→ waiting
-///     └──────woke──────── waiting ←─answered 5xx / transient 401 / transport failure─┘
-///     admitting ─admission wait→ waiting;  admitting ─admission fail→ done
+/// initialized ─start→ admitting ─admission proceed→ (authorizing ─tokenFetched→) sending ─answered 2xx→ finished
+///                         ↑                 │ ─answered 401→ refreshing ─refreshed→ admitting
+///                         │                 │ ─answered 429→ reportingRateLimit ─rateLimitReported→ waiting
+///                         └──────woke────── waiting ←─answered 5xx / transient 401 / transport failure─┘
+///     initialized ─start, insecure destination→ finished;  admitting ─admission wait→ waiting;
+///     admitting ─admission fail→ finished;  sending ─the ledger's budget refusal→ finished
 /// ```
 ///
 /// The rules:
+/// - A bearer token goes only over https, or plain http to this machine (an emulator): any other
+///   destination is refused before anything else.
 /// - The admission says whether the request may leave: now, after a wait (a 429's cooldown, or
 ///   pacing), or not at all (the cooldown lasts longer than a request waits). Every wait on the
 ///   path is the machine's `.sleep`.
@@ -26,48 +33,73 @@ import SpotifyLinkSupport
 ///   that long, at most `maxRateLimitRetries` times.
 /// - A 5xx, and a transport failure, is retried with backoff up to `maxAttempts` tries, for GET
 ///   and HEAD only; a body over the size limit is never retried.
+/// - The ledger's refusal past the daily budget ends the exchange: nothing was sent.
 /// - Anything else fails with what the status means.
+///
+/// An event the current state cannot receive is a bug of the shell: it traps.
 struct ExchangeStateMachine {
-    /// Where the exchange is.
+    /// The tries a request has had, which bound the next ones.
+    struct Tries: Equatable {
+        /// Whether a 401 has already been answered with a refreshed token.
+        var refreshedAfter401 = false
+        /// Pauses taken for the transient "Access token missing" 401.
+        var transientPauses = 0
+        /// Tries that failed in transport or with a 5xx.
+        var failures = 0
+        /// Waits the rate limit imposed.
+        var rateLimitWaits = 0
+    }
+
+    /// Where the exchange is, with what the request owns there.
     enum State: Equatable {
-        /// Asking the admission whether the request may leave (the cooldown and pacing).
-        case admitting
-        /// A request is out.
-        case sending
-        /// Waiting for a refreshed token in place of the refused one.
-        case refreshing
+        /// Not begun.
+        case initialized
+        /// Asking the admission whether the request may leave; `token` is the one an earlier try
+        /// sent, or `nil` before the first.
+        case admitting(token: AccessToken?, Tries)
+        /// Asking the token provider for the token of the first try.
+        case authorizing(Tries)
+        /// A request is out with `token`.
+        case sending(token: AccessToken, Tries)
+        /// Waiting for a token in place of `refused`.
+        case refreshing(refused: AccessToken, Tries)
         /// Telling the shared admission about a 429, to learn how long to wait.
-        case reportingRateLimit
-        /// Sleeping before the next try.
-        case waiting
-        /// Over: succeeded or failed.
-        case done
+        case reportingRateLimit(token: AccessToken, Tries)
+        /// Sleeping before the next try, which sends `token` again (or asks for one).
+        case waiting(token: AccessToken?, Tries)
+        /// Over: the action that ended it carried the answer or the error.
+        case finished
     }
 
     /// What the shell does next: one action for each event.
     enum Action: Equatable {
         /// Ask the admission whether a request may leave, then ``admission(_:)``.
         case admit
-        /// Send with the current token, then ``answered(status:body:retryAfter:jitter:)`` or
+        /// Ask the token provider for the token, then ``tokenFetched(_:)``.
+        case fetchToken
+        /// Send with `token`, then ``answered(_:body:retryAfter:jitter:)`` or
         /// ``transportFailed(_:jitter:)``.
-        case send
-        /// Get a refreshed token in place of the refused one, then ``refreshed()``.
-        case refreshToken
+        case send(AccessToken)
+        /// Get a token in place of the refused one, then ``refreshed(_:)``.
+        case refreshToken(replacing: AccessToken)
         /// Report a 429 with this `Retry-After` to the admission, then ``rateLimitReported(_:)``.
         case reportRateLimit(retryAfter: Duration?)
         /// Sleep this long, then ``woke()``.
         case sleep(Duration)
-        /// Return the answer.
-        case succeed
+        /// Return this answer.
+        case succeed(HTTPResponse, Data)
         /// The Development Mode quota is spent: start a cooldown from this `Retry-After` and fail.
         case failQuota(retryAfter: Duration?)
         /// The rate limit lasts longer than a request waits: fail with this wait.
         case failRateLimited(wait: Duration)
-        /// Fail with what the answer's status and body mean.
-        case failStatus
-        /// Fail for the transport error: after the retries it was owed, at once for a body larger
-        /// than the client reads.
-        case failTransport
+        /// Fail with what this answer's status and body mean.
+        case failAnswer(HTTPResponse, Data)
+        /// Fail for this transport error: after the retries it was owed, at once for a body larger
+        /// than the client reads or for an address where nothing answers.
+        case failTransport(SpotifyAPIError)
+        /// Fail with this error before anything was sent: an insecure destination, or the ledger's
+        /// refusal past the daily budget.
+        case refuse(SpotifyAPIError)
     }
 
     /// Whether the request may be sent twice (GET and HEAD).
@@ -77,11 +109,7 @@ struct ExchangeStateMachine {
     /// Rate-limit waits before the request fails.
     let maxRateLimitRetries: Int
 
-    private(set) var state = State.admitting
-    private var refreshedAfter401 = false
-    private var transientPauses = 0
-    private(set) var failures = 0
-    private var rateLimitWaits = 0
+    private(set) var state = State.initialized
 
     /// Pauses before a transient 401 is retried with the same token: 1 s, then 2 s.
     static let transientPause: Duration = .seconds(1)
@@ -93,100 +121,138 @@ struct ExchangeStateMachine {
         self.maxRateLimitRetries = maxRateLimitRetries
     }
 
-    /// The exchange begins.
-    func start() -> Action {
-        precondition(state == .admitting, "an exchange starts once")
+    /// The exchange begins, toward `destination`.
+    mutating func start(destination: URL) -> Action {
+        guard case .initialized = state else { impossible("start") }
+        if let refusal = Self.insecure(destination) {
+            state = .finished
+            return .refuse(refusal)
+        }
+        state = .admitting(token: nil, Tries())
         return .admit
     }
 
     /// The admission's answer: leave now, wait, or fail.
     mutating func admission(_ decision: RateLimitGate.Decision) -> Action {
-        transition(from: .admitting, to: .sending)
+        guard case .admitting(let token, let tries) = state else { impossible("admission") }
         switch decision {
         case .proceed:
-            return .send
+            guard let token else {
+                state = .authorizing(tries)
+                return .fetchToken
+            }
+            state = .sending(token: token, tries)
+            return .send(token)
         case .wait(let duration):
-            return wait(duration)
+            state = .waiting(token: token, tries)
+            return .sleep(duration)
         case .fail(let wait):
-            state = .done
+            state = .finished
             return .failRateLimited(wait: wait)
         }
     }
 
-    /// An answer arrived with `status`; `retryAfter` is its parsed `Retry-After`; `jitter` is a
-    /// number in `0..<1` that spreads backoff across clients.
-    mutating func answered(status: Int, body: Data, retryAfter: Duration?, jitter: Double) -> Action {
-        transition(from: .sending, to: .done)
-        switch status {
+    /// The token provider's token for the first try.
+    mutating func tokenFetched(_ token: AccessToken) -> Action {
+        guard case .authorizing(let tries) = state else { impossible("tokenFetched") }
+        state = .sending(token: token, tries)
+        return .send(token)
+    }
+
+    /// An answer arrived; `retryAfter` is its parsed `Retry-After`; `jitter` is a number in `0..<1`
+    /// that spreads backoff across clients.
+    mutating func answered(_ response: HTTPResponse, body: Data, retryAfter: Duration?, jitter: Double) -> Action {
+        guard case .sending(let token, var tries) = state else { impossible("answered") }
+        state = .finished
+        switch response.status.code {
         case 200..<300:
-            return .succeed
-        case 401 where Self.isTransient401(body: body) && transientPauses < Self.maxTransientPauses:
+            return .succeed(response, body)
+        case 401 where Self.isTransient401(body: body) && tries.transientPauses < Self.maxTransientPauses:
             // "Access token missing" on a good token: Spotify has not caught up with it yet.
-            transientPauses += 1
-            return wait(Self.transientPause * transientPauses)
-        case 401 where !refreshedAfter401:
-            refreshedAfter401 = true
-            state = .refreshing
-            return .refreshToken
+            tries.transientPauses += 1
+            state = .waiting(token: token, tries)
+            return .sleep(Self.transientPause * tries.transientPauses)
+        case 401 where !tries.refreshedAfter401:
+            tries.refreshedAfter401 = true
+            state = .refreshing(refused: token, tries)
+            return .refreshToken(replacing: token)
         case 429 where Self.isQuota(body: body):
             return .failQuota(retryAfter: retryAfter)
         case 429:
-            state = .reportingRateLimit
+            state = .reportingRateLimit(token: token, tries)
             return .reportRateLimit(retryAfter: retryAfter)
-        case 500...599 where idempotent && failures + 1 < maxAttempts:
-            failures += 1
-            return wait(Self.backoff(after: failures, jitter: jitter))
+        case 500...599 where idempotent && tries.failures + 1 < maxAttempts:
+            tries.failures += 1
+            state = .waiting(token: token, tries)
+            return .sleep(Self.backoff(after: tries.failures, jitter: jitter))
         default:
-            return .failStatus
+            return .failAnswer(response, body)
         }
     }
 
-    /// The exchange failed before an answer arrived.
+    /// The exchange failed before an answer arrived (or the ledger refused to let it leave).
     mutating func transportFailed(_ error: SpotifyAPIError, jitter: Double) -> Action {
-        transition(from: .sending, to: .done)
+        guard case .sending(let token, var tries) = state else { impossible("transportFailed") }
+        state = .finished
+        // The daily budget is spent: nothing was sent, and nothing will be today.
+        if error.code == .budgetExhausted { return .refuse(error) }
         // Too large a body, or nothing answering at the address: another try cannot help.
-        if error.code == .responseTooLarge || error.nothingAnswered { return .failTransport }
-        failures += 1
-        guard idempotent, failures < maxAttempts else { return .failTransport }
-        return wait(Self.backoff(after: failures, jitter: jitter))
+        if error.code == .responseTooLarge || error.nothingAnswered { return .failTransport(error) }
+        tries.failures += 1
+        guard idempotent, tries.failures < maxAttempts else { return .failTransport(error) }
+        state = .waiting(token: token, tries)
+        return .sleep(Self.backoff(after: tries.failures, jitter: jitter))
     }
 
-    /// A refreshed token is in hand.
-    mutating func refreshed() -> Action {
-        transition(from: .refreshing, to: .admitting)
+    /// A token is in hand in place of the refused one.
+    mutating func refreshed(_ token: AccessToken) -> Action {
+        guard case .refreshing(_, let tries) = state else { impossible("refreshed") }
+        state = .admitting(token: token, tries)
         return .admit
     }
 
     /// The shared admission's answer to the reported 429.
     mutating func rateLimitReported(_ decision: RateLimitGate.Decision) -> Action {
-        transition(from: .reportingRateLimit, to: .done)
+        guard case .reportingRateLimit(let token, var tries) = state else { impossible("rateLimitReported") }
+        state = .finished
         switch decision {
         case .proceed:
-            state = .admitting
+            state = .admitting(token: token, tries)
             return .admit
         case .fail(let wait):
             return .failRateLimited(wait: wait)
         case .wait(let duration):
-            rateLimitWaits += 1
-            guard rateLimitWaits <= maxRateLimitRetries else { return .failRateLimited(wait: duration) }
-            return wait(duration)
+            tries.rateLimitWaits += 1
+            guard tries.rateLimitWaits <= maxRateLimitRetries else { return .failRateLimited(wait: duration) }
+            state = .waiting(token: token, tries)
+            return .sleep(duration)
         }
     }
 
     /// The sleep ended.
     mutating func woke() -> Action {
-        transition(from: .waiting, to: .admitting)
+        guard case .waiting(let token, let tries) = state else { impossible("woke") }
+        state = .admitting(token: token, tries)
         return .admit
     }
 
-    private mutating func wait(_ duration: Duration) -> Action {
-        state = .waiting
-        return .sleep(duration)
+    /// An event the state cannot receive: the shell broke the machine's protocol.
+    private func impossible(_ event: String) -> Never {
+        preconditionFailure("ExchangeStateMachine: \(event) in state \(state)")
     }
 
-    private mutating func transition(from expected: State, to next: State) {
-        precondition(state == expected, "event in state \(state), expected \(expected)")
-        state = next
+    /// Why a bearer token may not go to `url`: anything but https, or plain http to this machine
+    /// (an emulator). Whether the tokens belong to this API is the token provider's answer.
+    static func insecure(_ url: URL) -> SpotifyAPIError? {
+        let host = (url.host ?? "").lowercased()
+        let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+        guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
+            return SpotifyAPIError.invalid(
+                "apiBaseURL",
+                "An access token is sent only over https (or plain http to this machine, for an emulator); "
+                    + "\(url.scheme ?? "?")://\(host) was refused. Fix the API base URL.")
+        }
+        return nil
     }
 
     /// The backoff before the `failures`th retry: 0.5 s doubling to 8 s, ±25 % by `jitter`.

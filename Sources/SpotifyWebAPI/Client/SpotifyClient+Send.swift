@@ -74,78 +74,71 @@ extension SpotifyClient {
         }
     }
 
-    /// Runs one request: the checks once, then attempts as the state machine directs, each
-    /// admitted, authorized and sent through the stages. This shell only carries out actions.
+    /// Runs one request as the state machine directs: each try admitted, authorized and sent
+    /// through the stages. This shell only carries out actions and reports what came of them;
+    /// what the request owns (its token, its tries, the answer) is in the machine's state.
     func perform(_ endpoint: Endpoint, url: URL) async throws -> (HTTPResponse, Data) {
-        try checkDestination(url)
         let context = ExchangeContext(route: endpoint.route, background: Self.requestOrigin == .backgroundWork)
         var machine = ExchangeStateMachine(
             idempotent: endpoint.isIdempotent, maxAttempts: configuration.maxAttempts,
             maxRateLimitRetries: configuration.maxRateLimitRetries)
-        // Fetched only once a request may leave: a refresh is a request too, and none is owed
-        // for a call that waits out a cooldown.
-        var token: AccessToken?
-        var outcome: Result<(HTTPResponse, Data), SpotifyAPIError> = .failure(.timedOut)
-        var action = machine.start()
+        var action = machine.start(destination: url)
         while true {
             switch action {
             case .admit:
                 try Task.checkCancellation()
                 action = machine.admission(try await admission.admit())
-            case .send:
-                let current = try await accessToken(held: token, endpoint)
-                token = current
-                outcome = try await attempt(authorized(endpoint, url, current), context)
-                action = next(after: outcome, &machine)
-            case .refreshToken:
-                token = try await tokens.refreshedAccessToken(replacing: token ?? AccessToken(""))
-                action = machine.refreshed()
+            case .fetchToken:
+                // Asked only once a request may leave: a refresh is a request too, and none is owed
+                // for a call that waits out a cooldown. The provider refuses a foreign API or a
+                // scope the sign-in lacks, before anything is sent.
+                action = machine.tokenFetched(
+                    try await tokens.accessToken(for: configuration.apiBaseURL, scopes: endpoint.scopes))
+            case .send(let token):
+                action = report(try await attempt(authorized(endpoint, url, token), context), to: &machine)
+            case .refreshToken(let refused):
+                action = machine.refreshed(try await tokens.refreshedAccessToken(replacing: refused))
             case .reportRateLimit(let retryAfter):
                 action = machine.rateLimitReported(await admission.rateLimited(retryAfter: retryAfter))
             case .sleep(let duration):
                 try await clock.sleep(for: duration)
                 action = machine.woke()
-            case .succeed:
+            case .succeed(let response, let body):
                 await admission.succeeded()
-                return try outcome.get()
+                return (response, body)
             case .failQuota(let retryAfter): throw await admission.quotaExceeded(retryAfter: retryAfter)
             case .failRateLimited(let wait): throw SpotifyAPIError.rateLimitedFor(wait, now: clock.now)
-            case .failStatus, .failTransport: throw failure(outcome, endpoint)
+            case .failAnswer(let response, let body):
+                throw SpotifyAPIError.from(status: response.status.code, body: body, endpoint: endpoint)
+            case .failTransport(let error): throw transportFailure(error)
+            case .refuse(let error): throw error
             }
         }
     }
 
-    /// One attempt through the stages to the transport; a transport failure is an outcome, not a
-    /// throw. The ledger's refusal past the daily budget is thrown: nothing was sent.
-    func attempt(_ request: HTTPRequest, _ context: ExchangeContext) async throws
-        -> Result<(HTTPResponse, Data), SpotifyAPIError>
-    {
-        do {
-            return .success(try await stages.send(request, context) { try await transmit($0) })
-        } catch let error as SpotifyAPIError where error.code != .budgetExhausted {
-            return .failure(error)
-        }
-    }
-
-    /// The event an attempt's outcome is for the machine, and the machine's next action.
-    func next(
-        after outcome: Result<(HTTPResponse, Data), SpotifyAPIError>, _ machine: inout ExchangeStateMachine
+    /// A try's outcome as the machine's event, and the machine's next action.
+    func report(
+        _ outcome: Result<(HTTPResponse, Data), SpotifyAPIError>, to machine: inout ExchangeStateMachine
     ) -> ExchangeStateMachine.Action {
         switch outcome {
         case .success(let (response, body)):
             let retryAfter = RetryAfter.parse(response.headerFields[.retryAfter], now: clock.now)
-            return machine.answered(status: response.status.code, body: body, retryAfter: retryAfter, jitter: jitter())
+            return machine.answered(response, body: body, retryAfter: retryAfter, jitter: jitter())
         case .failure(let error):
             return machine.transportFailed(error, jitter: jitter())
         }
     }
 
-    /// The token held for this request, or, when none is held yet, the provider's answer to the
-    /// one question: the token for this API and the endpoint's scopes (which refuses a foreign
-    /// API or a missing scope before anything is sent).
-    func accessToken(held: AccessToken?, _ endpoint: Endpoint) async throws -> AccessToken {
-        if let held { return held }
-        return try await tokens.accessToken(for: configuration.apiBaseURL, scopes: endpoint.scopes)
+    /// One try through the stages to the transport. A failure there (the transport's, or the
+    /// ledger's refusal past the daily budget) is an outcome for the machine, not a throw.
+    func attempt(_ request: HTTPRequest, _ context: ExchangeContext) async throws
+        -> Result<(HTTPResponse, Data), SpotifyAPIError>
+    {
+        do {
+            return .success(try await stages.send(request, context) { try await transmit($0) })
+        } catch let error as SpotifyAPIError {
+            return .failure(error)
+        }
     }
 
     /// The token stage: the request with the bearer token, as JSON.
@@ -162,29 +155,8 @@ extension SpotifyClient {
             request, body: nil, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBytes)
     }
 
-    /// The destination stage: refuses to put a bearer token on the wire unencrypted (plain `http`
-    /// to anything but this machine). Whether the tokens belong to this API is the provider's
-    /// answer, with the token.
-    func checkDestination(_ url: URL) throws {
-        let host = (url.host ?? "").lowercased()
-        let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
-        guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
-            throw SpotifyAPIError.invalid(
-                "apiBaseURL",
-                "An access token is sent only over https (or plain http to this machine, for an emulator); "
-                    + "\(url.scheme ?? "?")://\(host) was refused. Fix the API base URL.")
-        }
-    }
-
-    /// The error for how the exchange ended: what the answer's status means, or the transport
-    /// failure worded for people.
-    func failure(_ outcome: Result<(HTTPResponse, Data), SpotifyAPIError>, _ endpoint: Endpoint) -> SpotifyAPIError {
-        let error: SpotifyAPIError
-        switch outcome {
-        case .success(let (response, body)):
-            return SpotifyAPIError.from(status: response.status.code, body: body, endpoint: endpoint)
-        case .failure(let failure): error = failure
-        }
+    /// A transport failure worded for people: a body over the size limit, or Spotify out of reach.
+    func transportFailure(_ error: SpotifyAPIError) -> SpotifyAPIError {
         if error.code == .responseTooLarge {
             return SpotifyAPIError(
                 code: .responseTooLarge,
