@@ -35,17 +35,16 @@ actor Admission {
     }
 
     /// Whether a request may leave now: `.proceed`; `.wait` that long and ask again; or `.fail`,
-    /// the rate limit lasting longer than a request waits.
-    /// - Throws: ``SpotifyAPIError`` during a quota cooldown, whatever the wait: sending would
-    ///   lengthen it.
-    func admit() async throws -> RateLimitGate.Decision {
+    /// the rate limit lasting longer than a request waits. During a quota cooldown, whatever the
+    /// wait, the refusal to send (sending would lengthen it), for the exchange machine to end with.
+    func admit() async -> Result<RateLimitGate.Decision, SpotifyAPIError> {
         let now = clock.now
         adopt(await ledger.activeCooldown(at: now), now: now)
         if let current, let waiting = gate.waiting(until: current.until, now: now) {
-            if current.kind == .quota { throw SpotifyAPIError.coolingDown(current, now: now) }
-            return waiting
+            if current.kind == .quota { return .failure(SpotifyAPIError.coolingDown(current, now: now)) }
+            return .success(waiting)
         }
-        return gate.pace(now: now)
+        return .success(gate.pace(now: now))
     }
 
     /// A 429 of the rate limit: the way closes for every request, and the ledger keeps the

@@ -16,15 +16,15 @@ import SpotifyLinkSupport
 ///                         │                 │ ─answered 429→ reportingRateLimit ─rateLimitReported→ waiting
 ///                         └──────woke────── waiting ←─answered 5xx / transient 401 / transport failure─┘
 ///     initialized ─start, insecure destination→ finished;  admitting ─admission wait→ waiting;
-///     admitting ─admission fail→ finished;  sending ─the ledger's budget refusal→ finished
+///     admitting ─admission fail or quota cooldown→ finished;  sending ─the ledger's budget refusal→ finished
 /// ```
 ///
 /// The rules:
 /// - A bearer token goes only over https, or plain http to this machine (an emulator): any other
 ///   destination is refused before anything else.
 /// - The admission says whether the request may leave: now, after a wait (a 429's cooldown, or
-///   pacing), or not at all (the cooldown lasts longer than a request waits). Every wait on the
-///   path is the machine's `.sleep`.
+///   pacing), or not at all (the cooldown lasts longer than a request waits, or the quota is
+///   cooling down). Every wait on the path is the machine's `.sleep`.
 /// - 2xx succeeds (a 304 never reaches the machine: the conditional-request stage answers it).
 /// - A 401 whose body is the transient "Access token missing" is retried with the same token after
 ///   1 s, then 2 s; any other 401 gets one refreshed token; a 401 after that fails.
@@ -97,8 +97,8 @@ struct ExchangeStateMachine {
         /// Fail for this transport error: after the retries it was owed, at once for a body larger
         /// than the client reads or for an address where nothing answers.
         case failTransport(SpotifyAPIError)
-        /// Fail with this error before anything was sent: an insecure destination, or the ledger's
-        /// refusal past the daily budget.
+        /// Fail with this error before anything was sent: an insecure destination, a quota
+        /// cooldown, or the ledger's refusal past the daily budget.
         case refuse(SpotifyAPIError)
     }
 
@@ -132,9 +132,17 @@ struct ExchangeStateMachine {
         return .admit
     }
 
-    /// The admission's answer: leave now, wait, or fail.
-    mutating func admission(_ decision: RateLimitGate.Decision) -> Action {
+    /// The admission's answer: leave now, wait, or fail; or its refusal to send during a quota
+    /// cooldown.
+    mutating func admission(_ answer: Result<RateLimitGate.Decision, SpotifyAPIError>) -> Action {
         guard case .admitting(let token, let tries) = state else { impossible("admission") }
+        let decision: RateLimitGate.Decision
+        switch answer {
+        case .success(let answered): decision = answered
+        case .failure(let cooldown):
+            state = .finished
+            return .refuse(cooldown)
+        }
         switch decision {
         case .proceed:
             guard let token else {

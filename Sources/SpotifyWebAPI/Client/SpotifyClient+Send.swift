@@ -87,7 +87,7 @@ extension SpotifyClient {
             switch action {
             case .admit:
                 try Task.checkCancellation()
-                action = machine.admission(try await admission.admit())
+                action = machine.admission(await admission.admit())
             case .fetchToken:
                 // Asked only once a request may leave: a refresh is a request too, and none is owed
                 // for a call that waits out a cooldown. The provider refuses a foreign API or a

@@ -152,12 +152,12 @@ struct AdmissionTests {
         // The ledger holds it: another process's admission waits it out too, without a 429 of its own.
         let elsewhere = admission(clock, RequestLedger(key: key, store: store))
         #expect(await elsewhere.cooldown()?.kind == .rateLimit)
-        #expect(try await elsewhere.admit() == .wait(.seconds(5)))
+        #expect(try await elsewhere.admit().get() == .wait(.seconds(5)))
         clock.advance(by: .seconds(2))
-        #expect(try await here.admit() == .wait(.seconds(3)))
-        #expect(try await elsewhere.admit() == .wait(.seconds(3)))
+        #expect(try await here.admit().get() == .wait(.seconds(3)))
+        #expect(try await elsewhere.admit().get() == .wait(.seconds(3)))
         clock.advance(by: .seconds(3))
-        #expect(try await elsewhere.admit() == .proceed)
+        #expect(try await elsewhere.admit().get() == .proceed)
         #expect(await elsewhere.cooldown() == nil)
         #expect(clock.totalSlept == .zero, "the admission says how long to wait; it never sleeps")
     }
@@ -171,14 +171,14 @@ struct AdmissionTests {
         #expect(await here.rateLimited(retryAfter: .seconds(10)) == .wait(.seconds(10)))
         #expect(await here.rateLimited(retryAfter: .seconds(1)) == .wait(.seconds(1)))
         clock.advance(by: .seconds(5))
-        #expect(try await here.admit() == .wait(.seconds(5)))
+        #expect(try await here.admit().get() == .wait(.seconds(5)))
         let elsewhere = admission(clock, RequestLedger(key: key, store: store))
-        #expect(try await elsewhere.admit() == .wait(.seconds(5)))
+        #expect(try await elsewhere.admit().get() == .wait(.seconds(5)))
         _ = await elsewhere.quotaExceeded(retryAfter: .seconds(600))
         #expect(await here.cooldown()?.kind == .quota)
         _ = await here.rateLimited(retryAfter: .seconds(900))
         #expect(await here.cooldown()?.kind == .quota)
-        let refused = try await #require(throws: SpotifyAPIError.self) { try await here.admit() }
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await here.admit().get() }
         #expect(refused.code == .quotaExceeded)
     }
 
@@ -190,7 +190,7 @@ struct AdmissionTests {
         let error = await admission.quotaExceeded(retryAfter: .seconds(600))
         #expect(error.code == .quotaExceeded)
         #expect(await admission.cooldown()?.kind == .quota)
-        let refused = try await #require(throws: SpotifyAPIError.self) { try await admission.admit() }
+        let refused = try await #require(throws: SpotifyAPIError.self) { try await admission.admit().get() }
         #expect(refused.code == .quotaExceeded)
         #expect(clock.totalSlept == .zero)
     }
@@ -200,7 +200,7 @@ struct AdmissionTests {
         let admission = admission(clock, RequestLedger(key: key), maxWait: .seconds(10))
         #expect(await admission.rateLimited(retryAfter: .seconds(120)) == .fail(retryAfter: .seconds(120)))
         clock.advance(by: .seconds(20))
-        #expect(try await admission.admit() == .fail(retryAfter: .seconds(100)))
+        #expect(try await admission.admit().get() == .fail(retryAfter: .seconds(100)))
         #expect(clock.totalSlept == .zero)
     }
 

@@ -29,7 +29,7 @@ struct ExchangeStateMachineTests {
     static func sending(idempotent: Bool = true) -> ExchangeStateMachine {
         var machine = ExchangeStateMachine(idempotent: idempotent, maxAttempts: 3, maxRateLimitRetries: 2)
         _ = machine.start(destination: api)
-        _ = machine.admission(.proceed)
+        _ = machine.admission(.success(.proceed))
         _ = machine.tokenFetched(token)
         return machine
     }
@@ -47,7 +47,7 @@ struct ExchangeStateMachineTests {
         #expect(machine.state == .initialized)
         #expect(machine.start(destination: Self.api) == .admit)
         #expect(machine.state == .admitting(token: nil, Tries()))
-        #expect(machine.admission(.proceed) == .fetchToken)
+        #expect(machine.admission(.success(.proceed)) == .fetchToken)
         #expect(machine.state == .authorizing(Tries()))
         #expect(machine.tokenFetched(Self.token) == .send(Self.token))
         #expect(machine.state == .sending(token: Self.token, Tries()))
@@ -57,7 +57,7 @@ struct ExchangeStateMachineTests {
         #expect(machine.state == .refreshing(refused: Self.token, refreshed))
         #expect(machine.refreshed(Self.refreshedToken) == .admit)
         #expect(machine.state == .admitting(token: Self.refreshedToken, refreshed))
-        #expect(machine.admission(.proceed) == .send(Self.refreshedToken))
+        #expect(machine.admission(.success(.proceed)) == .send(Self.refreshedToken))
         #expect(
             machine.answered(Self.response(429), body: Data(), retryAfter: .seconds(3), jitter: 0.5)
                 == .reportRateLimit(retryAfter: .seconds(3)))
@@ -66,7 +66,7 @@ struct ExchangeStateMachineTests {
         refreshed.rateLimitWaits = 1
         #expect(machine.state == .waiting(token: Self.refreshedToken, refreshed))
         #expect(machine.woke() == .admit)
-        #expect(machine.admission(.proceed) == .send(Self.refreshedToken))
+        #expect(machine.admission(.success(.proceed)) == .send(Self.refreshedToken))
         let body = Data("{}".utf8)
         #expect(Self.answer(&machine, 200, body) == .succeed(Self.response(200), body))
         #expect(machine.state == .finished)
@@ -90,20 +90,25 @@ struct ExchangeStateMachineTests {
         #expect(machine.state == .finished)
     }
 
-    /// The admission's waits are the machine's own sleeps; its refusal is final, and nothing is
-    /// sent before it. A wait before the first try keeps the machine without a token: it is
+    /// The admission's waits are the machine's own sleeps; its refusal, and a quota cooldown, are
+    /// final, and nothing is sent before them. A wait before the first try keeps the machine without a token: it is
     /// asked for only once the request may leave.
     @Test func theAdmissionsWaitIsASleepAndItsRefusalFails() {
         var machine = Self.get()
         _ = machine.start(destination: Self.api)
-        #expect(machine.admission(.wait(.seconds(4))) == .sleep(.seconds(4)))
+        #expect(machine.admission(.success(.wait(.seconds(4)))) == .sleep(.seconds(4)))
         #expect(machine.state == .waiting(token: nil, Tries()))
         #expect(machine.woke() == .admit)
-        #expect(machine.admission(.proceed) == .fetchToken)
+        #expect(machine.admission(.success(.proceed)) == .fetchToken)
         var refused = Self.get()
         _ = refused.start(destination: Self.api)
-        #expect(refused.admission(.fail(retryAfter: .seconds(600))) == .failRateLimited(wait: .seconds(600)))
+        #expect(refused.admission(.success(.fail(retryAfter: .seconds(600)))) == .failRateLimited(wait: .seconds(600)))
         #expect(refused.state == .finished)
+        var cooling = Self.get()
+        _ = cooling.start(destination: Self.api)
+        let cooldown = SpotifyAPIError(code: .quotaExceeded, message: "the quota is cooling down")
+        #expect(cooling.admission(.failure(cooldown)) == .refuse(cooldown))
+        #expect(cooling.state == .finished)
     }
 
     /// After a wait the request goes out again with the token it holds: the provider is asked once.
@@ -111,7 +116,7 @@ struct ExchangeStateMachineTests {
         var machine = Self.sending()
         #expect(Self.answer(&machine, 503) == .sleep(.milliseconds(500)))
         #expect(machine.woke() == .admit)
-        #expect(machine.admission(.proceed) == .send(Self.token))
+        #expect(machine.admission(.success(.proceed)) == .send(Self.token))
         var failed = Tries()
         failed.failures = 1
         #expect(machine.state == .sending(token: Self.token, failed))
@@ -122,8 +127,8 @@ struct ExchangeStateMachineTests {
         let answer = { (machine: inout ExchangeStateMachine) -> Action in
             let action = Self.answer(&machine, 401, Self.transient401)
             switch action {
-            case .sleep: _ = machine.woke(); _ = machine.admission(.proceed)
-            case .refreshToken: _ = machine.refreshed(Self.refreshedToken); _ = machine.admission(.proceed)
+            case .sleep: _ = machine.woke(); _ = machine.admission(.success(.proceed))
+            case .refreshToken: _ = machine.refreshed(Self.refreshedToken); _ = machine.admission(.success(.proceed))
             default: break
             }
             return action
@@ -139,7 +144,7 @@ struct ExchangeStateMachineTests {
         var machine = Self.sending()
         #expect(Self.answer(&machine, 401, Self.expired401) == .refreshToken(replacing: Self.token))
         _ = machine.refreshed(Self.refreshedToken)
-        _ = machine.admission(.proceed)
+        _ = machine.admission(.success(.proceed))
         #expect(Self.answer(&machine, 401, Self.expired401) == .failAnswer(Self.response(401), Self.expired401))
     }
 
@@ -147,10 +152,10 @@ struct ExchangeStateMachineTests {
         var get = Self.sending()
         #expect(Self.answer(&get, 503) == .sleep(.milliseconds(500)))
         _ = get.woke()
-        _ = get.admission(.proceed)
+        _ = get.admission(.success(.proceed))
         #expect(Self.answer(&get, 502) == .sleep(.seconds(1)))
         _ = get.woke()
-        _ = get.admission(.proceed)
+        _ = get.admission(.success(.proceed))
         #expect(Self.answer(&get, 500) == .failAnswer(Self.response(500), Data()))
         var post = Self.sending(idempotent: false)
         #expect(Self.answer(&post, 503) == .failAnswer(Self.response(503), Data()))
@@ -160,10 +165,10 @@ struct ExchangeStateMachineTests {
         var machine = Self.sending()
         #expect(machine.transportFailed(.timedOut, jitter: 0.5) == .sleep(.milliseconds(500)))
         _ = machine.woke()
-        _ = machine.admission(.proceed)
+        _ = machine.admission(.success(.proceed))
         #expect(Self.answer(&machine, 500) == .sleep(.seconds(1)))
         _ = machine.woke()
-        _ = machine.admission(.proceed)
+        _ = machine.admission(.success(.proceed))
         let reset = SpotifyAPIError.transport("the connection was lost (reset)")
         #expect(machine.transportFailed(reset, jitter: 0.5) == .failTransport(reset))
         var post = Self.sending(idempotent: false)
@@ -215,8 +220,8 @@ struct ExchangeStateMachineTests {
             _ = machine.answered(Self.response(429), body: Data(), retryAfter: .seconds(3), jitter: 0)
             let action = machine.rateLimitReported(decision)
             switch action {
-            case .sleep: _ = machine.woke(); _ = machine.admission(.proceed)
-            case .admit: _ = machine.admission(.proceed)
+            case .sleep: _ = machine.woke(); _ = machine.admission(.success(.proceed))
+            case .admit: _ = machine.admission(.success(.proceed))
             default: break
             }
             return action
