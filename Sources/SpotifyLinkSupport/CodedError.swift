@@ -1,12 +1,12 @@
-/// The skeleton every error type of the package shares: a code to match on, a sentence for
-/// people, and what failed below. A conforming type writes its stored properties and its table of
-/// codes; its description, its equality and its codes' matching are written here once.
+/// The skeleton every error type of the package shares: a code to match on and a sentence for
+/// people. A conforming type writes its stored properties and its table of codes; its description
+/// and its codes' matching are written here once.
 ///
 /// `SpotifyAPIError`, `OAuthError`, `TokenStoreError`, `PlaylistLinksError` and `EmulatorError`
 /// conform. The protocol is the package's own, and an app sees only what each type declares
 /// itself: members of a package module's protocol extension are out of an app's reach (under the
 /// upcoming feature `MemberImportVisibility`, an app would have to import this module, which is no
-/// product). So each type's public `description`, `==` and `~=` are one line that calls the
+/// product). So each type's public `description` and `~=` are one line that calls the
 /// implementation here.
 package protocol CodedError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The type's table of codes.
@@ -18,8 +18,6 @@ package protocol CodedError: Error, Sendable, CustomStringConvertible, Equatable
     var status: Int? { get }
     /// A sentence for people: what happened and what to do next. Never holds a secret.
     var message: String { get }
-    /// The error below, when there was one.
-    var underlying: (any Error & Sendable)? { get }
 }
 
 extension CodedError {
@@ -33,9 +31,6 @@ extension CodedError {
         if let status { text += " (HTTP \(status))" }
         return text + ": " + message
     }
-
-    /// Whether `other` has this error's code: what happened, not how it was worded.
-    package func sameCode(as other: Self) -> Bool { code == other.code }
 }
 
 /// A code of a ``CodedError``: a named value, compared by its name, that matches the errors

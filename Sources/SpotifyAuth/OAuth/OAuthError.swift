@@ -70,7 +70,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { codedDescription }
 
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 }
 
 extension OAuthError: CodedError {}

@@ -119,7 +119,7 @@ public struct TokenStoreError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { codedDescription }
 
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 }
 
 /// Tokens in memory only: for tests and for apps that sign in every launch.

@@ -113,8 +113,6 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
     public var code: Code
     /// A sentence for people saying what to do.
     public var message: String
-    /// The error below, when there was one.
-    public var underlying: (any Error & Sendable)?
 
     init(code: Code, message: String) {
         self.code = code
@@ -125,7 +123,7 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { codedDescription }
 
     /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 }
 
 extension EmulatorError: CodedError {}

@@ -20,7 +20,7 @@ extension EmulatorState {
         WebAPIRoute("/playlists/{}/items") { state, call in state.playlistItems(call) },
         // Retired for Development Mode apps in February 2026.
         WebAPIRoute("/playlists/{}/tracks") { state, call in
-            state.withPlaylist(call) { _ in .apiError(403, "Forbidden") }
+            state.withPlaylist(call) { _ in WebAPIRoute.forbidden }
         },
         WebAPIRoute("/playlists/{}/images") { state, call in state.playlistImages(call) },
         WebAPIRoute("/search") { state, call in
@@ -77,9 +77,9 @@ extension EmulatorState {
             }
         },
         WebAPIRoute("/artists/{}/top-tracks", .removedForNewerClients) { state, call in state.topTracks(call) },
-        WebAPIRoute("/artists/{}/related-artists", .removed) { _, _ in .apiError(403, "Forbidden") },
-        WebAPIRoute("/recommendations", .removed) { _, _ in .apiError(403, "Forbidden") },
-        WebAPIRoute("/users/{}/playlists", .removed, method: "POST") { _, _ in .apiError(403, "Forbidden") },
+        .removed("/artists/{}/related-artists"),
+        .removed("/recommendations"),
+        .removed("/users/{}/playlists", method: "POST"),
     ]
 
     /// Live's order: the token first (401), then the route (403 for one removed in 2026, 404 for
@@ -101,7 +101,7 @@ extension EmulatorState {
             let served = found.contains { !$0.route.isRemoved(predatesRestrictions: predatesRestrictions) }
             return served ? .apiError(405, "Method not allowed") : .apiError(404, "Service not found")
         }
-        if route.isRemoved(predatesRestrictions: predatesRestrictions) { return .apiError(403, "Forbidden") }
+        if route.reach == .removedForNewerClients, !predatesRestrictions { return WebAPIRoute.forbidden }
         if route.needsUser, access.userID == nil { return .apiError(401, "Valid user authentication required") }
         readsPlaybackPosition = access.userID != nil && access.scopes.contains("user-read-playback-position")
         defer { readsPlaybackPosition = false }

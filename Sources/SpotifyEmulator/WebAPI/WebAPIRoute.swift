@@ -11,7 +11,7 @@ struct WebAPIRoute: Sendable {
         /// Removed in February 2026 for a client created since: 403, as live answers. An older
         /// client is still served.
         case removedForNewerClients
-        /// Removed in 2026 for every client: 403, as live answers.
+        /// Removed in 2026 for every client: 403, as live answers (``WebAPIRoute/removed(_:method:)``).
         case removed
     }
 
@@ -48,6 +48,14 @@ struct WebAPIRoute: Sendable {
         self.reach = reach
         self.needsUser = needsUser
         self.answer = answer
+    }
+
+    /// Live's answer on a route removed in 2026.
+    static let forbidden = EmulatorResponse.apiError(403, "Forbidden")
+
+    /// `method` on `path`, removed in 2026 for every client: it answers 403 whatever is asked.
+    static func removed(_ path: String, method: String = "GET") -> WebAPIRoute {
+        WebAPIRoute(path, .removed, method: method) { _, _ in forbidden }
     }
 
     /// What the pattern's `{}` match in `segments`, or `nil` when the path is not this route's.

@@ -136,27 +136,23 @@ struct ExchangeStateMachine {
     /// cooldown.
     mutating func admission(_ answer: Result<RateLimitGate.Decision, SpotifyAPIError>) -> Action {
         guard case .admitting(let token, let tries) = state else { impossible("admission") }
-        let decision: RateLimitGate.Decision
         switch answer {
-        case .success(let answered): decision = answered
-        case .failure(let cooldown):
-            state = .finished
-            return .refuse(cooldown)
-        }
-        switch decision {
-        case .proceed:
+        case .success(.proceed):
             guard let token else {
                 state = .authorizing(tries)
                 return .fetchToken
             }
             state = .sending(token: token, tries)
             return .send(token)
-        case .wait(let duration):
+        case .success(.wait(let duration)):
             state = .waiting(token: token, tries)
             return .sleep(duration)
-        case .fail(let wait):
+        case .success(.fail(let wait)):
             state = .finished
             return .failRateLimited(wait: wait)
+        case .failure(let cooldown):
+            state = .finished
+            return .refuse(cooldown)
         }
     }
 

@@ -165,7 +165,7 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { codedDescription }
 
     /// Errors are equal when their codes are: what happened, not how it was worded.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.sameCode(as: rhs) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 }
 
 extension SpotifyAPIError {
