@@ -69,6 +69,9 @@ struct FixtureKeyTests {
     @Test func currentShapes() async throws {
         var configuration = EmulatorConfiguration()
         configuration.rateLimit = 1
+        // Frozen time: the two requests fall in one 30 s window however slowly the machine runs
+        // (under ThreadSanitizer they were once more than 30 s apart, and the second went through).
+        configuration.time = .virtual(start: Date(timeIntervalSince1970: 1_790_000_000))
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let token = await emulator.issueAccessToken()
             // The profile lost these for Development Mode apps in 2026 and gained `account_id` in May.
