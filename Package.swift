@@ -46,10 +46,14 @@ let package = Package(
         // The small helpers every layer shares (form encoding, HTML escaping, Duration in seconds),
         // one copy each; package access only, not a product.
         .target(name: "SpotifyLinkSupport", swiftSettings: strictSettings),
+        // A validating JSON tokenizer, the Web API client's fast path for the pages it reads most;
+        // it knows JSON and JSONDecoder, nothing of Spotify. Package access only, not a product.
+        .target(name: "JSONReading", swiftSettings: strictSettings),
         .target(
             name: "SpotifyWebAPI",
             dependencies: [
                 "SpotifyLinkSupport",
+                "JSONReading",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -420,6 +424,7 @@ let package = Package(
             name: "SpotifyWebAPITests",
             dependencies: [
                 "SpotifyLinkSupport",
+                "JSONReading",
                 "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -34,7 +34,7 @@ PROBES = [
      "@available(iOS 17.4, macOS 14.4, *)\n", "",
      r"'Callback' is only available in iOS 17\.4 or newer"),
     ("String(validating:as:), iOS 18, unguarded", "ios",
-     "Sources/SpotifyWebAPI/Models/FastDecoding/JSONReader.swift",
+     "Sources/JSONReading/JSONReader.swift",
      "guard string(validatingUTF8: bytes) != nil else { throw Declined() }",
      "guard String(validating: bytes, as: UTF8.self) != nil else { throw Declined() }",
      r"'init\(validating:as:\)' is only available in iOS 18\.0 or newer"),

@@ -16,7 +16,8 @@ SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatc
 # What each library target may depend on; LINUX_ONLY dependencies must carry a Linux condition.
 ALLOWED = {
     "SpotifyLinkSupport": set(),
-    "SpotifyWebAPI": {"SpotifyLinkSupport", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
+    "JSONReading": set(),
+    "SpotifyWebAPI": {"SpotifyLinkSupport", "JSONReading", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
     "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "HTTPTypes"},
     "PlaylistLinksSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},

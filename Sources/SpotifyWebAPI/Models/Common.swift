@@ -1,4 +1,5 @@
 public import Foundation
+package import JSONReading
 
 /// A cover or profile image. Spotify's image URLs expire within a day: cache bytes, not URLs.
 public struct SpotifyImage: Hashable, Sendable, Codable {
@@ -14,6 +15,42 @@ public struct SpotifyImage: Hashable, Sendable, Codable {
         self.url = url
         self.width = width
         self.height = height
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decoded(from: decoder)
+    }
+
+    package enum CodingKeys: String, WireKey {
+        case url, width, height
+        package static let table = WireKeyTable<Self>()
+    }
+
+    /// The statement: `url` required, `width` and `height` integers or absent or `null`.
+    package struct Fields: WireObject {
+        var url: URL?
+        var width: Int?
+        var height: Int?
+        var wellTyped = true
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .url:
+                if let text = try value.string() { url = value.internedURL(text) }
+            case .width:
+                let read = try value.optionalInt()
+                width = read.value
+                wellTyped = wellTyped && read.wellTyped
+            case .height:
+                let read = try value.optionalInt()
+                height = read.value
+                wellTyped = wellTyped && read.wellTyped
+            }
+        }
     }
 
     /// The smallest image at least `minimumSize` pixels wide (or the largest there is), for covers.
@@ -34,15 +71,37 @@ public struct PublicUser: Hashable, Sendable, Decodable {
     /// The name the user shows, when they set one.
     public var displayName: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case displayName = "display_name"
-    }
-
     /// A user with `id` and `displayName`.
     package init(id: String, displayName: String?) {
         self.id = id
         self.displayName = displayName
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement: `id` a string, `display_name` a string or absent or `null`.
+    package struct Fields: WireObject {
+        package enum CodingKeys: String, WireKey {
+            case id
+            case displayName = "display_name"
+            package static let table = WireKeyTable<Self>()
+        }
+
+        var id: (value: String?, wellTyped: Bool) = (nil, true)
+        var displayName: (value: String?, wellTyped: Bool) = (nil, true)
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .id: id = try value.optionalString()
+            case .displayName: displayName = try value.optionalString()
+            }
+        }
     }
 }
 
@@ -101,12 +160,33 @@ public struct SimplifiedArtist: Hashable, Sendable, Decodable {
     /// The artist's name.
     public var name: String
 
-    enum CodingKeys: String, CodingKey { case id, name }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(String.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement: both members strings, leniently. A local file's artist name is read only
+    /// when every name is a string or `null`, so the name's type is kept.
+    package struct Fields: WireObject {
+        package enum CodingKeys: String, WireKey {
+            case id, name
+            package static let table = WireKeyTable<Self>()
+        }
+
+        var id: String?
+        var name: (value: String?, wellTyped: Bool) = (nil, true)
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .id: id = value.interned(try value.string())
+            case .name:
+                name = try value.optionalString()
+                name.value = value.interned(name.value)
+            }
+        }
     }
 }
 
@@ -118,12 +198,74 @@ public struct SimplifiedAlbum: Hashable, Sendable, Decodable {
     /// The album's covers, largest first.
     public var images: [SpotifyImage]
 
-    enum CodingKeys: String, CodingKey { case id, name, images }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(String.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
-        images = container.decodeLeniently([SpotifyImage].self, forKey: .images) ?? []
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement: every member lenient; the name's type is kept for a local file's album name.
+    package struct Fields: WireObject {
+        package enum CodingKeys: String, WireKey {
+            case id, name, images
+            package static let table = WireKeyTable<Self>()
+        }
+
+        var id: String?
+        var name: (value: String?, wellTyped: Bool) = (nil, true)
+        var images: [SpotifyImage] = []
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .id: id = value.interned(try value.string())
+            case .name:
+                name = try value.optionalString()
+                name.value = value.interned(name.value)
+            case .images: images = try value.images()
+            }
+        }
+    }
+}
+
+extension SpotifyImage: WireModel {
+    package init?(wire fields: Fields) {
+        guard fields.wellTyped, let url = fields.url else { return nil }
+        self.init(url: url, width: fields.width, height: fields.height)
+    }
+}
+
+extension PublicUser: WireModel {
+    package init?(wire fields: Fields) {
+        guard let id = fields.id.value, fields.displayName.wellTyped else { return nil }
+        self.init(id: id, displayName: fields.displayName.value)
+    }
+}
+
+extension SimplifiedArtist: WireModel {
+    package init?(wire fields: Fields) {
+        self.init(id: fields.id, name: fields.name.value ?? "")
+    }
+}
+
+extension SimplifiedAlbum: WireModel {
+    package init?(wire fields: Fields) {
+        self.init(id: fields.id, name: fields.name.value ?? "", images: fields.images)
+    }
+}
+
+extension SimplifiedArtist {
+    init(id: String?, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+extension SimplifiedAlbum {
+    init(id: String?, name: String, images: [SpotifyImage]) {
+        self.id = id
+        self.name = name
+        self.images = images
     }
 }

@@ -1,21 +1,6 @@
 package import Foundation
 
 extension KeyedDecodingContainer {
-    /// Decodes the first present, non-null key of `keys`: Spotify renamed keys in 2026 (`tracks` →
-    /// `items`, `track` → `item`) and during the transition sends either or both.
-    func decodeFirst<T: Decodable>(_ type: T.Type, forKeys keys: Key...) throws -> T? {
-        for key in keys where contains(key) {
-            if try decodeNil(forKey: key) { continue }
-            return try decode(T.self, forKey: key)
-        }
-        return nil
-    }
-
-    /// Decodes an array that Spotify may send as `null` or leave out: both become `[]`.
-    func decodeArrayOrEmpty<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> [T] {
-        try decodeIfPresent([T].self, forKey: key) ?? []
-    }
-
     /// Decodes a value, or `nil` when it is absent, `null`, or of an unexpected type.
     func decodeLeniently<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
         (try? decodeIfPresent(T.self, forKey: key)) ?? nil

@@ -63,4 +63,23 @@ public enum TopItemsRange: String, Sendable, CaseIterable {
 /// `GET /search?type=track`.
 package struct TrackSearchResults: Sendable, Decodable {
     package var tracks: Page<Track>
+
+    package init(from decoder: any Decoder) throws {
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement: `tracks`, a page, required.
+    package typealias Fields = SinglePage<TracksKey, Track>
+
+    package enum TracksKey: String, WireKey {
+        case tracks
+        package static let table = WireKeyTable<Self>()
+    }
+}
+
+extension TrackSearchResults: WireModel, FastDecodable {
+    package init?(wire fields: Fields) {
+        guard let tracks = fields.page else { return nil }
+        self.tracks = tracks
+    }
 }

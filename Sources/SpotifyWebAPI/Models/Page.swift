@@ -1,4 +1,5 @@
 public import Foundation
+package import JSONReading
 
 /// A Spotify paging object.
 ///
@@ -24,8 +25,6 @@ public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
     /// Elements dropped because the model could not read them.
     public var undecodableCount: Int
 
-    enum CodingKeys: String, CodingKey { case href, items, limit, offset, next, previous, total }
-
     /// A page of `items` (for tests and stores that keep pages).
     package init(
         items: [Item], limit: Int, offset: Int, total: Int?, next: URL? = nil, previous: URL? = nil, href: URL? = nil
@@ -42,30 +41,59 @@ public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        href = container.decodeLeniently(URL.self, forKey: .href)
-        let elements = try container.decodeArrayOrEmpty(LenientElement<Item>.self, forKey: .items)
-        var items: [Item] = []
-        items.reserveCapacity(elements.count)
-        var nulls = 0
-        var undecodable = 0
-        for element in elements {
-            switch element {
-            case .item(let item): items.append(item)
-            case .null: nulls += 1
-            case .undecodable: undecodable += 1
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement of a paging object. `items` absent or `null` is an empty page; any other
+    /// value that is not an array fails it.
+    package struct Fields: WireObject {
+        package typealias CodingKeys = PageKeys
+
+        var href: URL?
+        var items: PageItems<Item>? = PageItems()
+        var limit: Int?
+        var offset: Int?
+        var next: URL?
+        var previous: URL?
+        var total: Int?
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .href: href = try value.url()
+            case .items: items = try value.pageItems(Item.self)
+            case .limit: limit = try value.int()
+            case .offset: offset = try value.int()
+            case .next: next = try value.url()
+            case .previous: previous = try value.url()
+            case .total: total = try value.int()
             }
         }
-        self.items = items
-        self.nullCount = nulls
-        self.undecodableCount = undecodable
-        limit = container.decodeLeniently(Int.self, forKey: .limit) ?? elements.count
-        offset = container.decodeLeniently(Int.self, forKey: .offset) ?? 0
-        next = container.decodeLeniently(URL.self, forKey: .next)
-        previous = container.decodeLeniently(URL.self, forKey: .previous)
-        total = container.decodeLeniently(Int.self, forKey: .total)
     }
 
     /// How many elements this page had, `null` and unreadable ones included.
     public var elementCount: Int { items.count + nullCount + undecodableCount }
+}
+
+extension Page: WireModel {
+    package init?(wire fields: Fields) {
+        guard let elements = fields.items else { return nil }
+        self.init(
+            items: elements.items, limit: 0, offset: fields.offset ?? 0, total: fields.total, next: fields.next,
+            previous: fields.previous, href: fields.href)
+        nullCount = elements.nullCount
+        undecodableCount = elements.undecodableCount
+        limit = fields.limit ?? elementCount
+    }
+}
+
+extension Page: FastDecodable where Item: FastPageItem {}
+
+/// A paging object's members (outside `Page`: a generic type has no stored static properties).
+package enum PageKeys: String, WireKey {
+    case href, items, limit, offset, next, previous, total
+    package static let table = WireKeyTable<Self>()
 }

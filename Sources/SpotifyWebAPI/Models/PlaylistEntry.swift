@@ -1,4 +1,5 @@
 public import Foundation
+package import JSONReading
 
 /// One entry of a playlist (`/playlists/{id}/items`).
 public struct PlaylistEntry: Hashable, Sendable, Decodable {
@@ -45,21 +46,6 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     /// The track, episode or local file.
     public var item: Item
 
-    enum CodingKeys: String, CodingKey {
-        case item, track
-        case addedAt = "added_at"
-        case addedBy = "added_by"
-        case isLocal = "is_local"
-    }
-
-    private enum ItemKeys: String, CodingKey {
-        case type, name, uri, album, artists
-        case durationMs = "duration_ms"
-    }
-
-    private struct Named: Decodable { var name: String? }
-    private struct AddedBy: Decodable { var id: String? }
-
     /// An entry holding `item`.
     package init(item: Item, addedAt: Date? = nil, addedBy: String? = nil, isLocal: Bool = false) {
         self.item = item
@@ -69,41 +55,92 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        addedAt = container.decodeLeniently(Date.self, forKey: .addedAt)
-        addedBy = container.decodeLeniently(AddedBy.self, forKey: .addedBy)?.id
-        isLocal = container.decodeLeniently(Bool.self, forKey: .isLocal) ?? false
-        let key: CodingKeys? =
-            [.item, .track].first { container.contains($0) && !((try? container.decodeNil(forKey: $0)) ?? true) }
-        guard let key else {
-            item = .unavailable
-            return
+        self = try Self.decoded(from: decoder)
+    }
+
+    /// The statement of an entry. Its item is read whole, and chosen when the entry ends.
+    package struct Fields: WireObject {
+        package enum CodingKeys: String, WireKey {
+            case item, track
+            case addedAt = "added_at"
+            case addedBy = "added_by"
+            case isLocal = "is_local"
+            package static let table = WireKeyTable<Self>()
         }
-        let nested = try container.nestedContainer(keyedBy: ItemKeys.self, forKey: key)
-        // `{}`: what a `fields` filter with the old names leaves; nothing to show or count.
-        guard !nested.allKeys.isEmpty else {
-            item = .unavailable
-            return
+
+        /// `{"id": …}`, the only member of `added_by` kept.
+        enum IDKey: String, WireKey {
+            case id
+            static let table = WireKeyTable<Self>()
         }
-        let type = nested.decodeLeniently(String.self, forKey: .type)
-        if isLocal || (nested.decodeLeniently(String.self, forKey: .uri)?.hasPrefix("spotify:local:") ?? false) {
-            item = .localFile(
-                LocalFile(
-                    name: nested.decodeLeniently(String.self, forKey: .name) ?? "",
-                    uri: nested.decodeLeniently(String.self, forKey: .uri) ?? "",
-                    duration: .milliseconds(nested.decodeLeniently(Int.self, forKey: .durationMs) ?? 0),
-                    artistName: nested.decodeLeniently([Named].self, forKey: .artists)?.first?.name,
-                    albumName: nested.decodeLeniently(Named.self, forKey: .album)?.name
-                ))
-            return
+
+        var addedAt: Date?
+        var addedBy: String?
+        var isLocal: Bool?
+        var item = Member.absent
+        var track = Member.absent
+
+        package init() {}
+
+        package mutating func read<Value: WireValue>(
+            _ key: CodingKeys, from value: inout Value
+        ) throws(JSONReader.Declined) {
+            switch key {
+            case .addedAt: addedAt = try value.date()
+            case .addedBy: addedBy = try value.member(IDKey.self).value
+            case .isLocal: isLocal = try value.bool()
+            case .item: item = try Member(&value)
+            case .track: track = try Member(&value)
+            }
         }
-        switch type {
-        case "track", nil:
-            item = (try? container.decode(Track.self, forKey: key)).map(Item.track) ?? .unknown(type: type)
-        case "episode":
-            item = (try? container.decode(Episode.self, forKey: key)).map(Item.episode) ?? .unknown(type: type)
-        default:
-            item = .unknown(type: type)
+    }
+
+    /// The `item` or `track` member: absent, `null`, another type, or an object.
+    enum Member {
+        case absent, null, notObject
+        case object(ItemFields)
+
+        init<Value: WireValue>(_ value: inout Value) throws(JSONReader.Declined) {
+            if try value.null() {
+                self = .null
+            } else if let fields = try value.object(ItemFields.self) {
+                self = .object(fields)
+            } else {
+                self = .notObject
+            }
         }
+
+        var isPresentAndNotNull: Bool {
+            switch self {
+            case .absent, .null: false
+            case .notObject, .object: true
+            }
+        }
+
+        /// The entry's item as this member makes it; `nil` when it is not an object.
+        func content(isLocal: Bool) -> PlaylistEntry.Item? {
+            switch self {
+            case .absent, .null: .unavailable
+            case .notObject: nil
+            case .object(let fields): fields.playlistItem(isLocal: isLocal)
+            }
+        }
+    }
+}
+
+extension PlaylistEntry: FastPageItem {
+    package static func readPageItems(_ value: inout FastValue) throws(JSONReader.Declined) -> Any? {
+        try value.items(Self.self).map { $0 as Any }
+    }
+
+    package init?(wire fields: Fields) {
+        let local = fields.isLocal ?? false
+        // The 2026 name first, then the old one; `null` counts as absent. (Chosen without copying
+        // the member, whose fields hold a dozen references.) A member that is not an object makes
+        // the entry undecodable.
+        let content =
+            fields.item.isPresentAndNotNull ? fields.item.content(isLocal: local) : fields.track.content(isLocal: local)
+        guard let content else { return nil }
+        self.init(item: content, addedAt: fields.addedAt, addedBy: fields.addedBy, isLocal: local)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+package import JSONReading
 
 /// A track in the catalog.
 ///
@@ -37,33 +38,8 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     /// elsewhere. The player's track comes without it (since September 2026); a local file has none.
     public var isrc: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, uri, artists, album, explicit
-        case durationMs = "duration_ms"
-        case isPlayable = "is_playable"
-        case previewURL = "preview_url"
-        case discNumber = "disc_number"
-        case trackNumber = "track_number"
-        case externalIDs = "external_ids"
-    }
-
-    /// The `external_ids` object; only the ISRC is kept.
-    private struct ExternalIDs: Decodable { var isrc: String? }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
-        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        storedURI = DerivedURI(container.decodeLeniently(String.self, forKey: .uri), id: id)
-        artists = container.decodeLeniently([SimplifiedArtist].self, forKey: .artists) ?? []
-        album = container.decodeLeniently(SimplifiedAlbum.self, forKey: .album)
-        isPlayable = container.decodeLeniently(Bool.self, forKey: .isPlayable)
-        explicit = container.decodeLeniently(Bool.self, forKey: .explicit)
-        previewURL = container.decodeLeniently(URL.self, forKey: .previewURL)
-        discNumber = container.decodeLeniently(Int.self, forKey: .discNumber)
-        trackNumber = container.decodeLeniently(Int.self, forKey: .trackNumber)
-        isrc = container.decodeLeniently(ExternalIDs.self, forKey: .externalIDs)?.isrc
+        self = try Self.decoded(from: decoder)
     }
 
     /// Artist names joined for display.
@@ -92,21 +68,8 @@ public struct Episode: Hashable, Sendable, Decodable {
     /// Its covers, largest first.
     public var images: [SpotifyImage]
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, uri, images, show
-        case durationMs = "duration_ms"
-    }
-
-    private struct Show: Decodable { var name: String? }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = container.decodeLeniently(SpotifyID.self, forKey: .id)
-        name = container.decodeLeniently(String.self, forKey: .name) ?? ""
-        duration = .milliseconds(container.decodeLeniently(Int.self, forKey: .durationMs) ?? 0)
-        uri = container.decodeLeniently(String.self, forKey: .uri)
-        showName = container.decodeLeniently(Show.self, forKey: .show)?.name
-        images = container.decodeLeniently([SpotifyImage].self, forKey: .images) ?? []
+        self = try Self.decoded(from: decoder)
     }
 }
 
@@ -165,5 +128,188 @@ enum DerivedURI: Hashable, Sendable {
     private static func isMade(from id: SpotifyID?, _ bytes: some Collection<UInt8>) -> Bool {
         guard let id, bytes.starts(with: prefix.utf8) else { return false }
         return id.hasCharacters(bytes.dropFirst(prefix.utf8.count))
+    }
+}
+
+/// The statement of an item object: a track, an episode or a local file, which `Track`, `Episode`
+/// and a playlist entry's item all read. One pass reads every member any of them needs, so an
+/// entry's choice between the three can wait for the whole entry (its `is_local` may come after
+/// the item).
+package struct ItemFields: WireObject {
+    package enum CodingKeys: String, WireKey {
+        case type, name, uri, artists, album, id, explicit, show, images
+        case durationMs = "duration_ms"
+        case isPlayable = "is_playable"
+        case previewURL = "preview_url"
+        case discNumber = "disc_number"
+        case trackNumber = "track_number"
+        case externalIDs = "external_ids"
+        package static let table = WireKeyTable<Self>()
+    }
+
+    /// `{"isrc": …}`, the only member of `external_ids` kept.
+    enum ISRCKey: String, WireKey {
+        case isrc
+        static let table = WireKeyTable<Self>()
+    }
+
+    /// `{"name": …}`, the only member of `show` kept.
+    enum NameKey: String, WireKey {
+        case name
+        static let table = WireKeyTable<Self>()
+    }
+
+    /// Whether any of the keys a playlist entry's item probe knows was present (`{}` and objects
+    /// with none of them are unavailable entries).
+    var hasProbeKey = false
+    var type: String?
+    var name: String?
+    /// As it stands in the document: a track's is compared with its ID, and no `String` is made
+    /// when it is that ID's own.
+    var uri: JSONReader.RawString?
+    var durationMs: Int?
+    var id: SpotifyID?
+    /// `nil` when `artists` is not an array of objects.
+    var artists: [SimplifiedArtist]?
+    /// The first artist's name for a local file: `valid` false when any element or name has another
+    /// type.
+    var firstArtistName: (name: String?, valid: Bool) = (nil, false)
+    var album: SimplifiedAlbum?
+    var albumName: (name: String?, valid: Bool) = (nil, false)
+    var isPlayable: Bool?
+    var explicit: Bool?
+    var previewURL: URL?
+    var showName: String?
+    var images: [SpotifyImage] = []
+    var discNumber: Int?
+    var trackNumber: Int?
+    var isrc: String?
+
+    package init() {}
+
+    package mutating func read<Value: WireValue>(_ key: CodingKeys, from value: inout Value) throws(JSONReader.Declined)
+    {
+        switch key {
+        case .type, .name, .uri, .durationMs, .artists, .album: hasProbeKey = true
+        default: break
+        }
+        switch key {
+        case .type: type = try value.string()
+        case .name: name = try value.string()
+        case .uri: uri = try value.rawString()
+        case .durationMs: durationMs = try value.int()
+        case .artists: try readArtists(&value)
+        case .album:
+            guard let fields = try value.object(SimplifiedAlbum.Fields.self) else { return }
+            album = SimplifiedAlbum(
+                id: fields.id, name: fields.name.value ?? "", images: value.covers(fields.images, album: fields.id))
+            albumName = fields.name.wellTyped ? (fields.name.value, true) : (nil, false)
+        case .id: id = try value.id()
+        case .isPlayable: isPlayable = try value.bool()
+        case .explicit: explicit = try value.bool()
+        case .previewURL: previewURL = try value.url()
+        case .show: showName = try value.member(NameKey.self).value
+        case .images: images = try value.images()
+        case .discNumber: discNumber = try value.int()
+        case .trackNumber: trackNumber = try value.int()
+        case .externalIDs: isrc = try value.member(ISRCKey.self).value
+        }
+    }
+
+    private mutating func readArtists<Value: WireValue>(_ value: inout Value) throws(JSONReader.Declined) {
+        var artists: [SimplifiedArtist] = []
+        var firstName: String?
+        var allObjects = true
+        var namesValid = true
+        let isArray = try value.elements(of: SimplifiedArtist.Fields.self) { element in
+            guard case .object(let fields) = element else {
+                allObjects = false
+                return
+            }
+            if artists.isEmpty { firstName = fields.name.value }
+            namesValid = namesValid && fields.name.wellTyped
+            artists.append(SimplifiedArtist(id: fields.id, name: fields.name.value ?? ""))
+        }
+        guard isArray else { return }
+        self.artists = allObjects ? artists : nil
+        firstArtistName = allObjects && namesValid ? (firstName, true) : (nil, false)
+    }
+
+    var track: Track {
+        Track(
+            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: DerivedURI(uri, id: id),
+            artists: artists ?? [], album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL,
+            discNumber: discNumber, trackNumber: trackNumber, isrc: isrc)
+    }
+
+    var episode: Episode {
+        Episode(
+            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri?.string, showName: showName,
+            images: images)
+    }
+
+    /// The entry's item, as a playlist entry chooses it.
+    func playlistItem(isLocal: Bool) -> PlaylistEntry.Item {
+        guard hasProbeKey else { return .unavailable }
+        if isLocal || (uri?.starts(with: "spotify:local:") ?? false) {
+            return .localFile(
+                LocalFile(
+                    name: name ?? "", uri: uri?.string ?? "", duration: .milliseconds(durationMs ?? 0),
+                    artistName: firstArtistName.valid ? firstArtistName.name : nil,
+                    albumName: albumName.valid ? albumName.name : nil))
+        }
+        switch type {
+        case "track", nil: return .track(track)
+        case "episode": return .episode(episode)
+        default: return .unknown(type: type)
+        }
+    }
+}
+
+extension Track: FastPageItem {
+    package init?(wire fields: ItemFields) {
+        self = fields.track
+    }
+
+    package static func readPageItems(_ value: inout FastValue) throws(JSONReader.Declined) -> Any? {
+        try value.items(Self.self).map { $0 as Any }
+    }
+}
+
+extension Episode: WireModel {
+    package init?(wire fields: ItemFields) {
+        self = fields.episode
+    }
+}
+
+extension Track {
+    init(
+        id: SpotifyID?, name: String, duration: Duration, uri: DerivedURI, artists: [SimplifiedArtist],
+        album: SimplifiedAlbum?, isPlayable: Bool?, explicit: Bool?, previewURL: URL?, discNumber: Int?,
+        trackNumber: Int?, isrc: String?
+    ) {
+        self.id = id
+        self.name = name
+        self.duration = duration
+        self.storedURI = uri
+        self.artists = artists
+        self.album = album
+        self.isPlayable = isPlayable
+        self.explicit = explicit
+        self.previewURL = previewURL
+        self.discNumber = discNumber
+        self.trackNumber = trackNumber
+        self.isrc = isrc
+    }
+}
+
+extension Episode {
+    init(id: SpotifyID?, name: String, duration: Duration, uri: String?, showName: String?, images: [SpotifyImage]) {
+        self.id = id
+        self.name = name
+        self.duration = duration
+        self.uri = uri
+        self.showName = showName
+        self.images = images
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import JSONReading
 import SpotifyEmulator
 import SpotifyTesting
 import Testing
@@ -286,8 +287,9 @@ struct FastDecodingTests {
 
         init(from decoder: any Decoder) throws { self = .jsonDecoder }
 
-        static func read(_ reader: inout JSONReader) throws(JSONReader.Declined) -> Probe {
-            guard try reader.readObject({ (reader, _) throws(JSONReader.Declined) in try reader.skipValue() }) else {
+        static func read(_ value: inout FastValue) throws(JSONReader.Declined) -> Probe {
+            guard try value.reader.readObject({ (reader, _) throws(JSONReader.Declined) in try reader.skipValue() })
+            else {
                 throw JSONReader.Declined()
             }
             return .fast

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A forward-only, validating reader over the bytes of one JSON document, for the paging objects
-/// the client decodes most (entries, playlists, search results).
+/// A forward-only, validating reader over the bytes of one JSON document: the tokenizer under the
+/// Web API client's fast path for the paging objects it decodes most (entries, playlists, search
+/// results). It knows JSON and `JSONDecoder`, nothing of Spotify.
 ///
-/// It builds no tree: the fast decoders ask for the members they know and skip the rest. It is
+/// It builds no tree: the caller asks for the members it knows and skips the rest. It is
 /// deliberately stricter than `JSONDecoder`: anything it is not certain to read the way
 /// `JSONDecoder` would (an escaped key, a fraction where an integer belongs, a date in another
 /// form, a duplicated key it reads, nesting deeper than ``maximumDepth``, malformed JSON) makes it
@@ -12,6 +13,7 @@ import Foundation
 package struct JSONReader {
     /// The reader gave up; the caller decodes the document with `JSONDecoder`.
     package struct Declined: Error {
+        @inlinable
         package init() {}
     }
 
@@ -22,11 +24,28 @@ package struct JSONReader {
 
     /// An object member's name: a view of the document's bytes, valid while the reader is.
     package struct Key {
-        let start: UnsafePointer<UInt8>
-        let count: Int
+        /// The name's first byte in the document.
+        package let start: UnsafePointer<UInt8>
+        /// The name's length in bytes.
+        package let count: Int
+
+        @usableFromInline
+        init(start: UnsafePointer<UInt8>, count: Int) {
+            self.start = start
+            self.count = count
+        }
+
+        /// Whether the name is exactly `bytes`.
+        @inlinable @inline(__always)
+        package func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == count else { return false }
+            for offset in 0..<count where bytes[offset] != start[offset] { return false }
+            return true
+        }
 
         /// Whether the name is exactly `pattern` (an ASCII literal), for `switch key { case "id": … }`.
         @inline(__always)
+        @inlinable
         package static func ~= (pattern: StaticString, key: Key) -> Bool {
             guard pattern.utf8CodeUnitCount == key.count else { return false }
             let expected = pattern.utf8Start
@@ -39,29 +58,17 @@ package struct JSONReader {
     /// bounds the skipper's recursion.
     package static let maximumDepth = 64
 
-    private let base: UnsafePointer<UInt8>
-    private let end: Int
-    private var index = 0
-    private var depth = 0
-    /// URLs already read in this document, by their text: a page repeats its albums' cover URLs
-    /// once per track, and one `URL` each instead of one per track keeps a long fetch smaller.
-    var internedURLs: [String: URL] = [:]
-    /// Album and artist names and IDs already read in this document, by value: the tracks of one
-    /// album repeat them, and one copy each is kept.
-    var internedStrings: Set<String> = []
-    /// Each album's cover list as first read in this document, by album ID: a later track of the
-    /// album whose list is equal shares it. (Finding equal lists by hashing them instead cost a
-    /// tenth of the decoding speed.)
-    var albumImages: [String: [SpotifyImage]] = [:]
-
-    /// `text`, as the copy this document read first when it read the same text before.
-    mutating func interned(_ text: String?) -> String? {
-        guard let text else { return nil }
-        return internedStrings.insert(text).memberAfterInsert
-    }
-
+    @usableFromInline
+    let base: UnsafePointer<UInt8>
+    @usableFromInline
+    let end: Int
+    @usableFromInline
+    var index = 0
+    @usableFromInline
+    var depth = 0
     /// A reader over `bytes`, which must stay valid while the reader is used.
     /// - Throws: ``Declined`` for an empty document.
+    @inlinable
     package init(_ bytes: UnsafeRawBufferPointer) throws(Declined) {
         guard let address = bytes.baseAddress, !bytes.isEmpty else { throw Declined() }
         base = address.assumingMemoryBound(to: UInt8.self)
@@ -70,12 +77,14 @@ package struct JSONReader {
 
     /// The byte at `position`, or 0 past the end (0 is never valid where a byte is expected).
     @inline(__always)
-    private func byte(_ position: Int) -> UInt8 {
+    @usableFromInline
+    func byte(_ position: Int) -> UInt8 {
         position < end ? base[position] : 0
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    @usableFromInline
+    mutating func skipWhitespace() {
         while true {
             switch byte(index) {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -86,6 +95,7 @@ package struct JSONReader {
 
     /// The kind of the next value, after whitespace.
     @inline(__always)
+    @inlinable
     package mutating func peek() throws(Declined) -> Token {
         skipWhitespace()
         switch byte(index) {
@@ -101,6 +111,7 @@ package struct JSONReader {
     }
 
     /// Checks that only whitespace follows the document's one value.
+    @inlinable
     package mutating func finish() throws(Declined) {
         skipWhitespace()
         guard index == end else { throw Declined() }
@@ -109,16 +120,19 @@ package struct JSONReader {
     // MARK: Objects and arrays
 
     /// Enters the object that ``peek()`` reported; read its members with ``nextMember(_:)``.
+    @inlinable
     package mutating func openObject() throws(Declined) {
         try enter(UInt8(ascii: "{"))
     }
 
     /// Enters the array that ``peek()`` reported; step through it with ``nextElement(_:)``.
+    @inlinable
     package mutating func openArray() throws(Declined) {
         try enter(UInt8(ascii: "["))
     }
 
-    private mutating func enter(_ opening: UInt8) throws(Declined) {
+    @usableFromInline
+    mutating func enter(_ opening: UInt8) throws(Declined) {
         guard byte(index) == opening, depth < Self.maximumDepth else { throw Declined() }
         index += 1
         depth += 1
@@ -126,6 +140,7 @@ package struct JSONReader {
 
     /// The next member's name, positioned at its value (which the caller must read or skip);
     /// `nil` after the closing brace. `first` starts `true` for each object.
+    @inlinable
     package mutating func nextMember(_ first: inout Bool) throws(Declined) -> Key? {
         guard try advance(&first, closing: UInt8(ascii: "}")) else { return nil }
         guard byte(index) == UInt8(ascii: "\"") else { throw Declined() }
@@ -147,6 +162,7 @@ package struct JSONReader {
     /// value, which it must read or skip. `false`, with the value skipped, when the next value is
     /// not an object.
     @inline(__always)
+    @inlinable
     package mutating func readObject(
         _ member: (inout JSONReader, Key) throws(Declined) -> Void
     ) throws(Declined) -> Bool {
@@ -161,12 +177,14 @@ package struct JSONReader {
     }
 
     /// Whether there is another element, positioned at it; `false` after the closing bracket.
+    @inlinable
     package mutating func nextElement(_ first: inout Bool) throws(Declined) -> Bool {
         try advance(&first, closing: UInt8(ascii: "]"))
     }
 
     /// Steps over the separator before the next member or element; `false` at `closing`.
-    private mutating func advance(_ first: inout Bool, closing: UInt8) throws(Declined) -> Bool {
+    @usableFromInline
+    mutating func advance(_ first: inout Bool, closing: UInt8) throws(Declined) -> Bool {
         skipWhitespace()
         // A closing bracket here follows an opening one or a value: after a comma the caller reads
         // a value or a name, so `[1,]` and `{"a":1,}` are declined there.
@@ -202,6 +220,7 @@ package struct JSONReader {
         }
 
         /// Whether the string begins with `prefix` (ASCII), without making it.
+        @inlinable
         package func starts(with prefix: StaticString) -> Bool {
             let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
             switch self {
@@ -212,11 +231,13 @@ package struct JSONReader {
     }
 
     /// Reads the string that ``peek()`` reported.
+    @inlinable
     package mutating func readString() throws(Declined) -> String {
         try readRawString().string
     }
 
     /// Reads the string that ``peek()`` reported, without making a `String` when it has no escapes.
+    @inlinable
     package mutating func readRawString() throws(Declined) -> RawString {
         index += 1
         let start = index
@@ -229,7 +250,8 @@ package struct JSONReader {
     }
 
     /// The rest of a string that has escapes, from its first byte at `start`.
-    private mutating func readEscapedString(from start: Int) throws(Declined) -> String {
+    @usableFromInline
+    mutating func readEscapedString(from start: Int) throws(Declined) -> String {
         var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: index - start))
         while true {
             let current = byte(index)
@@ -249,7 +271,8 @@ package struct JSONReader {
     }
 
     /// Decodes the escape after a backslash, appending its UTF-8 to `bytes`.
-    private mutating func appendEscape(to bytes: inout [UInt8]) throws(Declined) {
+    @usableFromInline
+    mutating func appendEscape(to bytes: inout [UInt8]) throws(Declined) {
         let letter = byte(index)
         index += 1
         let simple: UInt8? =
@@ -282,7 +305,8 @@ package struct JSONReader {
         bytes.append(contentsOf: UTF8.encode(unicode)!)
     }
 
-    private mutating func readHex4() throws(Declined) -> UInt32 {
+    @usableFromInline
+    mutating func readHex4() throws(Declined) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let current = byte(index)
@@ -300,7 +324,8 @@ package struct JSONReader {
     }
 
     /// Steps over a string, checking its escapes and its UTF-8 as ``readString()`` would.
-    private mutating func skipString() throws(Declined) {
+    @usableFromInline
+    mutating func skipString() throws(Declined) {
         index += 1
         let start = index
         let ascii = try scanString()
@@ -317,7 +342,8 @@ package struct JSONReader {
     /// first, and says whether every byte passed was ASCII.
     /// - Throws: ``Declined`` at a control character or the document's end.
     @inline(__always)
-    private mutating func scanString() throws(Declined) -> Bool {
+    @usableFromInline
+    mutating func scanString() throws(Declined) -> Bool {
         var ascii = true
         while true {
             index = firstSpecialByte(from: index)
@@ -335,7 +361,8 @@ package struct JSONReader {
     /// has-a-zero-byte test; a borrow can only mark bytes above a marked one, so the lowest mark is
     /// right).
     @inline(__always)
-    private func firstSpecialByte(from position: Int) -> Int {
+    @usableFromInline
+    func firstSpecialByte(from position: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var position = position
@@ -360,12 +387,14 @@ package struct JSONReader {
         return end
     }
 
-    private static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(Declined) {
+    @usableFromInline
+    static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(Declined) {
         guard string(validatingUTF8: bytes) != nil else { throw Declined() }
     }
 
     /// `bytes` as text when they are valid UTF-8, else `nil`: `String(validating:as:)` where the
     /// system has it (iOS 18, macOS 15), the standard library's UTF-8 parser below.
+    @usableFromInline
     static func string(validatingUTF8 bytes: some Collection<UInt8>) -> String? {
         if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
             return String(validating: bytes, as: UTF8.self)
@@ -375,6 +404,7 @@ package struct JSONReader {
 
     /// The path below iOS 18 and macOS 15, which every platform can run (the tests compare it with
     /// `String(validating:as:)`): the bytes are parsed as UTF-8 scalars, and any error refuses them.
+    @inlinable
     package static func stringBelowiOS18(validatingUTF8 bytes: some Collection<UInt8>) -> String? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
@@ -389,7 +419,8 @@ package struct JSONReader {
 
     /// Reads the number that ``peek()`` reported: its value when it is a plain integer of at most
     /// 18 digits (no fraction, no exponent, not `-0`), otherwise `nil` after checking its syntax.
-    private mutating func readNumber() throws(Declined) -> Int? {
+    @usableFromInline
+    mutating func readNumber() throws(Declined) -> Int? {
         var negative = false
         if byte(index) == UInt8(ascii: "-") {
             negative = true
@@ -425,13 +456,15 @@ package struct JSONReader {
     }
 
     /// One or more digits.
-    private mutating func skipDigits() throws(Declined) {
+    @usableFromInline
+    mutating func skipDigits() throws(Declined) {
         let start = index
         while case let digit = byte(index), digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") { index += 1 }
         guard index > start else { throw Declined() }
     }
 
-    private mutating func readLiteral(_ literal: StaticString) throws(Declined) {
+    @usableFromInline
+    mutating func readLiteral(_ literal: StaticString) throws(Declined) {
         let bytes = literal.utf8Start
         for offset in 0..<literal.utf8CodeUnitCount where byte(index + offset) != bytes[offset] {
             throw Declined()
@@ -440,6 +473,7 @@ package struct JSONReader {
     }
 
     /// Steps over the next value, checking it as `JSONDecoder` would.
+    @inlinable
     package mutating func skipValue() throws(Declined) {
         switch try peek() {
         case .object:
@@ -459,6 +493,7 @@ package struct JSONReader {
     }
 
     /// Consumes a `null` if one is next; `true` when it did.
+    @inlinable
     package mutating func skipNull() throws(Declined) -> Bool {
         guard try peek() == .null else { return false }
         try readLiteral("null")
@@ -468,6 +503,7 @@ package struct JSONReader {
     // MARK: Lenient values, as `decodeLeniently` reads them
 
     /// A string, or `nil` (the value skipped) for anything else.
+    @inlinable
     package mutating func lenientString() throws(Declined) -> String? {
         guard try peek() == .string else {
             try skipValue()
@@ -478,6 +514,7 @@ package struct JSONReader {
 
     /// `decodeIfPresent(String.self)`: the string, `nil` for `null`, and `wellTyped: false` for any
     /// other type (which fails the enclosing synthesized `Decodable`).
+    @inlinable
     package mutating func optionalString() throws(Declined) -> (value: String?, wellTyped: Bool) {
         switch try peek() {
         case .string: return (try readString(), true)
@@ -492,11 +529,13 @@ package struct JSONReader {
 
     /// An integer, or `nil` for another type. A number that is not a plain integer is declined,
     /// since `JSONDecoder`'s reading of `1.0` or `1e3` as an `Int` is its own business.
+    @inlinable
     package mutating func lenientInt() throws(Declined) -> Int? {
         try optionalInt().value
     }
 
     /// `decodeIfPresent(Int.self)`, with `wellTyped` as in ``optionalString()``.
+    @inlinable
     package mutating func optionalInt() throws(Declined) -> (value: Int?, wellTyped: Bool) {
         switch try peek() {
         case .number:
@@ -512,6 +551,7 @@ package struct JSONReader {
     }
 
     /// `true` or `false`, or `nil` for another type.
+    @inlinable
     package mutating func lenientBool() throws(Declined) -> Bool? {
         switch try peek() {
         case .true:
@@ -528,6 +568,7 @@ package struct JSONReader {
 
     /// A string, or `nil` (the value skipped) for anything else, as ``lenientString()``, without
     /// making a `String` when it has no escapes.
+    @inlinable
     package mutating func lenientRawString() throws(Declined) -> RawString? {
         guard try peek() == .string else {
             try skipValue()
@@ -535,27 +576,20 @@ package struct JSONReader {
         }
         return try readRawString()
     }
-
-    /// A Spotify ID: a string that is a valid ID, or `nil` (as `decodeLeniently(SpotifyID.self)`),
-    /// read from the document's bytes without a `String` in between.
-    package mutating func lenientID() throws(Declined) -> SpotifyID? {
-        switch try lenientRawString() {
-        case .bytes(let bytes): SpotifyID(characters: bytes)
-        case .text(let text): SpotifyID.isValid(text) ? SpotifyID(unchecked: text) : nil
-        case nil: nil
-        }
-    }
 }
 
 /// The member names a fast decoder has read in one object, so a repeated one is declined
 /// (`JSONDecoder` keeps one of the two, and which is its own business).
 package struct SeenKeys {
-    private var bits: UInt64 = 0
+    @usableFromInline
+    var bits: UInt64 = 0
 
+    @inlinable
     package init() {}
 
     /// Records member `number` (below 64); throws when it was already seen.
     @inline(__always)
+    @inlinable
     package mutating func insert(_ number: Int) throws(JSONReader.Declined) {
         let bit: UInt64 = 1 << UInt64(number)
         guard bits & bit == 0 else { throw JSONReader.Declined() }
