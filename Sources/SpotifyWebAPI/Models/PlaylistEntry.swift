@@ -77,8 +77,12 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
         var addedAt: Date?
         var addedBy: String?
         var isLocal: Bool?
+        /// The `item` member, read into ``itemFields`` when it is an object.
         var item = Member.absent
+        var itemFields = ItemFields()
+        /// The `track` member, read into ``trackFields`` when it is an object.
         var track = Member.absent
+        var trackFields = ItemFields()
 
         package init() {}
 
@@ -89,24 +93,29 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
             case .addedAt: addedAt = try value.date()
             case .addedBy: addedBy = try value.member(IDKey.self).value
             case .isLocal: isLocal = try value.bool()
-            case .item: item = try Member(&value)
-            case .track: track = try Member(&value)
+            case .item: item = try Member(&value, into: &itemFields)
+            case .track: track = try Member(&value, into: &trackFields)
             }
+        }
+
+        /// The entry's item: the 2026 name first, then the old one, `null` counting as absent;
+        /// `nil` when the chosen one is not an object, which makes the entry undecodable.
+        func content(isLocal: Bool) -> PlaylistEntry.Item? {
+            item.isPresentAndNotNull
+                ? item.content(itemFields, isLocal: isLocal) : track.content(trackFields, isLocal: isLocal)
         }
     }
 
-    /// The `item` or `track` member: absent, `null`, another type, or an object.
+    /// What the `item` or `track` member was: absent, `null`, another type, or an object (whose
+    /// fields are read in place beside it: they are large, and copying them cost speed).
     enum Member {
-        case absent, null, notObject
-        case object(ItemFields)
+        case absent, null, notObject, object
 
-        init<Value: WireValue>(_ value: inout Value) throws(JSONReader.Declined) {
+        init<Value: WireValue>(_ value: inout Value, into fields: inout ItemFields) throws(JSONReader.Declined) {
             if try value.null() {
                 self = .null
-            } else if let fields = try value.object(ItemFields.self) {
-                self = .object(fields)
             } else {
-                self = .notObject
+                self = try value.object(into: &fields) ? .object : .notObject
             }
         }
 
@@ -117,12 +126,12 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
             }
         }
 
-        /// The entry's item as this member makes it; `nil` when it is not an object.
-        func content(isLocal: Bool) -> PlaylistEntry.Item? {
+        /// The entry's item as this member makes it from `fields`; `nil` when it is not an object.
+        func content(_ fields: ItemFields, isLocal: Bool) -> PlaylistEntry.Item? {
             switch self {
             case .absent, .null: .unavailable
             case .notObject: nil
-            case .object(let fields): fields.playlistItem(isLocal: isLocal)
+            case .object: fields.playlistItem(isLocal: isLocal)
             }
         }
     }
@@ -135,12 +144,7 @@ extension PlaylistEntry: FastPageItem {
 
     package init?(wire fields: Fields) {
         let local = fields.isLocal ?? false
-        // The 2026 name first, then the old one; `null` counts as absent. (Chosen without copying
-        // the member, whose fields hold a dozen references.) A member that is not an object makes
-        // the entry undecodable.
-        let content =
-            fields.item.isPresentAndNotNull ? fields.item.content(isLocal: local) : fields.track.content(isLocal: local)
-        guard let content else { return nil }
+        guard let content = fields.content(isLocal: local) else { return nil }
         self.init(item: content, addedAt: fields.addedAt, addedBy: fields.addedBy, isLocal: local)
     }
 }

@@ -36,23 +36,22 @@ struct DecoderValue: WireValue {
 
     func date() -> Date? { single(Date.self) }
 
-    func object<Object: WireObject>(_ type: Object.Type) -> Object? {
-        guard let container = try? decoder.container(keyedBy: Object.CodingKeys.self) else { return nil }
-        return members(of: type, in: container)
+    func object<Object: WireObject>(into fields: inout Object) -> Bool {
+        guard let container = try? decoder.container(keyedBy: Object.CodingKeys.self) else { return false }
+        return members(of: container, into: &fields)
     }
 
-    /// The fields of `container`'s members: every present key of the statement, each read once.
+    /// Reads `container`'s members into `fields`: every present key of the statement, each once.
     func members<Object: WireObject>(
-        of type: Object.Type, in container: KeyedDecodingContainer<Object.CodingKeys>
-    ) -> Object? {
-        var fields = Object()
+        of container: KeyedDecodingContainer<Object.CodingKeys>, into fields: inout Object
+    ) -> Bool {
         for key in container.allKeys {
-            guard let member = try? container.superDecoder(forKey: key) else { return nil }
+            guard let member = try? container.superDecoder(forKey: key) else { return false }
             var value = DecoderValue(member)
             // A `DecoderValue` never declines, so this `try` never throws.
-            guard (try? fields.read(key, from: &value)) != nil else { return nil }
+            guard (try? fields.read(key, from: &value)) != nil else { return false }
         }
-        return fields
+        return true
     }
 
     func elements<Object: WireObject>(of type: Object.Type, _ each: (WireElement<Object>) -> Void) -> Bool {
@@ -63,7 +62,8 @@ struct DecoderValue: WireValue {
             if value.null() {
                 each(.null)
             } else {
-                each(value.object(type).map(WireElement.object) ?? .notObject)
+                var fields = Object()
+                each(value.object(into: &fields) ? .object(fields) : .notObject)
             }
         }
         return true

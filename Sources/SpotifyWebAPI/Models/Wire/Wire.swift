@@ -104,8 +104,8 @@ extension WireModel {
     package static func decoded(from decoder: any Decoder) throws -> Self {
         // Anything but an object fails here, in JSONDecoder's words.
         let container = try decoder.container(keyedBy: Fields.CodingKeys.self)
-        let value = DecoderValue(decoder)
-        guard let fields = value.members(of: Fields.self, in: container), let model = Self(wire: fields) else {
+        var fields = Fields()
+        guard DecoderValue(decoder).members(of: container, into: &fields), let model = Self(wire: fields) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath,
@@ -141,8 +141,9 @@ package protocol WireValue {
     mutating func bool() throws(JSONReader.Declined) -> Bool?
     /// A date in the `.iso8601` form, or `nil` for a value that is not a string.
     mutating func date() throws(JSONReader.Declined) -> Date?
-    /// The object's fields, or `nil` when the value is not an object.
-    mutating func object<Object: WireObject>(_ type: Object.Type) throws(JSONReader.Declined) -> Object?
+    /// Reads the object's members into `fields`, in place; `false` (the value consumed) when the
+    /// value is not an object. In place, because an item's fields are large and a page has fifty.
+    mutating func object<Object: WireObject>(into fields: inout Object) throws(JSONReader.Declined) -> Bool
     /// Hands each element of an array to `each`; `false` when the value is not an array.
     mutating func elements<Object: WireObject>(
         of type: Object.Type, _ each: (WireElement<Object>) -> Void
@@ -171,6 +172,12 @@ extension WireValue {
     package mutating func interned(_ text: String?) -> String? { text }
     package mutating func internedURL(_ text: String) -> URL? { URL(string: text) }
     package mutating func covers(_ images: [SpotifyImage], album: String?) -> [SpotifyImage] { images }
+
+    /// The object's fields, or `nil` when the value is not an object.
+    mutating func object<Object: WireObject>(_ type: Object.Type) throws(JSONReader.Declined) -> Object? {
+        var fields = Object()
+        return try object(into: &fields) ? fields : nil
+    }
 
     /// An integer, or `nil` for anything else.
     mutating func int() throws(JSONReader.Declined) -> Int? { try optionalInt().value }
