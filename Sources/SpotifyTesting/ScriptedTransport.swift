@@ -80,3 +80,21 @@ public final class ScriptedTransport: Transport {
         }
     }
 }
+
+/// The platform's transport with a hang guard in place of the caller's timeout: for tests whose
+/// client or token endpoint talks to the in-process emulator. Not timing logic: under
+/// ThreadSanitizer, with every test in flight on two cores, one exchange has taken more than the
+/// client's 30 s, and its retry found the fault the test had injected already spent (two
+/// `PlayerAndFaultTests` and one `LearningAppTests` in a 2026-11-27 rehearsal).
+public struct PatientTransport: Transport {
+    private let transport = platformDefaultTransport()
+
+    /// The platform's transport, patient.
+    public init() {}
+
+    public func send(
+        _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
+    ) async throws -> (HTTPResponse, Data) {
+        try await transport.send(request, body: body, timeout: TestHTTP.timeout, maxBodyBytes: maxBodyBytes)
+    }
+}

@@ -3,21 +3,30 @@ public import VirtualTime
 
 /// Waits, turning the scheduler (not the clock), until `condition` holds.
 ///
+/// The limit is a hang guard, not timing: a condition that holds returns at once, and the give-up
+/// is measured in real time because a count of turns is not. Under ThreadSanitizer on a loaded
+/// two-core CI machine, 200,000 turns (about 20 s on a quiet one) once ran out before four
+/// now-playing subscribers had parked (a 2026-11-27 rehearsal), though nothing hung.
+///
 /// - Parameters:
 ///   - what: what is waited for, named in the error.
-///   - maxTurns: how many turns to try (every 64th sleeps 0.1 ms: about 20 s of real time at the default).
+///   - limit: how long to keep turning before giving up (every 64th turn sleeps 0.1 ms).
 ///   - isolation: the caller's actor, where `condition` runs (a main-actor test reads its models).
 ///   - condition: checked before each turn.
 /// - Throws: `VirtualClock.WaitGaveUp` naming `what` when the condition never held, so the test fails loudly.
 public func waitUntil(
-    _ what: String = "the condition", maxTurns: Int = 200_000, isolation: isolated (any Actor)? = #isolation,
-    _ condition: () async -> Bool
+    _ what: String = "the condition", within limit: Duration = .seconds(120),
+    isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
 ) async throws(VirtualClock.WaitGaveUp) {
-    for turn in 0..<maxTurns {
+    let deadline = ContinuousClock.now + limit
+    var turn = 0
+    while ContinuousClock.now < deadline {
         if await condition() { return }
         if turn % 64 == 0 { try? await Task.sleep(nanoseconds: 100_000) } else { await Task.yield() }
+        turn += 1
     }
-    throw VirtualClock.WaitGaveUp("waitUntil gave up after \(maxTurns) turns: \(what) never held")
+    if await condition() { return }
+    throw VirtualClock.WaitGaveUp("waitUntil gave up after \(limit) (\(turn) turns): \(what) never held")
 }
 
 /// The next element of `stream`, waiting at most `limit` of real time for it: for tests that wait

@@ -99,9 +99,11 @@ struct LearningAppTests {
         // A secret with ':' and '%' only works when both parts are form-encoded (RFC 6749 §2.3.1).
         let secret = "s3:cr%et+/ü"
         try await withEmulator(appOnly(secret: secret)) { (emulator: EmulatorServer) async throws in
-            let endpoint = TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "learning-server")
+            let endpoint = TokenEndpoint(
+                server: .emulator(url: emulator.baseURL), clientID: "learning-server", transport: PatientTransport())
             let provider = ClientCredentialsProvider(endpoint: endpoint, secret: ClientSecret(secret))
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: provider, transport: PatientTransport())
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<20 {
                     group.addTask { try await client.searchTracks("さくら", limit: 10, offset: index % 2).elementCount }

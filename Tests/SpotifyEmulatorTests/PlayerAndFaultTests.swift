@@ -96,7 +96,8 @@ struct PlayerAndFaultTests {
     {
         SpotifyClient(
             configuration: .emulator(url: emulator.baseURL),
-            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
+            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+            transport: PatientTransport(), clock: clock)
     }
 
     @Test(arguments: [
