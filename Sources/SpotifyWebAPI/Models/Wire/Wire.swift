@@ -105,7 +105,7 @@ extension WireModel {
         // Anything but an object fails here, in JSONDecoder's words.
         let container = try decoder.container(keyedBy: Fields.CodingKeys.self)
         var fields = Fields()
-        guard DecoderValue(decoder).members(of: container, into: &fields), let model = Self(wire: fields) else {
+        guard DecoderValue.members(of: container, into: &fields), let model = Self(wire: fields) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath,
