@@ -181,10 +181,8 @@ public struct SimplifiedArtist: Hashable, Sendable, Decodable {
             _ key: CodingKeys, from value: inout Value
         ) throws(JSONReader.Declined) {
             switch key {
-            case .id: id = value.interned(try value.string())
-            case .name:
-                name = try value.optionalString()
-                name.value = value.interned(name.value)
+            case .id: id = try value.internedString()
+            case .name: name = try value.internedOptionalString()
             }
         }
     }
@@ -219,10 +217,8 @@ public struct SimplifiedAlbum: Hashable, Sendable, Decodable {
             _ key: CodingKeys, from value: inout Value
         ) throws(JSONReader.Declined) {
             switch key {
-            case .id: id = value.interned(try value.string())
-            case .name:
-                name = try value.optionalString()
-                name.value = value.interned(name.value)
+            case .id: id = try value.internedString()
+            case .name: name = try value.internedOptionalString()
             case .images: images = try value.images()
             }
         }

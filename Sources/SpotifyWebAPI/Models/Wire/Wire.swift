@@ -179,6 +179,18 @@ extension WireValue {
         return try object(into: &fields) ? fields : nil
     }
 
+    /// ``string()``, kept once per document: an album's and its artists' IDs repeat on each track.
+    mutating func internedString() throws(JSONReader.Declined) -> String? {
+        interned(try string())
+    }
+
+    /// ``optionalString()``, kept once per document: an album's and its artists' names repeat on
+    /// each track.
+    mutating func internedOptionalString() throws(JSONReader.Declined) -> (value: String?, wellTyped: Bool) {
+        let read = try optionalString()
+        return (interned(read.value), read.wellTyped)
+    }
+
     /// An integer, or `nil` for anything else.
     mutating func int() throws(JSONReader.Declined) -> Int? { try optionalInt().value }
 
