@@ -35,9 +35,7 @@ public struct SpotifyImage: Hashable, Sendable, Codable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .url:
                 if let text = try value.string() { url = value.internedURL(text) }
@@ -94,9 +92,7 @@ public struct PublicUser: Hashable, Sendable, Decodable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .id: id = try value.optionalString()
             case .displayName: displayName = try value.optionalString()
@@ -177,9 +173,7 @@ public struct SimplifiedArtist: Hashable, Sendable, Decodable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .id: id = try value.internedString()
             case .name: name = try value.internedOptionalString()
@@ -213,9 +207,7 @@ public struct SimplifiedAlbum: Hashable, Sendable, Decodable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .id: id = try value.internedString()
             case .name: name = try value.internedOptionalString()

@@ -59,9 +59,7 @@ public struct Page<Item: Decodable & Sendable>: Sendable, Decodable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .href: href = try value.url()
             case .items: items = try value.pageItems(Item.self)

@@ -30,8 +30,7 @@ extension PlaylistItemsReference: WireModel, WireObject {
         self.init(total: nil)
     }
 
-    package mutating func read<Value: WireValue>(_ key: CodingKeys, from value: inout Value) throws(JSONReader.Declined)
-    {
+    package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
         switch key {
         case .href: href = try value.url()
         case .total: total = try value.int()
@@ -102,9 +101,7 @@ public struct SimplifiedPlaylist: Hashable, Sendable, Decodable, Identifiable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .id: id = try value.id()
             case .name: name = try value.string()

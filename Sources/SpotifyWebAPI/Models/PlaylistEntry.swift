@@ -86,9 +86,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
 
         package init() {}
 
-        package mutating func read<Value: WireValue>(
-            _ key: CodingKeys, from value: inout Value
-        ) throws(JSONReader.Declined) {
+        package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .addedAt: addedAt = try value.date()
             case .addedBy: addedBy = try value.member(IDKey.self).value

@@ -187,8 +187,7 @@ package struct ItemFields: WireObject {
 
     package init() {}
 
-    package mutating func read<Value: WireValue>(_ key: CodingKeys, from value: inout Value) throws(JSONReader.Declined)
-    {
+    package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
         switch key {
         case .type, .name, .uri, .durationMs, .artists, .album: hasProbeKey = true
         default: break

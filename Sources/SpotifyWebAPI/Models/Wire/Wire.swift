@@ -87,7 +87,7 @@ package protocol WireObject {
     /// The fields of an object with none of the keys.
     init()
     /// Reads the value of member `key`, which it must consume whatever it is.
-    mutating func read<Value: WireValue>(_ key: CodingKeys, from value: inout Value) throws(JSONReader.Declined)
+    mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined)
 }
 
 /// A model read through a ``WireObject`` statement.
@@ -244,7 +244,7 @@ struct StringMember<Key: WireKey>: WireObject {
     var value: String?
     var wellTyped = true
 
-    mutating func read<Value: WireValue>(_ key: Key, from value: inout Value) throws(JSONReader.Declined) {
+    mutating func read(_ key: Key, from value: inout some WireValue) throws(JSONReader.Declined) {
         (self.value, wellTyped) = try value.optionalString()
     }
 }
@@ -257,7 +257,7 @@ package struct SinglePage<Key: WireKey, Item: FastPageItem>: WireObject {
 
     package init() {}
 
-    package mutating func read<Value: WireValue>(_ key: Key, from value: inout Value) throws(JSONReader.Declined) {
+    package mutating func read(_ key: Key, from value: inout some WireValue) throws(JSONReader.Declined) {
         page = try value.model(Page<Item>.self)
     }
 }
