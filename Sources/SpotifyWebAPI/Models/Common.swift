@@ -232,13 +232,13 @@ extension PublicUser: WireModel {
 }
 
 extension SimplifiedArtist: WireModel {
-    package init?(wire fields: Fields) {
+    package init(wire fields: Fields) {
         self.init(id: fields.id, name: fields.name.value ?? "")
     }
 }
 
 extension SimplifiedAlbum: WireModel {
-    package init?(wire fields: Fields) {
+    package init(wire fields: Fields) {
         self.init(id: fields.id, name: fields.name.value ?? "", images: fields.images)
     }
 }

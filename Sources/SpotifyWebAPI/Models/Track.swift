@@ -200,8 +200,9 @@ package struct ItemFields: WireObject {
         case .artists: try readArtists(&value)
         case .album:
             guard let fields = try value.object(SimplifiedAlbum.Fields.self) else { return }
-            album = SimplifiedAlbum(
-                id: fields.id, name: fields.name.value ?? "", images: value.covers(fields.images, album: fields.id))
+            var album = SimplifiedAlbum(wire: fields)
+            album.images = value.covers(album.images, album: album.id)
+            self.album = album
             albumName = fields.name.wellTyped ? (fields.name.value, true) : (nil, false)
         case .id: id = try value.id()
         case .isPlayable: isPlayable = try value.bool()
@@ -227,7 +228,7 @@ package struct ItemFields: WireObject {
             }
             if artists.isEmpty { firstName = fields.name.value }
             namesValid = namesValid && fields.name.wellTyped
-            artists.append(SimplifiedArtist(id: fields.id, name: fields.name.value ?? ""))
+            artists.append(SimplifiedArtist(wire: fields))
         }
         guard isArray else { return }
         self.artists = allObjects ? artists : nil
@@ -266,7 +267,7 @@ package struct ItemFields: WireObject {
 }
 
 extension Track: FastPageItem {
-    package init?(wire fields: ItemFields) {
+    package init(wire fields: ItemFields) {
         self = fields.track
     }
 
@@ -276,7 +277,7 @@ extension Track: FastPageItem {
 }
 
 extension Episode: WireModel {
-    package init?(wire fields: ItemFields) {
+    package init(wire fields: ItemFields) {
         self = fields.episode
     }
 }

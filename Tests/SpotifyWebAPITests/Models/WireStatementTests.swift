@@ -138,6 +138,38 @@ import Testing
         ]
     }
 
+    /// Each model decodes alone, through its own `init(from:)`, to what it is inside a page.
+    @Test func eachModelDecodesAloneAsInsideAPage() throws {
+        let document = try RecordedFixtures.data("playlist_items")
+        let tree = try JSONValue(document)
+        let page = try makeSpotifyDecoder().decode(Page<PlaylistEntry>.self, from: document)
+        guard case .track(let track) = try #require(page.items.first).item else {
+            Issue.record("the first recorded entry is not a track")
+            return
+        }
+        func alone<T: Decodable>(_ type: T.Type, at path: [Step]) throws -> T {
+            try makeSpotifyDecoder().decode(T.self, from: try #require(tree[path], "nothing at \(path)").data)
+        }
+        let item: [Step] = [.key("items"), .index(0), .key("item")]
+        #expect(try alone(Track.self, at: item) == track)
+        let album = try #require(track.album)
+        #expect(try alone(SimplifiedAlbum.self, at: item + [.key("album")]) == album)
+        #expect(try alone(SimplifiedArtist.self, at: item + [.key("artists"), .index(0)]) == track.artists.first)
+        #expect(
+            try alone(SpotifyImage.self, at: item + [.key("album"), .key("images"), .index(0)]) == album.images.first)
+        let playlists = try JSONValue(RecordedFixtures.data("current_user_playlist_1"))
+        let playlist = try makeSpotifyDecoder().decode(Page<SimplifiedPlaylist>.self, from: playlists.data).items[0]
+        let owner = try makeSpotifyDecoder().decode(
+            PublicUser.self, from: try #require(playlists[[.key("items"), .index(0), .key("owner")]]).data)
+        #expect(owner == playlist.owner)
+        // A required member missing: the model's own error, naming it.
+        #expect {
+            try makeSpotifyDecoder().decode(PublicUser.self, from: Data(#"{"display_name":"x"}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("A PublicUser needs a member that is missing or of another type")
+        }
+    }
+
     /// A key left out of a statement is a member Spotify sends that nothing reads: the test names
     /// it, and where.
     @Test func everyMemberSpotifySendsIsReadOrNamedUnread() throws {

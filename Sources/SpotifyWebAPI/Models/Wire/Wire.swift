@@ -3,7 +3,7 @@ package import JSONReading
 
 // Each model the client reads states its wire keys and what each member's value is once, in its
 // `Fields` statement: a `CodingKeys` enum, and one `read(_:from:)` switch over it. Both ways of
-// reading a document run that one statement: `init(from:)` over any `Decoder` (``DecoderValue``),
+// reading a document run that one statement: `init(from:)` over any `Decoder` (``DecoderPath``),
 // and the client's fast path over the document's bytes (``FastValue``, on ``JSONReader``). A field
 // added to a model is one case and one line; the two paths cannot disagree on which keys there are.
 
@@ -105,7 +105,7 @@ extension WireModel {
         // Anything but an object fails here, in JSONDecoder's words.
         let container = try decoder.container(keyedBy: Fields.CodingKeys.self)
         var fields = Fields()
-        guard DecoderValue.members(of: container, into: &fields), let model = Self(wire: fields) else {
+        guard DecoderPath.members(of: container, into: &fields), let model = Self(wire: fields) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath,

@@ -1,47 +1,10 @@
 import Foundation
 import JSONReading
 
-/// A value inside any `Decoder`, read as a statement reads it: the `init(from:)` path, for a
-/// document's top and an array's elements. It never declines; a value of another type is `nil`,
-/// as `decodeLeniently` makes it.
-struct DecoderValue: WireValue {
-    private let decoder: any Decoder
-
-    init(_ decoder: any Decoder) {
-        self.decoder = decoder
-    }
-
-    private func single<T: Decodable>(_ type: T.Type) -> T? {
-        try? decoder.singleValueContainer().decode(T.self)
-    }
-
-    func null() -> Bool {
-        (try? decoder.singleValueContainer().decodeNil()) ?? false
-    }
-
-    func string() -> String? { single(String.self) }
-
-    func rawString() -> JSONReader.RawString? { single(String.self).map { .text($0) } }
-
-    func optionalString() -> (value: String?, wellTyped: Bool) {
-        if null() { return (nil, true) }
-        return single(String.self).map { ($0, true) } ?? (nil, false)
-    }
-
-    func optionalInt() -> (value: Int?, wellTyped: Bool) {
-        if null() { return (nil, true) }
-        return single(Int.self).map { ($0, true) } ?? (nil, false)
-    }
-
-    func bool() -> Bool? { single(Bool.self) }
-
-    func date() -> Date? { single(Date.self) }
-
-    func object<Object: WireObject>(into fields: inout Object) -> Bool {
-        guard let container = try? decoder.container(keyedBy: Object.CodingKeys.self) else { return false }
-        return Self.members(of: container, into: &fields)
-    }
-
+/// The `init(from:)` path's reading of a statement: an object's members straight from its keyed
+/// container (``MemberValue``), and an array's elements through a decoder each. It never
+/// declines; a value of another type is `nil`, as `decodeLeniently` makes it.
+enum DecoderPath {
     /// Reads `container`'s members into `fields`: every present key of the statement, each once,
     /// straight from the container (a `superDecoder` for each member cost a third of the speed).
     static func members<Object: WireObject>(
@@ -55,11 +18,6 @@ struct DecoderValue: WireValue {
         return true
     }
 
-    func elements<Object: WireObject>(of type: Object.Type, _ each: (WireElement<Object>) -> Void) -> Bool {
-        guard var array = try? decoder.unkeyedContainer() else { return false }
-        return Self.elements(of: &array, each)
-    }
-
     /// Hands each element of `array` to `each`.
     static func elements<Object: WireObject>(
         of array: inout any UnkeyedDecodingContainer, _ each: (WireElement<Object>) -> Void
@@ -71,14 +29,15 @@ struct DecoderValue: WireValue {
             }
             guard let element = try? array.superDecoder() else { return false }
             var fields = Object()
-            each(DecoderValue(element).object(into: &fields) ? .object(fields) : .notObject)
+            if let container = try? element.container(keyedBy: Object.CodingKeys.self),
+                members(of: container, into: &fields)
+            {
+                each(.object(fields))
+            } else {
+                each(.notObject)
+            }
         }
         return true
-    }
-
-    func pageItems<Item: Decodable & Sendable>(_ type: Item.Type) -> PageItems<Item>? {
-        if null() { return PageItems() }
-        return single([LenientElement<Item>].self).map { PageItems(elements: $0) }
     }
 }
 
@@ -115,13 +74,13 @@ private struct MemberValue<Key: CodingKey>: WireValue {
         guard let nested = try? container.nestedContainer(keyedBy: Object.CodingKeys.self, forKey: key) else {
             return false
         }
-        return DecoderValue.members(of: nested, into: &fields)
+        return DecoderPath.members(of: nested, into: &fields)
     }
 
     func elements<Object: WireObject>(of type: Object.Type, _ each: (WireElement<Object>) -> Void) -> Bool {
         guard let nested = try? container.nestedUnkeyedContainer(forKey: key) else { return false }
         var array: any UnkeyedDecodingContainer = nested
-        return DecoderValue.elements(of: &array, each)
+        return DecoderPath.elements(of: &array, each)
     }
 
     func pageItems<Item: Decodable & Sendable>(_ type: Item.Type) -> PageItems<Item>? {
