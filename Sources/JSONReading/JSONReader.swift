@@ -34,24 +34,6 @@ package struct JSONReader {
             self.start = start
             self.count = count
         }
-
-        /// Whether the name is exactly `bytes`.
-        @inlinable @inline(__always)
-        package func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard bytes.count == count else { return false }
-            for offset in 0..<count where bytes[offset] != start[offset] { return false }
-            return true
-        }
-
-        /// Whether the name is exactly `pattern` (an ASCII literal), for `switch key { case "id": … }`.
-        @inline(__always)
-        @inlinable
-        package static func ~= (pattern: StaticString, key: Key) -> Bool {
-            guard pattern.utf8CodeUnitCount == key.count else { return false }
-            let expected = pattern.utf8Start
-            for offset in 0..<key.count where expected[offset] != key.start[offset] { return false }
-            return true
-        }
     }
 
     /// Objects and arrays nested deeper than this are declined (`JSONDecoder` allows more), which
@@ -156,24 +138,6 @@ package struct JSONReader {
         guard byte(index) == UInt8(ascii: ":") else { throw Declined() }
         index += 1
         return key
-    }
-
-    /// Reads an object member by member: `member` gets each name with the reader positioned at its
-    /// value, which it must read or skip. `false`, with the value skipped, when the next value is
-    /// not an object.
-    @inline(__always)
-    @inlinable
-    package mutating func readObject(
-        _ member: (inout JSONReader, Key) throws(Declined) -> Void
-    ) throws(Declined) -> Bool {
-        guard try peek() == .object else {
-            try skipValue()
-            return false
-        }
-        try openObject()
-        var first = true
-        while let key = try nextMember(&first) { try member(&self, key) }
-        return true
     }
 
     /// Whether there is another element, positioned at it; `false` after the closing bracket.
@@ -527,14 +491,9 @@ package struct JSONReader {
         }
     }
 
-    /// An integer, or `nil` for another type. A number that is not a plain integer is declined,
-    /// since `JSONDecoder`'s reading of `1.0` or `1e3` as an `Int` is its own business.
-    @inlinable
-    package mutating func lenientInt() throws(Declined) -> Int? {
-        try optionalInt().value
-    }
-
-    /// `decodeIfPresent(Int.self)`, with `wellTyped` as in ``optionalString()``.
+    /// `decodeIfPresent(Int.self)`, with `wellTyped` as in ``optionalString()``. A number that is
+    /// not a plain integer is declined, since `JSONDecoder`'s reading of `1.0` or `1e3` as an `Int`
+    /// is its own business.
     @inlinable
     package mutating func optionalInt() throws(Declined) -> (value: Int?, wellTyped: Bool) {
         switch try peek() {

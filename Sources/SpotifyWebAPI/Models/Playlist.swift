@@ -112,7 +112,7 @@ public struct SimplifiedPlaylist: Hashable, Sendable, Decodable, Identifiable {
             case .collaborative: collaborative = try value.bool()
             case .snapshotID: snapshotID = try value.string()
             case .uri: uri = try value.string()
-            case .externalURLs: webURL = try value.member(SpotifyKey.self).value.flatMap { URL(string: $0) }
+            case .externalURLs: webURL = try value.member(SpotifyKey.self).flatMap { URL(string: $0) }
             case .items: items = try Reference(&value)
             case .tracks: tracks = try Reference(&value)
             }

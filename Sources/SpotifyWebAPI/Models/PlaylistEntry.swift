@@ -89,7 +89,7 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
         package mutating func read(_ key: CodingKeys, from value: inout some WireValue) throws(JSONReader.Declined) {
             switch key {
             case .addedAt: addedAt = try value.date()
-            case .addedBy: addedBy = try value.member(IDKey.self).value
+            case .addedBy: addedBy = try value.member(IDKey.self)
             case .isLocal: isLocal = try value.bool()
             case .item: item = try Member(&value, into: &itemFields)
             case .track: track = try Member(&value, into: &trackFields)

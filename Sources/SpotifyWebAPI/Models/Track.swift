@@ -208,11 +208,11 @@ package struct ItemFields: WireObject {
         case .isPlayable: isPlayable = try value.bool()
         case .explicit: explicit = try value.bool()
         case .previewURL: previewURL = try value.url()
-        case .show: showName = try value.member(NameKey.self).value
+        case .show: showName = try value.member(NameKey.self)
         case .images: images = try value.images()
         case .discNumber: discNumber = try value.int()
         case .trackNumber: trackNumber = try value.int()
-        case .externalIDs: isrc = try value.member(ISRCKey.self).value
+        case .externalIDs: isrc = try value.member(ISRCKey.self)
         }
     }
 

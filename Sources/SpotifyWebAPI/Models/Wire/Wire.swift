@@ -230,11 +230,11 @@ extension WireValue {
     }
 
     /// The string member of a small object Spotify wraps one string in (`{"id": …}`,
-    /// `{"spotify": …}`): `valid` false when the value is not an object or the member has another
+    /// `{"spotify": …}`); `nil` also when the value is not an object or the member has another
     /// type, which fails such a wrapper.
-    mutating func member<Key: WireKey>(_ key: Key.Type) throws(JSONReader.Declined) -> (value: String?, valid: Bool) {
-        guard let wrapper = try object(StringMember<Key>.self) else { return (nil, false) }
-        return wrapper.wellTyped ? (wrapper.value, true) : (nil, false)
+    mutating func member<Key: WireKey>(_ key: Key.Type) throws(JSONReader.Declined) -> String? {
+        guard let wrapper = try object(StringMember<Key>.self), wrapper.wellTyped else { return nil }
+        return wrapper.value
     }
 }
 
