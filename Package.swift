@@ -16,10 +16,10 @@ let package = Package(
         .library(name: "SpotifyAuth", targets: ["SpotifyAuth"]),
         .library(name: "SpotifyAuthLoopback", targets: ["SpotifyAuthLoopback"]),
         .library(name: "PlaylistLinks", targets: ["PlaylistLinks"]),
-        .library(name: "PlaylistLinksSQLite", targets: ["PlaylistLinksSQLite"]),
+        .library(name: "SpotifyLinkSQLite", targets: ["SpotifyLinkSQLite"]),
         .library(name: "SpotifyNowPlaying", targets: ["SpotifyNowPlaying"]),
-        .library(name: "PlaylistLinksPostgres", targets: ["PlaylistLinksPostgres"]),
-        .library(name: "SpotifyLinkCore", targets: ["SpotifyLinkCore"]),
+        .library(name: "SpotifyLinkPostgres", targets: ["SpotifyLinkPostgres"]),
+        .library(name: "SpotifyLinkServices", targets: ["SpotifyLinkServices"]),
         .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
@@ -116,7 +116,7 @@ let package = Package(
         ),
         // The device's storage: the link store and the request ledger in SQLite (GRDB).
         .target(
-            name: "PlaylistLinksSQLite",
+            name: "SpotifyLinkSQLite",
             dependencies: [
                 "SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -134,7 +134,7 @@ let package = Package(
         // The server product: links and the request ledger in PostgreSQL, many users in one database.
         // Never imported by the app libraries (scripts/check-imports.py).
         .target(
-            name: "PlaylistLinksPostgres",
+            name: "SpotifyLinkPostgres",
             dependencies: [
                 "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -161,9 +161,9 @@ let package = Package(
         // The composition root: one configuration, the sign-in, ledger, client and link store built
         // from it once, for an app, the command line, the bench and the tests alike.
         .target(
-            name: "SpotifyLinkCore",
+            name: "SpotifyLinkServices",
             dependencies: [
-                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -173,8 +173,8 @@ let package = Package(
         .target(
             name: "SpotifyLinkUI",
             dependencies: [
-                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
-                "SpotifyNowPlaying", "SpotifyLinkCore",
+                "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
+                "SpotifyNowPlaying", "SpotifyLinkServices",
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -214,11 +214,11 @@ let package = Package(
             name: "SpotLink",
             dependencies: [
                 "VirtualTime",
-                "SpotifyLinkCore",
-                "PlaylistLinksSQLite", "SpotifyNowPlaying",
+                "SpotifyLinkServices",
+                "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
-                "EmulatorCommandLine", "PlaylistLinksPostgres",
+                "EmulatorCommandLine", "SpotifyLinkPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -231,9 +231,9 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkBench",
             dependencies: [
-                "PlaylistLinksSQLite", "SpotifyNowPlaying",
+                "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksPostgres",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkPostgres",
                 "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -274,7 +274,7 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkRequestCost",
             dependencies: [
-                "PlaylistLinksSQLite", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyWebAPI",
+                "SpotifyLinkSQLite", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyWebAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
@@ -283,7 +283,7 @@ let package = Package(
         .executableTarget(
             name: "PostgresRefreshChild",
             dependencies: [
-                "SpotifyAuth", "SpotifyWebAPI", "PlaylistLinksPostgres",
+                "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -305,7 +305,7 @@ let package = Package(
         .executableTarget(
             name: "LedgerQuotaChild",
             dependencies: [
-                "PlaylistLinksPostgres", "SpotifyWebAPI",
+                "SpotifyLinkPostgres", "SpotifyWebAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -315,7 +315,7 @@ let package = Package(
         .executableTarget(
             name: "PostgresRestartChild",
             dependencies: [
-                "PlaylistLinks", "PlaylistLinksPostgres", "SpotifyLinkSupport", "SpotifyWebAPI",
+                "PlaylistLinks", "SpotifyLinkPostgres", "SpotifyLinkSupport", "SpotifyWebAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -325,7 +325,7 @@ let package = Package(
         .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
-                "PlaylistLinksSQLite",
+                "SpotifyLinkSQLite",
                 "PlaylistLinks", "SpotifyWebAPI",
             ],
             path: "Tests/Helpers/LinksCrashChild",
@@ -348,9 +348,9 @@ let package = Package(
         .testTarget(
             name: "PlaylistLinksTests",
             dependencies: [
-                "PlaylistLinksSQLite",
+                "SpotifyLinkSQLite",
                 "SpotifyLinkSupport",
-                "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "PlaylistLinksPostgres",
+                "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "SpotifyLinkPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -370,7 +370,7 @@ let package = Package(
             dependencies: [
                 "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
-                "PlaylistLinksPostgres",
+                "SpotifyLinkPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -387,17 +387,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "SpotifyLinkCoreTests",
+            name: "SpotifyLinkServicesTests",
             dependencies: [
-                "SpotifyLinkCore", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyLinkServices", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator",
+                "SpotifyTesting",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SpotifyLinkUITests",
             dependencies: [
-                "SpotifyLinkCore",
-                "PlaylistLinksSQLite", "SpotifyNowPlaying",
+                "SpotifyLinkServices",
+                "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",
                 "SpotifyEmulator", "SpotifyTesting",
@@ -409,7 +410,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "PlaylistLinksSQLite",
+                "SpotifyLinkSQLite",
                 "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyLinkUI",
                 "SpotifyTesting",
             ],

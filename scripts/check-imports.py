@@ -20,13 +20,13 @@ ALLOWED = {
     "SpotifyWebAPI": {"SpotifyLinkSupport", "JSONReading", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
     "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "HTTPTypes"},
-    "PlaylistLinksSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
+    "SpotifyLinkSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
     "SpotifyNowPlaying": {"SpotifyLinkSupport", "SpotifyWebAPI"},
-    "SpotifyLinkCore": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
+    "SpotifyLinkServices": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
                         "HTTPTypes", "Logging"},
-    "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "PlaylistLinksSQLite",
-                      "SpotifyNowPlaying", "SpotifyLinkCore"},
-    "PlaylistLinksPostgres": {"PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport", "Crypto", "PostgresNIO", "NIOSSL", "Logging"},
+    "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
+                      "SpotifyNowPlaying", "SpotifyLinkServices"},
+    "SpotifyLinkPostgres": {"PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport", "Crypto", "PostgresNIO", "NIOSSL", "Logging"},
     "LocalHTTPServer": {"Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "ServiceLifecycle"},
     "SpotifyAuthLoopback": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "LocalHTTPServer", "HTTPTypes",
                             "Hummingbird", "HummingbirdCore", "Logging", "NIOCore"},
@@ -43,9 +43,9 @@ FORBIDDEN = {
     "SpotifyAuth": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "SpotifyAuthLoopback": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "PlaylistLinks": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
-    "PlaylistLinksSQLite": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
+    "SpotifyLinkSQLite": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
     "SpotifyNowPlaying": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI", "PlaylistLinks"},
-    "SpotifyLinkCore": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI", "SpotifyNowPlaying"},
+    "SpotifyLinkServices": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI", "SpotifyNowPlaying"},
     "SpotifyLinkUI": {"SpotifyTesting", "SpotifyEmulator"},
     "SpotifyEmulator": {"SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyTesting"},
     "SpotLink": {"SpotifyTesting", "SpotifyLinkUI"},
@@ -54,10 +54,10 @@ FORBIDDEN = {
 # links' values link no SQLite, now playing links no store, and no app-facing product carries the
 # virtual clock, the emulator or the test helpers.
 NEVER_REACHES = {
-    "PlaylistLinks": {"GRDB", "PlaylistLinksSQLite", "VirtualTime"},
+    "PlaylistLinks": {"GRDB", "SpotifyLinkSQLite", "VirtualTime"},
     "SpotifyLinkUI": {"VirtualTime", "SpotifyTesting", "SpotifyEmulator", "PostgresNIO"},
-    "PlaylistLinksPostgres": {"GRDB", "PlaylistLinksSQLite"},
-    "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "PlaylistLinksSQLite", "PostgresNIO", "VirtualTime"},
+    "SpotifyLinkPostgres": {"GRDB", "SpotifyLinkSQLite"},
+    "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "SpotifyLinkSQLite", "PostgresNIO", "VirtualTime"},
 }
 IMPORT = re.compile(r"^\s*(?:@_spi\(\w+\) )?(?:@testable |@_exported public |public |package |internal |@_implementationOnly )?import (\w+)\s*$", re.M)
 

@@ -5,7 +5,7 @@
 # documented too, each page tagged "SPI".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks PlaylistLinksSQLite SpotifyNowPlaying PlaylistLinksPostgres SpotifyLinkCore SpotifyLinkUI SpotifyEmulator SpotifyTesting"
+modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks SpotifyLinkSQLite SpotifyNowPlaying SpotifyLinkPostgres SpotifyLinkServices SpotifyLinkUI SpotifyEmulator SpotifyTesting"
 [ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null
 graphs=$(ls -d .build/*/symbolgraph | head -n 1)
 work=$(mktemp -d)

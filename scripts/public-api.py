@@ -21,7 +21,7 @@ otherwise churn.
 """
 import difflib, glob, json, os, re, sys
 
-PRODUCTS = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite", "SpotifyNowPlaying", "PlaylistLinksPostgres", "SpotifyLinkCore", "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting", "VirtualTime"]
+PRODUCTS = ["SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkSQLite", "SpotifyNowPlaying", "SpotifyLinkPostgres", "SpotifyLinkServices", "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting", "VirtualTime"]
 # Outside the semantic-versioning promise (README, "Versions"): they follow Spotify's changes.
 TEST_SUPPORT = {"SpotifyEmulator", "SpotifyTesting", "VirtualTime"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

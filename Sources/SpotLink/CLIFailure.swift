@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import GRDB
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyWebAPI
 
 /// A failure mapped to the documented exit codes: 1 failure, 2 usage, 3 sign-in needed,

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 @_spi(Storage) import SpotifyAuth
-@_spi(Storage) import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+@_spi(Storage) import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyWebAPI
 import Synchronization

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkSQLite
 
 /// The CLI's own records: a small session journal, kept in the links' SQLite file through the
 /// store's one writer with migrations of its own, as any app keeps its tables beside the store's.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 @_spi(Storage) import SpotifyAuth
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyWebAPI
 
 /// `--store postgres`: the sign-in kept in a server's PostgreSQL database, sealed, as a tool or a

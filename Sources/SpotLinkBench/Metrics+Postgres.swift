@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksPostgres
-@_spi(Storage) import PlaylistLinksSQLite
 import PostgresNIO
 @_spi(Storage) import SpotifyAuth
+@_spi(Storage) import SpotifyLinkPostgres
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI

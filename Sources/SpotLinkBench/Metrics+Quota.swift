@@ -1,9 +1,9 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyNowPlaying
 import SpotifyTesting
 import SpotifyWebAPI

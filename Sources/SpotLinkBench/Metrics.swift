@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyTesting

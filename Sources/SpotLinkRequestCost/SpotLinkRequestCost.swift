@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import MallocInterposerSwift
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 @_spi(Transport) import SpotifyWebAPI
 

@@ -3,8 +3,8 @@
 // so the app can name them without an import and a product line per layer. A server or a tool that
 // does not use the models imports the layer it needs instead.
 @_exported public import PlaylistLinks
-@_exported public import PlaylistLinksSQLite
 @_exported public import SpotifyAuth
-@_exported public import SpotifyLinkCore
+@_exported public import SpotifyLinkSQLite
+@_exported public import SpotifyLinkServices
 @_exported public import SpotifyNowPlaying
 @_exported public import SpotifyWebAPI

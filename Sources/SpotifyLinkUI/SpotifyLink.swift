@@ -1,7 +1,7 @@
 import Foundation
 public import PlaylistLinks
 public import SpotifyAuth
-public import SpotifyLinkCore
+public import SpotifyLinkServices
 public import SpotifyNowPlaying
 public import SpotifyWebAPI
 
@@ -19,7 +19,7 @@ public import SpotifyWebAPI
 /// ```
 ///
 /// Its parts (the sign-in, the request ledger, the client, the link store) are a
-/// `SpotifyServices` (`SpotifyLinkCore`), the one composition root the command line and the tests
+/// `SpotifyServices` (`SpotifyLinkServices`), the one composition root the command line and the tests
 /// build from too; this adds the ``SpotifyConnectionModel`` the settings screen binds to, the other
 /// models on demand, and the words they speak in. Every part stays replaceable through
 /// ``Configuration``. Make one per process: the session is what makes a refresh happen once.

@@ -1,6 +1,6 @@
 public import Foundation
 import SpotifyLinkSupport
-public import SpotifyWebAPI
+package import SpotifyWebAPI
 
 /// What plays, as a screen shows it.
 public struct NowPlayingItem: Sendable, Equatable {
@@ -89,7 +89,7 @@ public enum NowPlayingState: Sendable, Equatable {
     }
 
     /// The state Spotify's answer describes (`nil`: nothing playing), read at `observedAt`.
-    public init(_ playing: CurrentlyPlaying?, observedAt: Date) {
+    package init(_ playing: CurrentlyPlaying?, observedAt: Date) {
         guard let playing else {
             self = .nothingPlaying
             return

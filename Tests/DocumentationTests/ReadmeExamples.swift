@@ -2,7 +2,7 @@
 // (the examples keep the README's layout, character for character)
 import Foundation
 import PlaylistLinks
-import PlaylistLinksSQLite
+import SpotifyLinkSQLite
 import SpotifyAuth
 import SpotifyLinkUI
 import SpotifyWebAPI

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksPostgres
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkPostgres
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import PlaylistLinks
-import PlaylistLinksPostgres
-import PlaylistLinksSQLite
 import PostgresNIO
+import SpotifyLinkPostgres
+import SpotifyLinkSQLite
 import SpotifyWebAPI
 import Testing
 

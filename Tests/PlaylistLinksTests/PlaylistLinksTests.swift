@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 @_spi(Storage) @testable import PlaylistLinks
-@_spi(Storage) @testable import PlaylistLinksSQLite
+@_spi(Storage) @testable import SpotifyLinkSQLite
 
 let session42 = RecordID(namespace: "session", id: "42")
 

@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

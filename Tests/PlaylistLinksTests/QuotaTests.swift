@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
@@ -62,16 +62,17 @@ struct SQLiteRequestLedgerStoreTests {
         #expect(try await reopened.cooldown(for: key)?.until == now.addingTimeInterval(900))
     }
 
-    @Test func aFileThatCannotBeOpenedIsATypedError() throws {
+    @Test func aFileThatCannotBeOpenedIsTheLedgersOwnTypedError() throws {
         let blocker = temporaryFile("blocker")
         try FileManager.default.createDirectory(
             at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: blocker)
-        #expect {
-            try SQLiteRequestLedgerStore(url: blocker.appendingPathComponent("requests.sqlite"))
-        } throws: { error in
-            (error as? PlaylistLinksError)?.code == .database
-        }
+        let file = blocker.appendingPathComponent("requests.sqlite")
+        // The ledger belongs to the Web API's layer: its storage fails in that layer's error, in
+        // words that name the file, never as a links error.
+        let failure = #expect(throws: SpotifyAPIError.self) { try SQLiteRequestLedgerStore(url: file) }
+        #expect(failure?.code == .ledgerUnavailable)
+        #expect(failure?.message.hasPrefix("The request ledger could not be opened (\(file.path))") == true)
     }
 }
 

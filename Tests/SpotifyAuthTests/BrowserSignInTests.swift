@@ -6,7 +6,7 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-@testable import SpotifyAuth
+@_spi(Storage) @testable import SpotifyAuth
 @_spi(Transport) @testable import SpotifyWebAPI
 
 /// The iOS app's sign-in, driven on Linux: the same `BrowserSignIn` an app's SwiftUI view calls,

@@ -1,8 +1,8 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting

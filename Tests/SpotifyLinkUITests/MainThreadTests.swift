@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyNowPlaying

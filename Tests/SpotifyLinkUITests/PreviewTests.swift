@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-import SpotifyLinkCore
+import SpotifyLinkServices
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI

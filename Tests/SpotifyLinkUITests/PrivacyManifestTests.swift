@@ -8,9 +8,9 @@ import Testing
 @Suite("Privacy manifests")
 struct PrivacyManifestTests {
     static let products = [
-        "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "PlaylistLinksSQLite",
+        "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkSQLite",
         "SpotifyNowPlaying",
-        "SpotifyLinkCore", "SpotifyLinkUI",
+        "SpotifyLinkServices", "SpotifyLinkUI",
     ]
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "../../Sources"

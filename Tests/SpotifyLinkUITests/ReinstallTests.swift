@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 @_spi(Storage) import SpotifyAuth
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI

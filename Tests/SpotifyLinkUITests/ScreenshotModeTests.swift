@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
 import SpotifyEmulator
-import SpotifyLinkCore
+import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 import SpotifyLinkUI
 @_spi(Transport) import SpotifyWebAPI
 import Testing

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyEmulator
-@_spi(Storage) import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+@_spi(Storage) import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyLinkUI
 import SpotifyTesting

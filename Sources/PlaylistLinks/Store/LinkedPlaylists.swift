@@ -8,8 +8,8 @@ public import SpotifyWebAPI
 /// forget, an export and an import are each one transaction of the storage behind it.
 ///
 /// An app gets it from its root (`SpotifyLink.links`); a tool or a server makes one from a factory
-/// of its storage product: `.sqlite(file:)` (`PlaylistLinksSQLite`, the device's file) or
-/// `.postgres(client:user:)` (`PlaylistLinksPostgres`, many users in one database). Every method
+/// of its storage product: `.sqlite(file:)` (`SpotifyLinkSQLite`, the device's file) or
+/// `.postgres(client:user:)` (`SpotifyLinkPostgres`, many users in one database). Every method
 /// runs on the storage's own queue or connection, never on the caller's thread, so an app awaits
 /// them from the main actor.
 ///

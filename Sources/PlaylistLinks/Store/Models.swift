@@ -51,7 +51,7 @@ public enum PlaylistAccess: String, Sendable, Codable, CaseIterable {
     case openOnly
 
     /// What the user `userID` can read of `playlist`; `nil` when it depends on a user ID not known.
-    public init?(_ playlist: SimplifiedPlaylist, userID: String?) {
+    package init?(_ playlist: SimplifiedPlaylist, userID: String?) {
         let ownerID = playlist.owner?.id
         if SpotifyID.isEditorial(playlist.id) || ownerID == "spotify" {
             self = .openOnly
@@ -118,7 +118,7 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     }
 
     /// What is known of playlist `id` before anything is fetched.
-    public init(id: SpotifyID, availability: PlaylistAvailability = .unknown) {
+    @_spi(Storage) public init(id: SpotifyID, availability: PlaylistAvailability = .unknown) {
         self.id = id
         self.availability = availability
     }
@@ -183,7 +183,7 @@ public struct PlaylistCard: Sendable, Equatable {
     public var cover: Data?
 
     /// A card from what a store holds.
-    public init(record: RecordID, metadata: PlaylistMetadata, linkedAt: Date, cover: Data? = nil) {
+    @_spi(Storage) public init(record: RecordID, metadata: PlaylistMetadata, linkedAt: Date, cover: Data? = nil) {
         self.record = record
         self.metadata = metadata
         self.linkedAt = linkedAt
@@ -215,7 +215,7 @@ public struct LibraryPlaylist: Sendable, Equatable, Codable {
     public var access: PlaylistAccess?
 
     /// A library entry from what a store holds.
-    public init(
+    @_spi(Storage) public init(
         id: SpotifyID, name: String, ownerName: String? = nil, trackCount: Int? = nil, coverURL: URL? = nil,
         snapshotID: String? = nil, access: PlaylistAccess? = nil
     ) {
@@ -267,7 +267,7 @@ public struct PlaylistLinksError: Error, Sendable, Equatable, CustomStringConver
     public var underlying: (any Error & Sendable)?
 
     /// An error with `code` and `message`; store implementations throw these too.
-    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+    @_spi(Storage) public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying

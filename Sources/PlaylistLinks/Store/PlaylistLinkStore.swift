@@ -6,8 +6,8 @@ public import SpotifyWebAPI
 /// unlink, show and back up through ``LinkedPlaylists``, which owns the merge rules and makes
 /// each of its operations one transaction of these.
 ///
-/// `SQLitePlaylistLinkStore` (`PlaylistLinksSQLite`) keeps one SQLite file on the device;
-/// `PostgresPlaylistLinkStore` (`PlaylistLinksPostgres`) keeps many users in one database. Another
+/// `SQLitePlaylistLinkStore` (`SpotifyLinkSQLite`) keeps one SQLite file on the device;
+/// `PostgresPlaylistLinkStore` (`SpotifyLinkPostgres`) keeps many users in one database. Another
 /// database goes behind this protocol: the requirements are `async`, take and return only the
 /// value types of this module, and name the few operations that must be atomic. Import it with
 /// `@_spi(Storage) import PlaylistLinks`; the conformance suite of this package's tests is the
@@ -173,7 +173,7 @@ public struct PlaylistLink: Sendable, Equatable, Hashable, Codable {
     public var linkedAt: Date
 
     /// A link of `record` to `playlist`, made at `linkedAt`.
-    public init(record: RecordID, playlist: SpotifyID, linkedAt: Date) {
+    @_spi(Storage) public init(record: RecordID, playlist: SpotifyID, linkedAt: Date) {
         self.record = record
         self.playlist = playlist
         self.linkedAt = linkedAt

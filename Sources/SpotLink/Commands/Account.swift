@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 @_spi(Storage) import SpotifyAuth
 import SpotifyAuthLoopback
-import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+import SpotifyLinkServices
 import SpotifyWebAPI
 
 struct Login: AsyncParsableCommand {

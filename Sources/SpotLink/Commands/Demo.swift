@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
 import SpotifyAuthLoopback
 import SpotifyEmulator
-@_spi(Storage) import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+@_spi(Storage) import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 @_spi(Transport) import SpotifyWebAPI

@@ -2,7 +2,7 @@ import ArgumentParser
 import EmulatorCommandLine
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI

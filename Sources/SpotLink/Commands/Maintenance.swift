@@ -3,9 +3,9 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 @_spi(Storage) import SpotifyAuth
-import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+import SpotifyLinkServices
 import SpotifyLinkSupport
 @_spi(Transport) import SpotifyWebAPI
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 @_spi(Storage) import PlaylistLinks
 import SpotifyAuth
-import SpotifyLinkCore
+import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyWebAPI
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
-import SpotifyLinkCore
+@_spi(Storage) import SpotifyLinkSQLite
+import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyWebAPI
 

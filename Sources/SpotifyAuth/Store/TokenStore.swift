@@ -109,7 +109,7 @@ public struct TokenStoreError: Error, Sendable, Equatable, CustomStringConvertib
     public var underlying: (any Error & Sendable)?
 
     /// An error with `code` and `message`; store implementations throw these too.
-    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+    @_spi(Storage) public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying

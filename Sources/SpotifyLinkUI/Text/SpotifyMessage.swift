@@ -1,7 +1,7 @@
 public import Foundation
 public import PlaylistLinks
 public import SpotifyAuth
-public import SpotifyLinkCore
+public import SpotifyLinkServices
 import SpotifyLinkSupport
 import SpotifyWebAPI
 

@@ -6,7 +6,7 @@ public struct FetchProgress: Sendable, Hashable {
     public var total: Int?
 
     /// Progress of `fetched` elements out of `total`.
-    public init(fetched: Int, total: Int?) {
+    package init(fetched: Int, total: Int?) {
         self.fetched = fetched
         self.total = total
     }

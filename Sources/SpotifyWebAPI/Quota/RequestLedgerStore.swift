@@ -116,7 +116,7 @@ package enum LedgerReservation: Sendable, Hashable {
 
 /// Where the limits a client learned and the requests it spent are kept.
 ///
-/// A persistent store (`SQLiteRequestLedgerStore` in `PlaylistLinksSQLite`) shares them between every
+/// A persistent store (`SQLiteRequestLedgerStore` in `SpotifyLinkSQLite`) shares them between every
 /// process and client of the same app on a device; ``MemoryRequestLedgerStore`` shares them within
 /// one process. A server could keep them in PostgreSQL behind the same protocol: every value is a
 /// plain Swift type, and every call names its ``SpotifyAppKey``.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyWebAPI
 
 /// Test helper for the shared-quota tests: one server-like process that sends `COUNT` background

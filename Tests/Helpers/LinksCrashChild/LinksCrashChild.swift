@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyWebAPI
 
 /// Test helper for the crash-safety tests: for each record in turn it links a playlist, stores the

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 @_spi(Storage) import SpotifyAuth
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyWebAPI
 
 /// Test helper for one refresh across server processes: one process of a server that keeps its

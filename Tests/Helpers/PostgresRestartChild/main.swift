@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyLinkSupport
 import SpotifyWebAPI
 import Synchronization

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-@_spi(Storage) import PlaylistLinksPostgres
 import PostgresNIO
 import SpotifyEmulator
+@_spi(Storage) import SpotifyLinkPostgres
 import SpotifyLinkSupport
 import SpotifyTesting
 import Testing

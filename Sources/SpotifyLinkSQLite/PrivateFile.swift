@@ -21,7 +21,7 @@ enum PrivateFile {
     static func openDatabase(
         _ url: URL, configuration: Configuration, protection: FileProtection, excludedFromBackup: Bool = false
     ) throws -> any DatabaseWriter {
-        if FileManager.default.fileExists(atPath: url.path), PlaylistLinksError.isReadOnly(url) {
+        if FileManager.default.fileExists(atPath: url.path), SQLiteFailure.isReadOnly(url) {
             try refuseLink(url)
             var readOnly = configuration
             readOnly.readonly = true

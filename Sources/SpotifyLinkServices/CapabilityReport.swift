@@ -1,7 +1,7 @@
 import Foundation
 import PlaylistLinks
-import PlaylistLinksSQLite
 public import SpotifyAuth
+import SpotifyLinkSQLite
 public import SpotifyWebAPI
 
 /// What this app may do with Spotify, for this user, now: asked once, in at most five requests.

@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-import SpotifyAuth
+@_spi(Storage) import SpotifyAuth
 
 /// The keys that seal sign-ins kept in PostgreSQL (AES-256-GCM), each named by an ID that is
 /// kept with every row it sealed.

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 @_spi(Storage) public import PlaylistLinks
-@_spi(Storage) import PlaylistLinksSQLite
 import SpotifyAuth
+@_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyWebAPI
 

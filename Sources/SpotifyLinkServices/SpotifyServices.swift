@@ -1,8 +1,8 @@
 public import Foundation
 public import Logging
 @_spi(Storage) public import PlaylistLinks
-@_spi(Storage) public import PlaylistLinksSQLite
 public import SpotifyAuth
+@_spi(Storage) public import SpotifyLinkSQLite
 import SpotifyLinkSupport
 public import SpotifyWebAPI
 import Synchronization

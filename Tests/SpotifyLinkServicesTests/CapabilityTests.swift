@@ -2,7 +2,7 @@ import Foundation
 import PlaylistLinks
 import SpotifyAuth
 import SpotifyEmulator
-import SpotifyLinkCore
+import SpotifyLinkServices
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing

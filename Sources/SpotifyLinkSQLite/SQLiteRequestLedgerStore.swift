@@ -18,7 +18,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     }
 
     /// Opens (and creates or migrates) the ledger at `url`.
-    /// - Throws: `PlaylistLinksError` with code `.database` when the file cannot be opened.
+    /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the file cannot be opened.
     package convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         self.init(deferring: url, configuration: configuration, protection: .platform)
         _ = try database.writer()
@@ -47,7 +47,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
                 pool = try PrivateFile.openDatabase(
                     url, configuration: configuration, protection: protection, excludedFromBackup: true)
             } catch {
-                throw PlaylistLinksError.database(error, doing: "The request ledger could not be opened", file: url)
+                throw SpotifyAPIError.ledgerDatabase(error, doing: "The request ledger could not be opened", file: url)
             }
             try Self.migrate(pool)
             // SQLite made the WAL and shared-memory files just now: out of backups as well.
@@ -59,7 +59,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// Keeps the ledger's tables (`cooldown`, `request`, `quotaRefusal`) in a database the app already owns,
     /// migrating them on `writer`, so the file keeps one connection pool. Give the writer a busy
     /// timeout: every process of the app writes the ledger.
-    /// - Throws: `PlaylistLinksError` with code `.database` when the tables cannot be migrated.
+    /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the tables cannot be migrated.
     package init(writer: any DatabaseWriter) throws {
         try Self.migrate(writer)
         database = DeferredDatabase(opened: writer)
@@ -69,7 +69,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
         do {
             try migrator.migrateAlongsideOtherProcesses(writer, component: "request ledger")
         } catch {
-            throw PlaylistLinksError.database(
+            throw SpotifyAPIError.ledgerDatabase(
                 error, doing: "The request ledger could not be brought up to date", file: nil)
         }
     }

@@ -1,16 +1,41 @@
 package import Foundation
 import GRDB
-package import PlaylistLinks
+@_spi(Storage) package import PlaylistLinks
+package import SpotifyWebAPI
 
 extension PlaylistLinksError {
-    /// `error` from SQLite (or the file system beneath it) in words that say what to do, never
-    /// SQLite's own text: a read-only folder, a full disk, a file that is not a database, a busy
-    /// file; other failures name what was being done and keep the error underneath.
+    /// `error` from the links' SQLite file as this layer's error, code `.database`, in the words
+    /// ``SQLiteFailure/words(_:doing:file:)`` gives.
     /// - Parameters:
     ///   - doing: what failed, as "The playlist database could not be written".
     ///   - file: the database file, to name in the advice.
     package static func database(_ error: any Error, doing: String, file: URL?) -> PlaylistLinksError {
         if let error = error as? PlaylistLinksError { return error }
+        return PlaylistLinksError(
+            code: .database, message: SQLiteFailure.words(error, doing: doing, file: file), underlying: error)
+    }
+}
+
+extension SpotifyAPIError {
+    /// `error` from the request ledger's SQLite file as this layer's error, code
+    /// `.ledgerUnavailable`, in the words ``SQLiteFailure/words(_:doing:file:)`` gives: the ledger
+    /// belongs to the Web API's layer, so its failures are never a links error.
+    package static func ledgerDatabase(_ error: any Error, doing: String, file: URL?) -> SpotifyAPIError {
+        if let error = error as? SpotifyAPIError { return error }
+        return SpotifyAPIError(
+            code: .ledgerUnavailable, message: SQLiteFailure.words(error, doing: doing, file: file), underlying: error)
+    }
+}
+
+/// What a SQLite failure means to the person who reads it, for whichever layer's error carries it.
+package enum SQLiteFailure {
+    /// `error` from SQLite (or the file system beneath it) in words that say what to do, never
+    /// SQLite's own text: a read-only folder, a full disk, a file that is not a database, a busy
+    /// file; other failures name what was being done.
+    /// - Parameters:
+    ///   - doing: what failed, as "The playlist database could not be written".
+    ///   - file: the database file, to name in the advice.
+    package static func words(_ error: any Error, doing: String, file: URL?) -> String {
         let place = file.map { " (\($0.path))" } ?? ""
         let folder = file?.deletingLastPathComponent().path ?? "its folder"
         let advice: String
@@ -46,7 +71,7 @@ extension PlaylistLinksError {
                     + "'spotlink doctor'."
             }
         }
-        return PlaylistLinksError(code: .database, message: "\(doing)\(place): \(advice)", underlying: error)
+        return "\(doing)\(place): \(advice)"
     }
 
     /// Whether `file` (or, when it does not exist, its folder) cannot be written by this process.
