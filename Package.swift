@@ -322,6 +322,16 @@ let package = Package(
             path: "Tests/Helpers/PostgresRestartChild",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PostgresTestServer",
+            dependencies: [
+                "SpotifyLinkPostgres", "SpotifyWebAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Helpers/PostgresTestServer",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "LinksCrashChild",
             dependencies: [
@@ -351,8 +361,21 @@ let package = Package(
                 "SpotifyLinkSQLite",
                 "SpotifyLinkSupport",
                 "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting", "SpotifyLinkPostgres",
+                "PostgresTestServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The server product's own behaviours: its link, ledger and sealed token stores in
+        // PostgreSQL (the storage contracts' suites run it beside the other stores).
+        .testTarget(
+            name: "SpotifyLinkPostgresTests",
+            dependencies: [
+                "SpotifyLinkPostgres", "PostgresTestServer", "PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI",
+                "SpotifyLinkSupport", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -370,10 +393,9 @@ let package = Package(
             dependencies: [
                 "SpotifyLinkSupport",
                 "SpotifyAuth", "SpotifyAuthLoopback", "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
-                "SpotifyLinkPostgres",
+                "SpotifyLinkPostgres", "PostgresTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

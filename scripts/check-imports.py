@@ -23,7 +23,7 @@ ALLOWED = {
     "SpotifyLinkSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
     "SpotifyNowPlaying": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyLinkServices": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
-                        "HTTPTypes", "Logging"},
+                            "HTTPTypes", "Logging"},
     "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
                       "SpotifyNowPlaying", "SpotifyLinkServices"},
     "SpotifyLinkPostgres": {"PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport", "Crypto", "PostgresNIO", "NIOSSL", "Logging"},
@@ -36,6 +36,8 @@ ALLOWED = {
     "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
+    # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).
+    "PostgresTestServer": {"SpotifyLinkPostgres", "SpotifyWebAPI", "PostgresNIO", "Logging"},
 }
 LINUX_ONLY = {"SpotifyWebAPI": {"AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix"}}
 FORBIDDEN = {

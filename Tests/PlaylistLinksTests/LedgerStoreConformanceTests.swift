@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
+import PostgresTestServer
 @_spi(Storage) import SpotifyLinkPostgres
 @_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PlaylistLinks
 import PostgresNIO
+import PostgresTestServer
 import SpotifyLinkPostgres
 import SpotifyLinkSQLite
 import SpotifyWebAPI

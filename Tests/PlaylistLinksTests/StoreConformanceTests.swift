@@ -1,11 +1,17 @@
 import Foundation
 @_spi(Storage) import PlaylistLinks
+import PostgresTestServer
 @_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
 import SpotifyTesting
 import SpotifyWebAPI
 import Synchronization
 import Testing
+
+extension TestPostgres {
+    /// Why a suite that needs the server is skipped in a run without one.
+    static let skipReason: Comment = "no PostgreSQL: run under scripts/with-postgres.sh"
+}
 
 /// A second ``PlaylistLinkStore``, in dictionaries behind an actor, as a server's own database
 /// would sit behind the protocol: it shows that the protocol alone carries everything the layers

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresTestServer
 import SpotifyEmulator
 @_spi(Storage) import SpotifyLinkPostgres
 import SpotifyLinkSupport
@@ -10,45 +11,13 @@ import Testing
 @testable import SpotifyAuth
 @testable import SpotifyWebAPI
 
-/// The PostgreSQL server `scripts/with-postgres.sh` started for this run, for the token store.
-enum PostgresTokenStoreUnderTest {
-    static let url = ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let skipReason: Comment = "no PostgreSQL: run under scripts/with-postgres.sh"
-
-    /// A client of its own (its own pool, as another process would have), running for the rest
-    /// of the test process.
-    static func client() throws -> PostgresClient {
-        let url = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
-        let client = PostgresClient(
-            configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
-        Task.detached { await client.run() }
-        return client
-    }
-
-    /// The client the tests share, after the migration.
-    static let shared: Task<PostgresClient, any Error> = Task {
-        let server = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
-        try await PostgresSchema.migrate(server)
-        return try client()
-    }
-
-    /// A second pool, standing for another server process.
-    static let otherProcess: Task<PostgresClient, any Error> = Task {
-        _ = try await shared.value
-        return try client()
-    }
-
-    /// A database of its own, migrated, with a running client; dropped by the caller.
-    static func freshDatabase() async throws -> (
+extension TestPostgres {
+    /// A database of its own, migrated, with two running clients (the second standing for another
+    /// process); dropping it stops them.
+    static func freshMigratedDatabase() async throws -> (
         client: PostgresClient, other: PostgresClient, drop: @Sendable () -> Void
     ) {
-        let admin = try await shared.value
-        let name = "spotlink_tokens_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        let server = try #require(url)
-        var components = try #require(URLComponents(string: server))
-        components.path = "/\(name)"
-        let url = try #require(components.string)
+        let (url, drop) = try await freshDatabase(prefix: "spotlink_tokens")
         try await PostgresSchema.migrate(url)
         let logger = Logger(label: "test.postgres")
         let client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
@@ -58,61 +27,29 @@ enum PostgresTokenStoreUnderTest {
             client, other,
             {
                 for task in running { task.cancel() }
-                Task { try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")) }
+                Task { try await drop() }
             }
         )
-    }
-
-    /// 32 random bytes in base64: a sealing key.
-    static func newKey() -> String {
-        Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-    }
-
-    static func store(
-        user: String, keys: TokenSealingKeys, client: PostgresClient? = nil, lockWait: Duration = .seconds(30)
-    ) async throws -> PostgresTokenStore {
-        let pool: PostgresClient
-        if let client { pool = client } else { pool = try await shared.value }
-        return try PostgresTokenStore(client: pool, user: user, keys: keys, lockWait: lockWait)
-    }
-
-    /// The conformance suite's subject: a user of its own, so runs never meet.
-    static func subject() -> StoreUnderTest? {
-        guard url != nil else { return nil }
-        return StoreUnderTest(
-            name: "PostgreSQL, sealed", readsBytes: true,
-            make: {
-                let keys = try TokenSealingKeys(parsing: "k1:\(newKey())")
-                return (try await store(user: "conformance-\(UUID())", keys: keys), {})
-            },
-            otherProcessTakesLock: { store, key in
-                // The same user's store in another pool (another process), which gives up at once.
-                let user = try #require(store as? PostgresTokenStore).user
-                let other = try await Self.store(
-                    user: user, keys: try TokenSealingKeys(parsing: "k1:\(newKey())"),
-                    client: try await otherProcess.value,
-                    lockWait: .milliseconds(1))
-                return try await other.acquireLock(key)
-            })
     }
 }
 
 @Suite(
     "PostgreSQL token store: sealed sign-ins, one per user and app",
-    .enabled(if: PostgresTokenStoreUnderTest.url != nil, PostgresTokenStoreUnderTest.skipReason))
+    .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
 struct PostgresTokenStoreTests {
-    typealias Under = PostgresTokenStoreUnderTest
+    typealias Under = TestPostgres
     let clock = VirtualClock()
     let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "server-app")
 
     /// Tokens no other test uses, long and random, so a dump can be searched for any part of them.
     func tokens() -> StoredTokens {
-        var tokens = storedTokens(
-            access: "AT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString,
-            refresh: "RT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString, clock: clock)
-        tokens.issuer = key.issuer
-        tokens.clientID = key.clientID
-        return tokens
+        StoredTokens(
+            accessToken: AccessToken(
+                "AT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString),
+            refreshToken: RefreshToken(
+                "RT" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + UUID().uuidString),
+            expiresAt: clock.now.addingTimeInterval(3600), scopes: SpotifyScope.all, signedInAt: clock.now,
+            issuer: key.issuer, clientID: key.clientID)
     }
 
     /// The row's columns as PostgreSQL holds them.
@@ -131,7 +68,7 @@ struct PostgresTokenStoreTests {
         let secret = Under.newKey()
         let keys = try TokenSealingKeys(parsing: "dump:\(secret)")
         let user = "dump-\(UUID())"
-        let store = try await Under.store(user: user, keys: keys)
+        let store = try await Under.tokenStore(user: user, keys: keys)
         let saved = tokens()
         try await store.save(saved, for: key)
 
@@ -167,8 +104,8 @@ struct PostgresTokenStoreTests {
     /// their own sign-in.
     @Test func everyUsersSignInStaysApart() async throws {
         let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
-        let alice = try await Under.store(user: "alice-\(UUID())", keys: keys)
-        let bob = try await Under.store(user: "bob-\(UUID())", keys: keys)
+        let alice = try await Under.tokenStore(user: "alice-\(UUID())", keys: keys)
+        let bob = try await Under.tokenStore(user: "bob-\(UUID())", keys: keys)
         let hers = tokens()
         try await alice.save(hers, for: key)
         #expect(try await bob.load(key) == nil)
@@ -186,18 +123,18 @@ struct PostgresTokenStoreTests {
         let old = "old:\(Under.newKey())"
         let new = "new:\(Under.newKey())"
         let user = "rotate-\(UUID())"
-        let before = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: old))
+        let before = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: old))
         let saved = tokens()
         try await before.save(saved, for: key)
 
-        let rotated = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "\(new)\n\(old)"))
+        let rotated = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: "\(new)\n\(old)"))
         #expect(try await rotated.load(key) == saved)
         #expect(try await row(user)?.keyID == "old", "a read leaves the row as it was")
         var refreshed = saved
         refreshed.accessToken = AccessToken("AT-refreshed-\(UUID())")
         try await rotated.save(refreshed, for: key)
         #expect(try await row(user)?.keyID == "new")
-        let newOnly = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: new))
+        let newOnly = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: new))
         #expect(try await newOnly.load(key) == refreshed)
     }
 
@@ -206,11 +143,11 @@ struct PostgresTokenStoreTests {
     @Test func aMissingOrWrongKeyIsTypedAndTheSignInIsKept() async throws {
         let right = Under.newKey()
         let user = "keys-\(UUID())"
-        let store = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "a:\(right)"))
+        let store = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: "a:\(right)"))
         let saved = tokens()
         try await store.save(saved, for: key)
-        let missing = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "b:\(Under.newKey())"))
-        let wrong = try await Under.store(user: user, keys: try TokenSealingKeys(parsing: "a:\(Under.newKey())"))
+        let missing = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: "b:\(Under.newKey())"))
+        let wrong = try await Under.tokenStore(user: user, keys: try TokenSealingKeys(parsing: "a:\(Under.newKey())"))
         for (store, says) in [(missing, "was not given"), (wrong, "another key")] {
             let error = try await #require(throws: TokenStoreError.self) { try await store.load(key) }
             #expect(error.code == .misconfigured)
@@ -232,8 +169,8 @@ struct PostgresTokenStoreTests {
         let keys = try TokenSealingKeys(parsing: "k:\(Under.newKey())")
         let user = "tamper-\(UUID())"
         let neighbour = "neighbour-\(UUID())"
-        let store = try await Under.store(user: user, keys: keys)
-        let next = try await Under.store(user: neighbour, keys: keys)
+        let store = try await Under.tokenStore(user: user, keys: keys)
+        let next = try await Under.tokenStore(user: neighbour, keys: keys)
         try await store.save(tokens(), for: key)
         let theirs = tokens()
         try await next.save(theirs, for: key)
@@ -267,7 +204,7 @@ struct PostgresTokenStoreTests {
         let user = "deadline-\(UUID())"
         let deadlines = VirtualClock()
         // A database of its own: the blocker waits for no other test.
-        let (client, blocker, drop) = try await Under.freshDatabase()
+        let (client, blocker, drop) = try await Under.freshMigratedDatabase()
         defer { drop() }
         let store = try PostgresTokenStore(
             client: client, user: user, keys: keys, deadline: .seconds(15), lockWait: .seconds(30),
@@ -300,7 +237,7 @@ struct PostgresTokenStoreTests {
 
 @Suite(
     "PostgreSQL token store: one refresh across server processes", .serialized,
-    .enabled(if: PostgresTokenStoreUnderTest.url != nil, PostgresTokenStoreUnderTest.skipReason))
+    .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
 struct PostgresCrossProcessRefreshTests {
     /// Four server processes (real ones), 50 callers each, one user whose access token Spotify
     /// just refused: exactly one token request leaves, every caller gets the new token, and the
@@ -311,11 +248,11 @@ struct PostgresCrossProcessRefreshTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let keyFile = folder.appendingPathComponent("keys")
-        let keyText = "k1:\(PostgresTokenStoreUnderTest.newKey())\n"
+        let keyText = "k1:\(TestPostgres.newKey())\n"
         try Data(keyText.utf8).write(to: keyFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
         let keys = try TokenSealingKeys(contentsOf: keyFile)
-        let database = try #require(PostgresTokenStoreUnderTest.url)
+        let database = try #require(TestPostgres.url)
 
         var configuration = EmulatorConfiguration()
         configuration.refreshRotation = rotation
@@ -323,7 +260,7 @@ struct PostgresCrossProcessRefreshTests {
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let user = "refresh-\(UUID())"
             let server = AuthorizationServer.emulator(url: emulator.baseURL)
-            let store = try await PostgresTokenStoreUnderTest.store(user: user, keys: keys)
+            let store = try await TestPostgres.tokenStore(user: user, keys: keys)
             let app = SpotifySession(endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"), store: store)
             try await BrowserSignIn(redirectURI: "myapp://spotify-callback").run(session: app) { url, _ in
                 try await ConsentBrowser().callback(for: url)
@@ -345,7 +282,7 @@ struct PostgresCrossProcessRefreshTests {
             // The sign-in lives on: another process refreshes what the database holds, and calls Spotify.
             let later = SpotifySession(
                 endpoint: TokenEndpoint(server: server, clientID: "spotlink-demo"),
-                store: try await PostgresTokenStoreUnderTest.store(user: user, keys: keys))
+                store: try await TestPostgres.tokenStore(user: user, keys: keys))
             let stored = try #require(try await later.tokens())
             _ = try await later.refreshedAccessToken(replacing: stored.accessToken)
             let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: later)

@@ -3,51 +3,16 @@ import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
 import PostgresNIO
+import PostgresTestServer
 import SpotifyEmulator
 @_spi(Storage) import SpotifyLinkPostgres
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-/// The PostgreSQL server `scripts/with-postgres.sh` started for this run, if any.
-enum TestPostgres {
-    static let url = ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    /// CI sets it: there, a missing server is a failure, not a skip.
-    static let required = ProcessInfo.processInfo.environment["SPOTLINK_REQUIRE_POSTGRES"] == "1"
+extension TestPostgres {
+    /// Why a suite that needs the server is skipped in a run without one.
     static let skipReason: Comment = "no PostgreSQL: run under scripts/with-postgres.sh"
-
-    /// A running client of the test server (its `run()` lives as long as the test process), one
-    /// per call: separate pools, as separate processes would have.
-    static func client() throws -> PostgresClient {
-        let url = try #require(url, "SPOTLINK_POSTGRES_URL is not set")
-        let client = PostgresClient(
-            configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
-        Task.detached { await client.run() }
-        return client
-    }
-
-    /// The client every store of the suite shares, migrated once.
-    static let shared: Task<PostgresClient, any Error> = Task {
-        let server = try #require(TestPostgres.url, "SPOTLINK_POSTGRES_URL is not set")
-        try await PostgresSchema.migrate(server)
-        return try TestPostgres.client()
-    }
-
-    static func linkStore(user: String, clock: any SpotifyClock) async throws -> PostgresPlaylistLinkStore {
-        try PostgresPlaylistLinkStore(client: try await shared.value, user: user, clock: clock)
-    }
-
-    /// A database of its own, for tests that change the schema: created empty, dropped by the caller.
-    static func freshDatabase() async throws -> (url: String, drop: @Sendable () async throws -> Void) {
-        let base = try #require(url)
-        let name = "spotlink_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await shared.value
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        var components = try #require(URLComponents(string: base))
-        components.path = "/\(name)"
-        let url = try #require(components.string)
-        return (url, { try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")) })
-    }
 }
 
 private let focus = SpotifyID(unchecked: "37i9dQZF1DXcBWIGoYBM5M")
