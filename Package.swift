@@ -369,6 +369,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The device storage's own behaviours: its SQLite files (crash safety, earlier files, the
+        // app's GRDB configuration, transactions, the request ledger's file).
+        .testTarget(
+            name: "SpotifyLinkSQLiteTests",
+            dependencies: [
+                "SpotifyLinkSQLite", "PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "SpotifyEmulator",
+                "SpotifyTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The server product's own behaviours: its link, ledger and sealed token stores in
         // PostgreSQL (the storage contracts' suites run it beside the other stores).
         .testTarget(
