@@ -29,13 +29,22 @@ extension SpotifyAPIError {
 
 /// What a SQLite failure means to the person who reads it, for whichever layer's error carries it.
 package enum SQLiteFailure {
+    /// A file the package refuses to open (a symbolic link, another user's file), in its own words:
+    /// the links and the ledger share the opening, and each layer's error keeps them.
+    package struct Refused: Error, CustomStringConvertible {
+        /// What was refused and what to do.
+        package let message: String
+        package var description: String { message }
+    }
+
     /// `error` from SQLite (or the file system beneath it) in words that say what to do, never
     /// SQLite's own text: a read-only folder, a full disk, a file that is not a database, a busy
-    /// file; other failures name what was being done.
+    /// file; a refusal in its own words; other failures name what was being done.
     /// - Parameters:
     ///   - doing: what failed, as "The playlist database could not be written".
     ///   - file: the database file, to name in the advice.
     package static func words(_ error: any Error, doing: String, file: URL?) -> String {
+        if let refused = error as? Refused { return refused.message }
         let place = file.map { " (\($0.path))" } ?? ""
         let folder = file?.deletingLastPathComponent().path ?? "its folder"
         let advice: String

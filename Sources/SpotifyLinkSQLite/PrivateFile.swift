@@ -17,7 +17,7 @@ enum PrivateFile {
     /// Opens the database at `url` for this process: prepared and pooled (WAL) as ``prepare(_:protection:excludedFromBackup:)``
     /// says; or, when the file exists but it or its folder cannot be written (a read-only folder,
     /// a backup volume), read-only, so that reading and exporting still work and a write fails in
-    /// words (``PlaylistLinksError/database(_:doing:file:)``).
+    /// words (``SQLiteFailure/words(_:doing:file:)``).
     static func openDatabase(
         _ url: URL, configuration: Configuration, protection: FileProtection, excludedFromBackup: Bool = false
     ) throws -> any DatabaseWriter {
@@ -67,19 +67,17 @@ enum PrivateFile {
     }
 
     /// A database reached through a symbolic link could be another user's file, or one the app does
-    /// not mean to write: it is refused, as the token file is.
+    /// not mean to write: it is refused, as the token file is, in words each layer's error keeps.
     private static func refuseLink(_ url: URL) throws {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT != S_IFLNK else {
-            throw PlaylistLinksError(
-                code: .database,
+            throw SQLiteFailure.Refused(
                 message: "Refusing to open \(url.path): it is a symbolic link, which could lead to another user's "
                     + "file. Remove the link (and put the database there, if it is yours).")
         }
         guard info.st_uid == geteuid() else {
-            throw PlaylistLinksError(
-                code: .database,
+            throw SQLiteFailure.Refused(
                 message:
                     "Refusing to open \(url.path): it belongs to another user. Remove it, or use a data folder of your own."
             )

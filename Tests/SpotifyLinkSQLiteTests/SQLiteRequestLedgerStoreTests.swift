@@ -69,4 +69,17 @@ struct SQLiteRequestLedgerStoreTests {
         #expect(failure?.code == .ledgerUnavailable)
         #expect(failure?.message.hasPrefix("The request ledger could not be opened (\(file.path))") == true)
     }
+
+    @Test func aSymbolicLinkInPlaceOfTheLedgerIsRefusedInItsOwnWords() throws {
+        let file = temporaryFile("requests.sqlite")
+        let elsewhere = file.deletingLastPathComponent().appendingPathComponent("someone-elses.sqlite")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: elsewhere)
+        // The refusal the links' file gives, with the ledger's code: not a generic failure.
+        let failure = #expect(throws: SpotifyAPIError.self) { try SQLiteRequestLedgerStore(url: file) }
+        #expect(failure?.code == .ledgerUnavailable)
+        #expect(failure?.message.contains("it is a symbolic link") == true, "\(failure?.message ?? "")")
+    }
 }

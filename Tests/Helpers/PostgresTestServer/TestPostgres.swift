@@ -28,11 +28,11 @@ package enum TestPostgres {
         return url
     }
 
-    /// A running client of `url` (its `run()` lives as long as the test process), one per call:
-    /// separate pools, as separate processes would have.
-    package static func client(of url: String? = nil) throws -> PostgresClient {
+    /// A running client of the server (its `run()` lives as long as the test process), one per
+    /// call: separate pools, as separate processes would have.
+    package static func client() throws -> PostgresClient {
         let client = PostgresClient(
-            configuration: try PostgresURL.configuration(url ?? requiredURL()),
+            configuration: try PostgresURL.configuration(try requiredURL()),
             backgroundLogger: Logger(label: "test.postgres"))
         Task.detached { await client.run() }
         return client
