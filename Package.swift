@@ -191,7 +191,7 @@ let package = Package(
             dependencies: [
                 "VirtualTime",
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyEmulator",
+                "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")],
@@ -377,6 +377,7 @@ let package = Package(
                 "SpotifyLinkSQLite", "PlaylistLinks", "SpotifyWebAPI", "SpotifyLinkSupport", "SpotifyEmulator",
                 "SpotifyTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

@@ -33,7 +33,8 @@ ALLOWED = {
     "SpotifyEmulator": {"SpotifyLinkSupport", "LocalHTTPServer", "Crypto", "HTTPTypes", "Hummingbird", "Logging",
                         "NIOCore"},
     "VirtualTime": {"SpotifyLinkSupport", "SpotifyWebAPI"},
-    "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime"},
+    "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime",
+                       "PlaylistLinks"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
     # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).

@@ -347,7 +347,8 @@ enum Metrics {
                     record: RecordID(namespace: "session", id: "\(index)"), playlist: id,
                     linkedAt: Date(timeIntervalSince1970: 0)))
         }
-        try await store.restore(links: saved, metadata: metadata, replacingNewer: false)
+        let now = Date()
+        try await store.restore(links: saved, metadata: metadata.map { $0.stamped(now) }, replacingNewer: false)
         // As an app reads a card: what is past the retention policy's limits goes first.
         return try await cardSamples(links: count, reads: reads) {
             try await links.card(for: $0, retention: .default, at: Date())

@@ -25,13 +25,14 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     /// The user whose links this store reads and writes.
     package let user: String
     /// The most bytes of cover art kept for this user; the covers used longest ago go first.
-    package let coverCacheLimit: Int
+    public let coverCacheLimit: Int
     /// How long one call may take before it fails with `.database`, naming the call.
     package let deadline: Duration
     /// The clock deadlines run on (tests make it virtual).
     package let deadlineClock: any SpotifyClock
     let client: PostgresClient
-    let clock: any SpotifyClock
+    /// The clock links are stamped with.
+    public let clock: any SpotifyClock
     let logger: Logger
 
     /// A store of `user`'s links in the database `client` reaches.
@@ -69,22 +70,39 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     // MARK: - Links
 
-    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws {
-        try Self.check(record)
-        let now = clock.now.timeIntervalSince1970
-        try await transaction("save a link") { connection in
-            try await self.upsert(metadata, replacing: replacingMetadata, connection)
-            try await self.saveLink(record, to: metadata.id, at: now, connection)
+    public func forgetEpoch() async throws -> ForgetEpoch {
+        try await read("read the forget epoch") { connection in
+            let rows = try await connection.query(
+                "SELECT epoch FROM spotlink_forget_epoch WHERE user_key = \(self.user)", logger: self.logger)
+            for try await epoch in rows.decode(Int64.self) { return ForgetEpoch(epoch) }
+            return ForgetEpoch(0)
         }
     }
 
-    public func saveLink(
-        _ record: RecordID, to id: SpotifyID,
-        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
-    ) async throws {
-        try Self.check(record)
+    /// The user's forget epoch, read under a share lock held to the transaction's end: a forget
+    /// (which updates the row) waits for this transaction, and this one for a forget under way,
+    /// whose epoch it then reads.
+    private func lockedEpoch(_ connection: PostgresConnection) async throws -> ForgetEpoch {
+        try await connection.query(
+            """
+            INSERT INTO spotlink_forget_epoch (user_key, epoch) VALUES (\(user), 0)
+            ON CONFLICT (user_key) DO NOTHING
+            """, logger: logger)
+        let rows = try await connection.query(
+            "SELECT epoch FROM spotlink_forget_epoch WHERE user_key = \(user) FOR SHARE", logger: logger)
+        var epoch = ForgetEpoch(0)
+        for try await value in rows.decode(Int64.self) { epoch = ForgetEpoch(value) }
+        return epoch
+    }
+
+    @discardableResult
+    public func editPlaylist(
+        _ id: SpotifyID, linking record: RecordID?, ifEpoch epoch: ForgetEpoch?,
+        _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws -> Bool {
         let now = clock.now.timeIntervalSince1970
-        try await transaction("save a link") { connection in
+        return try await transaction(record == nil ? "save a playlist" : "save a link") { connection in
+            if let epoch, try await self.lockedEpoch(connection) != epoch { return false }
             // The playlist's row exists before it is read, so `FOR UPDATE` always has a row to
             // lock: another writer's save of this playlist waits for this transaction's end.
             let inserted = try await connection.query(
@@ -99,12 +117,16 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 ? nil
                 : try await self.metadata(
                     """
-                    \(unescaped: Self.playlistColumns) FROM spotlink_playlist
+                    SELECT \(unescaped: PostgresPlaylistRow.selectList()) FROM spotlink_playlist
                     WHERE user_key = \(self.user) AND id = \(id.rawValue) FOR UPDATE
                     """, connection
                 ).first
-            try await self.upsert(try Self.merged(cached, for: id, merge), replacing: true, connection)
-            try await self.saveLink(record, to: id, at: now, connection)
+            let edited = try Self.edited(cached, for: id, edit)
+            if isNew || edited != cached {
+                try await connection.query(PostgresPlaylistRow.upsert(edited, user: self.user), logger: self.logger)
+            }
+            if let record { try await self.saveLink(record, to: id, at: now, connection) }
+            return true
         }
     }
 
@@ -159,7 +181,10 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     public func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
         try await metadata(
-            "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(user) AND id = \(id.rawValue)"
+            """
+            SELECT \(unescaped: PostgresPlaylistRow.selectList()) FROM spotlink_playlist
+            WHERE user_key = \(user) AND id = \(id.rawValue)
+            """
         ).first
     }
 
@@ -174,15 +199,11 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 ORDER BY linked_at, namespace, record_id
                 """, connection)
             let metadata = try await self.metadata(
-                "\(unescaped: Self.playlistColumns) FROM spotlink_playlist WHERE user_key = \(self.user) ORDER BY id",
-                connection)
+                """
+                SELECT \(unescaped: PostgresPlaylistRow.selectList()) FROM spotlink_playlist
+                WHERE user_key = \(self.user) ORDER BY id
+                """, connection)
             return (links, metadata)
-        }
-    }
-
-    public func saveMetadata(_ metadata: PlaylistMetadata) async throws {
-        try await transaction("save a playlist") { connection in
-            try await self.upsert(metadata, replacing: true, connection)
         }
     }
 
@@ -197,10 +218,10 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     {
         try await transaction("read a card") { connection in
             try await connection.query(
-                """
-                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = \(now.timeIntervalSince1970)
-                WHERE user_key = \(self.user) AND COALESCE(saved_at, fetched_at) < \(detailsSavedBefore.timeIntervalSince1970)
-                """, logger: self.logger)
+                PostgresPlaylistRow.update(
+                    user: self.user, to: { .expired($0, at: now) },
+                    where: "\(PostgresPlaylistRow.detailsSavedAt) < $2",
+                    arguments: [detailsSavedBefore.timeIntervalSince1970]), logger: self.logger)
             try await connection.query(
                 """
                 DELETE FROM spotlink_cover c WHERE c.user_key = \(self.user) AND (
@@ -223,28 +244,18 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     private func card(_ record: RecordID, _ connection: PostgresConnection) async throws -> PlaylistCard? {
         let rows = try await connection.query(
             """
-            SELECT p.id, p.availability, p.name, p.description, p.owner_name, p.track_count, p.duration_ms,
-                   p.unavailable_count, p.snapshot_id, p.fetched_at, p.cover_url, p.saved_at, p.dropped_at,
-                   l.linked_at, c.bytes
+            SELECT \(unescaped: PostgresPlaylistRow.selectList("p")), l.linked_at, c.bytes
             FROM spotlink_link l
             JOIN spotlink_playlist p ON p.user_key = l.user_key AND p.id = l.playlist_id
             LEFT JOIN spotlink_cover c ON c.user_key = l.user_key AND c.playlist_id = l.playlist_id
             WHERE l.user_key = \(user) AND l.namespace = \(record.namespace) AND l.record_id = \(record.id)
             """, logger: logger)
         for try await row in rows {
-            let columns = try row.decode(
-                (
-                    String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?,
-                    Double?, Double?, Double, Data?
-                ).self)
-            let metadata = Self.metadata(
-                (
-                    columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7,
-                    columns.8, columns.9, columns.10, columns.11, columns.12
-                ))
+            let columns = row.makeRandomAccess()
             return PlaylistCard(
-                record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: columns.13),
-                cover: columns.14)
+                record: record, metadata: try PostgresPlaylistRow.metadata(columns),
+                linkedAt: Date(timeIntervalSince1970: try columns["linked_at"].decode(Double.self)),
+                cover: try columns["bytes"].decode(Data?.self))
         }
         return nil
     }
@@ -255,9 +266,11 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     {
         try await transaction("restore links") { connection in
             var report = RestoreReport()
-            for playlist in metadata { try await self.upsert(playlist, replacing: true, connection) }
+            for playlist in metadata {
+                try await connection.query(
+                    PostgresPlaylistRow.upsert(playlist, user: self.user), logger: self.logger)
+            }
             for link in links {
-                try Self.check(link.record)
                 var existing: PlaylistLink?
                 let rows = try await connection.query(
                     """
@@ -274,7 +287,11 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                     existing: existing, restored: link, replacingNewer: replacingNewer)
                 report.note(decision, link)
                 guard decision == .add || decision == .replace else { continue }
-                try await self.upsert(PlaylistMetadata(id: link.playlist), replacing: false, connection)
+                try await connection.query(
+                    """
+                    INSERT INTO spotlink_playlist (user_key, id) VALUES (\(self.user), \(link.playlist.rawValue))
+                    ON CONFLICT (user_key, id) DO NOTHING
+                    """, logger: self.logger)
                 try await self.saveLink(
                     link.record, to: link.playlist, at: link.linkedAt.timeIntervalSince1970, connection)
             }
@@ -286,6 +303,13 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     /// are not touched. PostgreSQL reclaims the dead rows' space at its next (auto)vacuum.
     public func forgetSpotifyDetails() async throws {
         try await transaction("forget the Spotify details") { connection in
+            // First: the epoch's row lock makes a guarded edit under way end before this forget
+            // clears, and every later one read the new epoch.
+            try await connection.query(
+                """
+                INSERT INTO spotlink_forget_epoch (user_key, epoch) VALUES (\(self.user), 1)
+                ON CONFLICT (user_key) DO UPDATE SET epoch = spotlink_forget_epoch.epoch + 1
+                """, logger: self.logger)
             try await connection.query("DELETE FROM spotlink_cover WHERE user_key = \(self.user)", logger: self.logger)
             try await connection.query(
                 "DELETE FROM spotlink_library WHERE user_key = \(self.user)", logger: self.logger)
@@ -295,25 +319,17 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                     SELECT 1 FROM spotlink_link l WHERE l.user_key = p.user_key AND l.playlist_id = p.id)
                 """, logger: self.logger)
             try await connection.query(
-                """
-                UPDATE spotlink_playlist SET \(unescaped: Self.cleared), dropped_at = NULL
-                WHERE user_key = \(self.user)
-                """, logger: self.logger)
+                PostgresPlaylistRow.update(user: self.user, to: PlaylistMetadata.forgotten), logger: self.logger)
         }
     }
 
-    /// The assignments that clear every detail from Spotify.
-    private static let cleared = """
-        name = NULL, description = NULL, owner_name = NULL, track_count = NULL, duration_ms = NULL,
-        unavailable_count = NULL, snapshot_id = NULL, fetched_at = NULL, availability = 'unknown', cover_url = NULL,
-        saved_at = NULL
-        """
-
     // MARK: - Covers
 
-    public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
+    @discardableResult
+    public func saveCover(_ bytes: Data, for id: SpotifyID, ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
         let now = clock.now.timeIntervalSince1970
-        try await transaction("save a cover") { connection in
+        return try await transaction("save a cover") { connection in
+            if let epoch, try await self.lockedEpoch(connection) != epoch { return false }
             try await connection.query(
                 """
                 INSERT INTO spotlink_cover (user_key, playlist_id, bytes, size, last_used_at)
@@ -321,20 +337,21 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                 ON CONFLICT (user_key, playlist_id)
                 DO UPDATE SET bytes = excluded.bytes, size = excluded.size, last_used_at = excluded.last_used_at
                 """, logger: self.logger)
-            var sizes: [(String, Int)] = []
+            var covers: [(id: SpotifyID, size: Int)] = []
             let rows = try await connection.query(
                 """
                 SELECT playlist_id, size FROM spotlink_cover WHERE user_key = \(self.user)
                 ORDER BY last_used_at, playlist_id FOR UPDATE
                 """, logger: self.logger)
-            for try await row in rows.decode((String, Int).self) { sizes.append(row) }
-            var total = sizes.reduce(0) { $0 + $1.1 }
-            for (playlist, size) in sizes where total > self.coverCacheLimit && playlist != id.rawValue {
-                try await connection.query(
-                    "DELETE FROM spotlink_cover WHERE user_key = \(self.user) AND playlist_id = \(playlist)",
-                    logger: self.logger)
-                total -= size
+            for try await (playlist, size) in rows.decode((String, Int).self) {
+                covers.append((SpotifyID(unchecked: playlist), size))
             }
+            for evicted in CoverBudget.evictions(covers, limit: self.coverCacheLimit, keeping: id) {
+                try await connection.query(
+                    "DELETE FROM spotlink_cover WHERE user_key = \(self.user) AND playlist_id = \(evicted.rawValue)",
+                    logger: self.logger)
+            }
+            return true
         }
     }
 
@@ -350,8 +367,10 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     // MARK: - The picker's library
 
-    public func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws {
+    @discardableResult
+    public func replaceLibrary(_ playlists: [LibraryPlaylist], ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
         try await transaction("save the library") { connection in
+            if let epoch, try await self.lockedEpoch(connection) != epoch { return false }
             try await connection.query(
                 "DELETE FROM spotlink_library WHERE user_key = \(self.user)", logger: self.logger)
             for (position, playlist) in playlists.enumerated() {
@@ -367,6 +386,7 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
                         snapshot_id = excluded.snapshot_id, access = excluded.access, position = excluded.position
                     """, logger: self.logger)
             }
+            return true
         }
     }
 
@@ -393,16 +413,6 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
 
     // MARK: - Plumbing
 
-    private static let playlistColumns = """
-        SELECT id, availability, name, description, owner_name, track_count, duration_ms, unavailable_count,
-               snapshot_id, fetched_at, cover_url, saved_at, dropped_at
-        """
-
-    /// The columns of ``playlistColumns``, in order.
-    private typealias PlaylistRow = (
-        String, String, String?, String?, String?, Int?, Int64?, Int?, String?, Double?, String?, Double?, Double?
-    )
-
     private func metadata(_ query: PostgresQuery) async throws -> [PlaylistMetadata] {
         try await read("read playlists") { connection in try await self.metadata(query, connection) }
     }
@@ -410,30 +420,8 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     private func metadata(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> [PlaylistMetadata] {
         var found: [PlaylistMetadata] = []
         let rows = try await connection.query(query, logger: logger)
-        for try await row in rows.decode(PlaylistRow.self) { found.append(Self.metadata(row)) }
+        for try await row in rows { found.append(try PostgresPlaylistRow.metadata(row.makeRandomAccess())) }
         return found
-    }
-
-    private static func metadata(_ row: PlaylistRow) -> PlaylistMetadata {
-        let (
-            id, availability, name, description, owner, count, duration, unavailable, snapshot, fetched, cover, saved,
-            dropped
-        ) =
-            row
-        var metadata = PlaylistMetadata(
-            id: SpotifyID(unchecked: id), availability: PlaylistAvailability(rawValue: availability) ?? .unknown)
-        metadata.name = name
-        metadata.description = description
-        metadata.ownerName = owner
-        metadata.trackCount = count
-        metadata.totalDuration = duration.map { .milliseconds($0) }
-        metadata.unavailableCount = unavailable
-        metadata.snapshotID = snapshot
-        metadata.fetchedAt = fetched.map(Date.init(timeIntervalSince1970:))
-        metadata.coverURL = cover.flatMap(URL.init(string:))
-        metadata.savedAt = saved.map(Date.init(timeIntervalSince1970:))
-        metadata.droppedAt = dropped.map(Date.init(timeIntervalSince1970:))
-        return metadata
     }
 
     /// Links `record` to `playlist` at `linkedAt`, replacing the record's link.
@@ -447,33 +435,6 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             ON CONFLICT (user_key, namespace, record_id)
             DO UPDATE SET playlist_id = excluded.playlist_id, linked_at = excluded.linked_at
             """, logger: logger)
-    }
-
-    /// Saves `metadata` over the cached row when `replacing`, otherwise only where there is none.
-    private func upsert(_ metadata: PlaylistMetadata, replacing: Bool, _ connection: PostgresConnection) async throws {
-        let metadata = metadata.stamped(clock.now)
-        let duration = metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }
-        let conflict =
-            replacing
-            ? """
-            DO UPDATE SET name = excluded.name, description = excluded.description, owner_name = excluded.owner_name,
-                track_count = excluded.track_count, duration_ms = excluded.duration_ms,
-                unavailable_count = excluded.unavailable_count, snapshot_id = excluded.snapshot_id,
-                fetched_at = excluded.fetched_at, availability = excluded.availability, cover_url = excluded.cover_url,
-                saved_at = excluded.saved_at, dropped_at = excluded.dropped_at
-            """ : "DO NOTHING"
-        var query: PostgresQuery = """
-            INSERT INTO spotlink_playlist (user_key, id, name, description, owner_name, track_count, duration_ms,
-                unavailable_count, snapshot_id, fetched_at, availability, cover_url, saved_at, dropped_at)
-            VALUES (\(user), \(metadata.id.rawValue), \(metadata.name), \(metadata.description), \(metadata.ownerName),
-                \(metadata.trackCount), \(duration), \(metadata.unavailableCount), \(metadata.snapshotID),
-                \(metadata.fetchedAt?.timeIntervalSince1970), \(metadata.availability.rawValue),
-                \(metadata.coverURL?.absoluteString), \(metadata.savedAt?.timeIntervalSince1970),
-                \(metadata.droppedAt?.timeIntervalSince1970))
-            ON CONFLICT (user_key, id)
-            """
-        query.sql += " " + conflict
-        try await connection.query(query, logger: logger)
     }
 
     private func read<T: Sendable>(

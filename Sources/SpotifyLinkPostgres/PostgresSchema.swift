@@ -174,6 +174,10 @@ public enum PostgresSchema {
             """,
             "CREATE INDEX spotlink_quota_refusal_by_app ON spotlink_quota_refusal (issuer, client_id, at)",
         ],
+        // Each user's forget epoch: every forget increases it in its own transaction, and a write
+        // that read an earlier one (a refresh's answer arriving after a disconnect, from any of the
+        // server's processes) is refused. A user without a row has forgotten nothing yet.
+        ["CREATE TABLE spotlink_forget_epoch (user_key text PRIMARY KEY, epoch bigint NOT NULL)"],
     ]
 }
 

@@ -1,36 +1,35 @@
 public import Foundation
 import GRDB
-@_spi(Storage) package import PlaylistLinks
+@_spi(Storage) public import PlaylistLinks
 public import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
-    /// Stores a cover and evicts the covers stored longest ago beyond `coverCacheLimit`, never
-    /// the one just stored.
-    public func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
+    /// Stores a cover, unless a forget came after `epoch`, and evicts the covers shown longest ago
+    /// beyond `coverCacheLimit` (`CoverBudget`), never the one just stored.
+    @discardableResult
+    public func saveCover(_ bytes: Data, for id: SpotifyID, ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
         let now = clock.now.timeIntervalSince1970
-        try await write { db in
+        return try await write { db in
+            if let epoch, try Self.epoch(db) != epoch { return false }
             try Self.insertCover(bytes, for: id, at: now, db)
-            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cover") ?? 0
-            guard total > coverCacheLimit else { return }
-            let rows = try Row.fetchAll(db, sql: "SELECT playlistID, size FROM cover ORDER BY lastUsedAt, playlistID")
-            for row in rows where total > coverCacheLimit {
-                let playlistID: String = row["playlistID"]
-                if playlistID == id.rawValue { continue }
-                try db.execute(sql: "DELETE FROM cover WHERE playlistID = ?", arguments: [playlistID])
-                total -= row["size"] as Int
+            let covers = try Row.fetchAll(db, sql: "SELECT playlistID, size FROM cover ORDER BY lastUsedAt, playlistID")
+                .map { row in (id: SpotifyID(unchecked: row["playlistID"]), size: row["size"] as Int) }
+            for evicted in CoverBudget.evictions(covers, limit: coverCacheLimit, keeping: id) {
+                try db.execute(sql: "DELETE FROM cover WHERE playlistID = ?", arguments: [evicted.rawValue])
             }
+            return true
         }
     }
 
     /// Links `record` to `metadata`'s playlist with `cover`, in one transaction on the calling
     /// thread: a preview seeds its in-memory store this way while it is made, synchronously.
     package func seedNow(_ record: RecordID, to metadata: PlaylistMetadata, cover: Data) throws {
-        try Self.check(record)
+        try record.check()
         let now = clock.now
         let writer = try database.writer()
         do {
             try writer.write { db in
-                try Self.upsert(metadata, db, now: now)
+                try PlaylistRow(metadata.stamped(now)).save(db)
                 try Self.saveLink(record, to: metadata.id, at: now.timeIntervalSince1970, db)
                 try Self.insertCover(cover, for: metadata.id, at: now.timeIntervalSince1970, db)
             }

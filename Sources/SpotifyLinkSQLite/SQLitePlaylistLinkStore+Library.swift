@@ -4,8 +4,10 @@ import GRDB
 import SpotifyWebAPI
 
 extension SQLitePlaylistLinkStore {
-    public func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws {
+    @discardableResult
+    public func replaceLibrary(_ playlists: [LibraryPlaylist], ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
         try await write { db in
+            if let epoch, try Self.epoch(db) != epoch { return false }
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             for (position, playlist) in playlists.enumerated() {
                 try db.execute(
@@ -19,6 +21,7 @@ extension SQLitePlaylistLinkStore {
                         playlist.coverURL?.absoluteString, playlist.snapshotID, playlist.access?.rawValue, position,
                     ])
             }
+            return true
         }
     }
 

@@ -55,9 +55,10 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// The limit that ``card(for:detailsSavedBefore:coversShownBefore:at:)`` could not apply to a
     /// read-only database (seconds since 1970, and when it was asked): reads apply it instead.
     private let readOnlyCutoff = Lock<(TimeInterval, Date)?>(nil)
-    let clock: any SpotifyClock
+    /// The clock links are stamped with.
+    public let clock: any SpotifyClock
     /// The most bytes of cover art kept; the covers stored longest ago go first.
-    package let coverCacheLimit: Int
+    public let coverCacheLimit: Int
 
     /// Opens (and migrates) the database.
     ///
@@ -159,34 +160,31 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
 
     // MARK: - Links
 
-    public func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws {
-        try Self.check(record)
-        let date = clock.now
-        let now = date.timeIntervalSince1970
-        try await write { db in
-            if replacingMetadata {
-                try Self.upsert(metadata, db, now: date)
-            } else {
-                try Self.insertIfMissing(metadata, db, now: date)
-            }
-            try Self.saveLink(record, to: metadata.id, at: now, db)
-        }
+    public func forgetEpoch() async throws -> ForgetEpoch {
+        try await read { db in try Self.epoch(db) }
     }
 
-    public func saveLink(
-        _ record: RecordID, to id: SpotifyID,
-        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
-    ) async throws {
-        try Self.check(record)
-        let date = clock.now
-        // GRDB begins a write IMMEDIATE: the file's write lock is held from the read on, so no
-        // other connection or process saves this playlist between the read and the write.
-        try await write { db in
-            let cached = try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue])
-                .map(Self.metadata)
-            let metadata = try Self.merged(cached, for: id, merge)
-            try Self.upsert(metadata, db, now: date)
-            try Self.saveLink(record, to: id, at: date.timeIntervalSince1970, db)
+    /// The forget epoch in `db`.
+    static func epoch(_ db: Database) throws -> ForgetEpoch {
+        ForgetEpoch(try Int64.fetchOne(db, sql: "SELECT epoch FROM forgetEpoch WHERE id = 1") ?? 0)
+    }
+
+    @discardableResult
+    public func editPlaylist(
+        _ id: SpotifyID, linking record: RecordID?, ifEpoch epoch: ForgetEpoch?,
+        _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws -> Bool {
+        let linkedAt = clock.now.timeIntervalSince1970
+        // GRDB begins a write IMMEDIATE: the file's write lock is held from the epoch's read on, so
+        // no other connection or process forgets, or saves this playlist, between the read and the
+        // write.
+        return try await write { db in
+            if let epoch, try Self.epoch(db) != epoch { return false }
+            let row = try PlaylistRow.fetchOne(db, key: id.rawValue)
+            let edited = PlaylistRow(try Self.edited(row?.metadata, for: id, edit))
+            if edited != row { try edited.save(db) }
+            if let record { try Self.saveLink(record, to: id, at: linkedAt, db) }
+            return true
         }
     }
 
@@ -300,7 +298,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                     """,
                 arguments: [record.namespace, record.id])
         else { return nil }
-        let metadata = retained(Self.metadata(row))
+        let metadata = retained(try PlaylistRow(row: row).metadata)
         let card = PlaylistCard(
             record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
             cover: metadata.hasDetails ? row["coverBytes"] : nil)
@@ -310,9 +308,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     /// The cached metadata of one playlist.
     public func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id.rawValue]).map {
-                retained(Self.metadata($0))
-            }
+            try PlaylistRow.fetchOne(db, key: id.rawValue).map { retained($0.metadata) }
         }
     }
 
@@ -324,26 +320,20 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link ORDER BY linkedAt, namespace, recordID"
             )
             .map(Self.link)
-            let metadata = try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY id").map {
-                self.retained(Self.metadata($0))
+            let metadata = try PlaylistRow.order(Column("id")).fetchAll(db).map {
+                self.retained($0.metadata)
             }
             return (links, metadata)
         }
-    }
-
-    public func saveMetadata(_ metadata: PlaylistMetadata) async throws {
-        let now = clock.now
-        try await write { db in try Self.upsert(metadata, db, now: now) }
     }
 
     @discardableResult
     public func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
         -> RestoreReport
     {
-        let now = clock.now
-        return try await write { db in
+        try await write { db in
             var report = RestoreReport()
-            for playlist in metadata { try Self.upsert(playlist, db, now: now) }
+            for playlist in metadata { try PlaylistRow(playlist).save(db) }
             for link in links {
                 let existing = try Row.fetchOne(
                     db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
@@ -357,7 +347,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                     existing: existing, restored: link, replacingNewer: replacingNewer)
                 report.note(decision, link)
                 guard decision == .add || decision == .replace else { continue }
-                try Self.insertIfMissing(PlaylistMetadata(id: link.playlist), db, now: now)
+                try PlaylistRow(PlaylistMetadata(id: link.playlist)).insert(db, onConflict: .ignore)
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
                     arguments: [
@@ -377,10 +367,8 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             try db.execute(sql: "DELETE FROM cover")
             try db.execute(sql: "DELETE FROM libraryPlaylist")
             try db.execute(sql: "DELETE FROM playlist WHERE id NOT IN (SELECT playlistID FROM link)")
-            try db.execute(
-                sql: """
-                    UPDATE playlist SET \(Self.cleared), droppedAt = NULL
-                    """)
+            try PlaylistRow.updateAll(db, try PlaylistRow.assignments(PlaylistMetadata.forgotten))
+            try db.execute(sql: "UPDATE forgetEpoch SET epoch = epoch + 1 WHERE id = 1")
         }
         let writer = try database.writer()
         do {
@@ -395,20 +383,13 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
-    /// The assignments that clear every detail from Spotify.
-    static let cleared = """
-        name = NULL, description = NULL, ownerName = NULL, trackCount = NULL, durationMs = NULL,
-        unavailableCount = NULL, snapshotID = NULL, fetchedAt = NULL, availability = 'unknown', coverURL = NULL,
-        savedAt = NULL
-        """
-
     /// Whether anything in `db` is past `limits`: a playlist's details saved before `details`, or a
     /// cover not shown since `covers` (seconds since 1970).
     private static func pastLimits(_ db: Database, _ limits: (details: Double, covers: Double)) throws -> Bool {
         try Bool.fetchOne(
             db,
             sql: """
-                SELECT EXISTS (SELECT 1 FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
+                SELECT EXISTS (SELECT 1 FROM playlist WHERE \(PlaylistRow.detailsSavedAt) < ?)
                     OR EXISTS (SELECT 1 FROM cover WHERE lastUsedAt < ?)
                 """, arguments: [limits.details, limits.covers]) ?? false
     }
@@ -418,64 +399,12 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         try db.execute(
             sql: """
                 DELETE FROM cover WHERE playlistID IN (
-                    SELECT id FROM playlist WHERE COALESCE(savedAt, fetchedAt) < ?)
+                    SELECT id FROM playlist WHERE \(PlaylistRow.detailsSavedAt) < ?)
                 """,
             arguments: [limits.details])
-        try db.execute(
-            sql: "UPDATE playlist SET \(Self.cleared), droppedAt = ? WHERE COALESCE(savedAt, fetchedAt) < ?",
-            arguments: [now.timeIntervalSince1970, limits.details])
+        try PlaylistRow.saved(before: limits.details).updateAll(
+            db, try PlaylistRow.assignments { .expired($0, at: now) })
         try db.execute(sql: "DELETE FROM cover WHERE lastUsedAt < ?", arguments: [limits.covers])
-    }
-
-    static func insertIfMissing(_ metadata: PlaylistMetadata, _ db: Database, now: Date) throws {
-        try upsert(metadata, db, now: now, replacing: false)
-    }
-
-    /// Saves `metadata`: over the cached row when `replacing`, otherwise only where there is none.
-    /// Details saved without `PlaylistMetadata.savedAt` are stamped `now`.
-    static func upsert(_ metadata: PlaylistMetadata, _ db: Database, now: Date, replacing: Bool = true) throws {
-        let metadata = metadata.stamped(now)
-        let conflict =
-            replacing
-            ? """
-            DO UPDATE SET name = excluded.name, description = excluded.description,
-                ownerName = excluded.ownerName, trackCount = excluded.trackCount, durationMs = excluded.durationMs,
-                unavailableCount = excluded.unavailableCount, snapshotID = excluded.snapshotID,
-                fetchedAt = excluded.fetchedAt, availability = excluded.availability, coverURL = excluded.coverURL,
-                savedAt = excluded.savedAt, droppedAt = excluded.droppedAt
-            """ : "DO NOTHING"
-        try db.execute(
-            sql: """
-                INSERT INTO playlist (id, name, description, ownerName, trackCount, durationMs, unavailableCount,
-                                      snapshotID, fetchedAt, availability, coverURL, savedAt, droppedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) \(conflict)
-                """,
-            arguments: [
-                metadata.id.rawValue, metadata.name, metadata.description, metadata.ownerName, metadata.trackCount,
-                metadata.totalDuration.map { Int64(($0.seconds * 1000).rounded()) }, metadata.unavailableCount,
-                metadata.snapshotID, metadata.fetchedAt?.timeIntervalSince1970, metadata.availability.rawValue,
-                metadata.coverURL?.absoluteString, metadata.savedAt?.timeIntervalSince1970,
-                metadata.droppedAt?.timeIntervalSince1970,
-            ])
-    }
-
-    static func metadata(_ row: Row) -> PlaylistMetadata {
-        var metadata = PlaylistMetadata(
-            id: SpotifyID(unchecked: row["id"]),
-            availability: PlaylistAvailability(rawValue: row["availability"]) ?? .unknown)
-        metadata.name = row["name"]
-        metadata.description = row["description"]
-        metadata.ownerName = row["ownerName"]
-        metadata.trackCount = row["trackCount"]
-        metadata.totalDuration = (row["durationMs"] as Int64?).map { .milliseconds($0) }
-        metadata.unavailableCount = row["unavailableCount"]
-        metadata.snapshotID = row["snapshotID"]
-        metadata.fetchedAt = (row["fetchedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        metadata.coverURL = (row["coverURL"] as String?).flatMap(URL.init(string:))
-        metadata.savedAt = (row["savedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        metadata.droppedAt = (row["droppedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        return metadata
     }
 
     // MARK: - Plumbing
@@ -490,9 +419,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         guard let (before, now) = readOnlyCutoff.withLock({ $0 }),
             let saved = metadata.savedAt ?? metadata.fetchedAt, saved.timeIntervalSince1970 < before
         else { return metadata }
-        var kept = PlaylistMetadata(id: metadata.id)
-        kept.droppedAt = now
-        return kept
+        return .expired(metadata.id, at: now)
     }
 
     /// Runs `body` in a read on GRDB's own queue, never the caller's thread: a store called from the

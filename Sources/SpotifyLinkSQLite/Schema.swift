@@ -84,6 +84,16 @@ enum Schema {
         migrator.registerMigration("v7 library access") { db in
             try db.alter(table: "libraryPlaylist") { t in t.add(column: "access", .text) }
         }
+        // The forget epoch: every forget increases it in its own transaction, and a write that read
+        // an earlier one (a refresh's answer arriving after a disconnect, in this process or a
+        // widget's) is refused. One row.
+        migrator.registerMigration("v8 forget epoch") { db in
+            try db.create(table: "forgetEpoch") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("epoch", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO forgetEpoch (id, epoch) VALUES (1, 0)")
+        }
         return migrator
     }
 }

@@ -17,3 +17,20 @@ extension Duration {
         return .milliseconds(Int64((min(value, 1e9) * 1000).rounded(.up)))
     }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded to the nearest, as the stores keep it; clamped
+    /// to `Int64`'s range, so that an absurd duration (a song of `Int.max` milliseconds, from
+    /// Spotify or a backup, or the sum of many) saturates instead of trapping in the app.
+    package var clampedMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        // attoseconds is within ±1e18: its milliseconds, to the nearest, fit.
+        let rest =
+            (attoseconds + (attoseconds < 0 ? -500_000_000_000_000 : 500_000_000_000_000)) / 1_000_000_000_000_000
+        let (sum, sumOverflow) = whole.addingReportingOverflow(rest)
+        guard !sumOverflow else { return rest < 0 ? .min : .max }
+        return sum
+    }
+}

@@ -15,7 +15,7 @@ struct LinksDriftTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let hits = try await playlistID(emulator, "Today's Top Hits")
             try await links.linked.link(session42, to: hits)
-            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
+            let refresher = MetadataRefresher(links: links.linked, client: await emulatorClient(emulator, clock: clock))
             #expect(try await refresher.refresh(record: session42) == .spotifyOwned)
             let card = try #require(try await links.card(for: session42))
             #expect(card.metadata.availability == .spotifyOwned)
@@ -37,7 +37,7 @@ struct LinksDriftTests {
                     RecordID(namespace: "s", id: "\(index)"), to: try await playlistID(emulator, name))
             }
             await emulator.control("faults", ["kind": kind, "count": "100"])
-            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator, clock: clock))
+            let refresher = MetadataRefresher(links: links.linked, client: await emulatorClient(emulator, clock: clock))
             await #expect {
                 try await refresher.refreshStale(olderThan: .zero, concurrency: 1)
             } throws: { error in

@@ -51,7 +51,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let calm = try await playlistID(emulator, "Calm Evening")
             try await links.linked.link(session42, to: calm)
-            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
+            let refresher = MetadataRefresher(links: links.linked, client: await emulatorClient(emulator))
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
             // The cached cover is the 300 px image, byte for byte as the emulator serves it.
             let coverURL = try #require(try await links.card(for: session42)?.metadata.coverURL)
@@ -76,7 +76,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let running = try await playlistID(emulator, "Running Mix")
             try await links.linked.link(session42, to: running)
-            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
+            let refresher = MetadataRefresher(links: links.linked, client: await emulatorClient(emulator))
             _ = try await refresher.refresh(record: session42)
             #expect(await emulator.totalRequests(prefix: "GET /v1/playlists") == 11)
             await emulator.resetStatistics()
@@ -91,7 +91,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let deep = try await playlistID(emulator, "Deep Work")
             try await links.linked.link(session42, to: deep)
-            let refresher = MetadataRefresher(store: links, client: await emulatorClient(emulator))
+            let refresher = MetadataRefresher(links: links.linked, client: await emulatorClient(emulator))
             _ = try await refresher.refresh(record: session42)
             await emulator.control("playlists/\(deep.rawValue)/rename", ["name": "Deeper Work"])
             #expect(try await refresher.refresh(record: session42) == .refreshed(entriesFetched: true))
@@ -119,7 +119,7 @@ struct PlaylistLinksTests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             try await links.linked.link(session42, to: try await playlistID(emulator, "Running Mix"))
             let seen = Lock<[Int]>([])
-            let outcome = try await MetadataRefresher(store: links, client: await emulatorClient(emulator))
+            let outcome = try await MetadataRefresher(links: links.linked, client: await emulatorClient(emulator))
                 .refresh(record: session42) { progress in seen.withLock { $0.append(progress.fetched) } }
             #expect(outcome == .refreshed(entriesFetched: true))
             #expect(seen.withLock { $0.last } == 500)
@@ -135,7 +135,7 @@ struct PlaylistLinksTests {
             let hits = try await playlistID(emulator, "Lo-Fi Focus Beats")
             let mine = try await emulatorClient(emulator).allMyPlaylists().items
             try await links.linked.link(session42, to: try #require(mine.first { $0.id == hits }))
-            _ = try await MetadataRefresher(store: links, client: await emulatorClient(emulator)).refresh(
+            _ = try await MetadataRefresher(links: links.linked, client: await emulatorClient(emulator)).refresh(
                 record: session42)
             let card = try #require(try await links.card(for: session42))
             #expect(card.metadata.trackCount == 80)
@@ -152,7 +152,7 @@ struct PlaylistLinksTests {
                 try await links.linked.link(
                     RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
-            let refresher = MetadataRefresher(store: links, client: client)
+            let refresher = MetadataRefresher(links: links.linked, client: client)
             #expect(try await refresher.refreshStale(olderThan: .seconds(3600), concurrency: 2).count == 3)
             #expect(try await refresher.refreshStale(olderThan: .seconds(3600)).isEmpty)
             try await clock.sleep(for: .seconds(3601))
@@ -263,7 +263,7 @@ struct PlaylistLinksTests {
 
     @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {
         let names = Schema.migrator.migrations
-        #expect(names.count == 7)
+        #expect(names.count == 8)
         for (index, name) in names.enumerated() {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue, upTo: name)

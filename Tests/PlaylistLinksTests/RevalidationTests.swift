@@ -32,7 +32,7 @@ struct RevalidationTests {
                 try await links.linked.link(RecordID(namespace: "routine", id: "\(index)"), to: id)
             }
             let client = await emulatorClient(emulator, clock: clock)
-            let refresher = MetadataRefresher(store: links, client: client)
+            let refresher = MetadataRefresher(links: links.linked, client: client)
             let first = try await refresher.refreshStale(olderThan: .zero)
             #expect(first.values.allSatisfy { $0 == .refreshed(entriesFetched: true) })
             await emulator.resetStatistics()
@@ -73,7 +73,7 @@ struct RevalidationTests {
                 try await links.linked.link(
                     RecordID(namespace: "session", id: "\(index)"), to: try await playlistID(emulator, name))
             }
-            let refresher = MetadataRefresher(store: links, client: client)
+            let refresher = MetadataRefresher(links: links.linked, client: client)
             _ = try await refresher.refreshStale(olderThan: .zero)
             await emulator.resetStatistics()
             try await clock.sleep(for: .seconds(7200))
@@ -94,7 +94,7 @@ struct RevalidationTests {
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
                 ledger: RequestLedger(key: key, dailyBudget: 0))
-            let outcome = try await MetadataRefresher(store: links, client: client).refresh(record: session42)
+            let outcome = try await MetadataRefresher(links: links.linked, client: client).refresh(record: session42)
             guard case .failed(let error) = outcome else {
                 Issue.record("expected stale, got \(String(describing: outcome))")
                 return
@@ -102,7 +102,7 @@ struct RevalidationTests {
             #expect(error.code == .budgetExhausted && error.message.contains("daily budget"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             // A person asking still gets through.
-            let asked = try await MetadataRefresher(store: links, client: client, origin: .person).refresh(
+            let asked = try await MetadataRefresher(links: links.linked, client: client, origin: .person).refresh(
                 record: session42)
             #expect(asked == .refreshed(entriesFetched: true))
         }

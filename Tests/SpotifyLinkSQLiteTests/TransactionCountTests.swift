@@ -63,7 +63,7 @@ struct TransactionCountTests {
         let (store, folder) = try store(transactions, clock: clock)
         var details = PlaylistMetadata(id: focus, availability: .available)
         details.name = "Focus"
-        try await store.saveLink(session, to: details, replacingMetadata: true)
+        try await store.saveLink(session, to: details)
         try await store.saveCover(Data("cover".utf8), for: focus)
         return (store, folder)
     }

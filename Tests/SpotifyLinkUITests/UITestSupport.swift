@@ -12,39 +12,6 @@ import SpotifyTesting
 import Synchronization
 import Testing
 
-/// Real HTTP to the emulator, counting every request, with gates that hold a chosen response
-/// until the test releases it (to make answers arrive out of order, or late).
-final class GatedTransport: Transport {
-    /// One held response.
-    typealias Gate = TestGate
-
-    private let inner = URLSessionTransport()
-    private let state = Lock<(count: Int, gates: [(@Sendable (HTTPRequest) -> Bool, Gate)])>((0, []))
-
-    /// Requests sent so far, token requests included.
-    var requestCount: Int { state.withLock { $0.count } }
-
-    /// Holds the response to the next request matching `predicate` until the gate opens.
-    func hold(where predicate: @escaping @Sendable (HTTPRequest) -> Bool) -> Gate {
-        let gate = Gate()
-        state.withLock { $0.gates.append((predicate, gate)) }
-        return gate
-    }
-
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (
-        HTTPResponse, Data
-    ) {
-        let gate = state.withLock { state -> Gate? in
-            state.count += 1
-            guard let index = state.gates.firstIndex(where: { $0.0(request) }) else { return nil }
-            return state.gates.remove(at: index).1
-        }
-        let result = try await inner.send(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
-        await gate?.hold()
-        return result
-    }
-}
-
 /// Everything the models need, built as an app builds it (`SpotifyLink` over the emulator's
 /// `SpotifyServices`), wired to one emulator and one manual test clock.
 @MainActor

@@ -30,10 +30,13 @@ public struct MetadataRefresher: Sendable {
         /// Spotify could not be reached or failed, with the error that says why (an app words it
         /// with its own text); the cache was left as it was.
         case failed(SpotifyAPIError)
+        /// The details from Spotify were forgotten (the user disconnected) while Spotify answered:
+        /// nothing of the answer was saved, as the disconnect asks.
+        case forgotten
     }
 
-    /// Where the metadata and covers are kept.
-    package let store: any PlaylistLinkStore
+    /// Where the metadata and covers are kept: the refresher writes through this door alone.
+    package let links: LinkedPlaylists
     /// The client the refresher reads through (its gate, ledger and session).
     package let client: SpotifyClient
     let transport: any Transport
@@ -49,16 +52,7 @@ public struct MetadataRefresher: Sendable {
         links: LinkedPlaylists, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
         origin: RequestOrigin = .backgroundWork
     ) {
-        self.init(store: links.store, client: client, transport: transport, origin: origin)
-    }
-
-    /// A refresher saving into `store` directly: ``init(links:client:transport:origin:)`` for a
-    /// storage implementer's tests.
-    @_spi(Storage) public init(
-        store: any PlaylistLinkStore, client: SpotifyClient, transport: any Transport = platformDefaultTransport(),
-        origin: RequestOrigin = .backgroundWork
-    ) {
-        self.store = store
+        self.links = links
         self.client = client
         self.transport = transport
         self.origin = origin
@@ -68,7 +62,7 @@ public struct MetadataRefresher: Sendable {
     @discardableResult
     public func refresh(record: RecordID, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> Outcome?
     {
-        guard let id = try await store.link(for: record)?.playlist else { return nil }
+        guard let id = try await links.link(for: record)?.playlist else { return nil }
         return try await refresh(playlist: id, progress: progress)
     }
 
@@ -80,10 +74,14 @@ public struct MetadataRefresher: Sendable {
         async throws -> [SpotifyID: Outcome]
     {
         let now = client.clock.now
+        // Read before what is saved: a forget after it refuses what the library listing says.
+        let epoch = try await links.forgetEpoch()
+        let saved = try await links.saved()
+        let metadata = Dictionary(saved.metadata.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var due: [SpotifyID] = []
         var cached: [SpotifyID: PlaylistMetadata] = [:]
-        for id in Set(try await store.links().map(\.playlist)).sorted() {
-            let metadata = try await store.metadata(for: id)
+        for id in Set(saved.links.map(\.playlist)).sorted() {
+            let metadata = metadata[id]
             // Spotify's own playlists stay closed to apps: asking again every day would only spend requests.
             if metadata?.availability == .spotifyOwned { continue }
             if metadata?.fetchedAt.map({ now.timeIntervalSince($0) >= age.seconds }) ?? true {
@@ -91,7 +89,7 @@ public struct MetadataRefresher: Sendable {
                 cached[id] = metadata
             }
         }
-        var outcomes = try await revalidateFromLibrary(cached)
+        var outcomes = try await revalidateFromLibrary(cached, epoch: epoch)
         if !outcomes.isEmpty { progress?(outcomes.count, due.count) }
         due.removeAll { outcomes[$0] != nil }
         let total = outcomes.count + due.count
@@ -107,7 +105,9 @@ public struct MetadataRefresher: Sendable {
 
     /// Confirms unchanged playlists from the pages of `/me/playlists`: one request answers for up
     /// to 50 of them. Reads pages only while that is cheaper than one request per playlist left.
-    private func revalidateFromLibrary(_ due: [SpotifyID: PlaylistMetadata]) async throws -> [SpotifyID: Outcome] {
+    private func revalidateFromLibrary(_ due: [SpotifyID: PlaylistMetadata], epoch: ForgetEpoch) async throws
+        -> [SpotifyID: Outcome]
+    {
         // A playlist read before can be confirmed by its snapshot alone.
         var pending = due.compactMapValues { metadata -> String? in
             [.available, .detailsOnly].contains(metadata.availability) && metadata.fetchedAt != nil
@@ -129,8 +129,7 @@ public struct MetadataRefresher: Sendable {
             for playlist in page.items {
                 guard let snapshot = pending.removeValue(forKey: playlist.id) else { continue }
                 if playlist.snapshotID == snapshot {
-                    try await keepUnchanged(playlist)
-                    outcomes[playlist.id] = .unchanged
+                    outcomes[playlist.id] = try await keepUnchanged(playlist, epoch: epoch)
                 }
             }
             offset += page.elementCount
@@ -141,22 +140,17 @@ public struct MetadataRefresher: Sendable {
         return outcomes
     }
 
-    /// Stores what the library listing says of an unchanged playlist; count, duration and cover stay.
-    private func keepUnchanged(_ playlist: SimplifiedPlaylist) async throws {
-        var metadata = try await store.metadata(for: playlist.id) ?? PlaylistMetadata(id: playlist.id)
-        let cover = metadata.update(from: playlist)
-        if metadata.availability == .detailsOnly {
-            // Its songs stay out of reach: the listing's count is all there is.
-            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-        } else {
-            metadata.availability = .available
+    /// Saves what the library listing says of an unchanged playlist; count, duration and cover stay.
+    private func keepUnchanged(_ playlist: SimplifiedPlaylist, epoch: ForgetEpoch) async throws -> Outcome {
+        let now = client.clock.now
+        let kept = try await links.edit(playlist.id, ifEpoch: epoch) { saved in
+            (saved ?? PlaylistMetadata(id: playlist.id)).listedUnchanged(playlist, at: now)
         }
-        metadata.fetchedAt = client.clock.now
-        metadata.savedAt = client.clock.now
-        try await store.saveMetadata(metadata)
-        if let cover, (try? await store.cover(for: playlist.id)) == nil {
-            await fetchCover(cover.url, for: playlist.id)
+        guard kept else { return .forgotten }
+        if let cover = SpotifyImage.best(in: playlist.images), (try? await links.cover(for: playlist.id)) == nil {
+            await fetchCover(cover.url, for: playlist.id, ifEpoch: epoch)
         }
+        return .unchanged
     }
 
     /// Refreshes one playlist's metadata, entries (when its snapshot changed) and cover.
@@ -166,87 +160,82 @@ public struct MetadataRefresher: Sendable {
         try await SpotifyClient.withOrigin(origin) { try await read(playlist: id, progress: progress) }
     }
 
+    /// Reads playlist `id` from Spotify and saves what the answer says, unless its details were
+    /// forgotten meanwhile: the epoch is read first, and every save names it.
     private func read(playlist id: SpotifyID, progress: (@Sendable (FetchProgress) -> Void)?) async throws -> Outcome {
-        var metadata = try await store.metadata(for: id) ?? PlaylistMetadata(id: id)
+        let epoch = try await links.forgetEpoch()
+        let saved = try await links.metadata(for: id) ?? PlaylistMetadata(id: id)
         let playlist: Playlist
         do {
             playlist = try await client.playlist(id)
         } catch let error as SpotifyAPIError {
+            let gone: (PlaylistAvailability, Outcome)
             switch error.code {
-            case .notFound where SpotifyID.isEditorial(id):
-                metadata.availability = .spotifyOwned
-                metadata.fetchedAt = client.clock.now
-                try await store.saveMetadata(metadata)
-                return .spotifyOwned
-            case .notFound:
-                metadata.availability = .notFound
-                try await store.saveMetadata(metadata)
-                return .notFound
-            case .forbidden, .playlistNotOwned:
-                metadata.availability = .forbidden
-                try await store.saveMetadata(metadata)
-                return .forbidden
+            case .notFound where SpotifyID.isEditorial(id): gone = (.spotifyOwned, .spotifyOwned)
+            case .notFound: gone = (.notFound, .notFound)
+            case .forbidden, .playlistNotOwned: gone = (.forbidden, .forbidden)
             default:
                 // Refusals of the whole account (not on the user list, the owner's Premium, a
                 // missing scope) stop the refresh: asking again cannot help.
                 if error.refusesAccount { throw error }
                 return .failed(error)
             }
+            let now = client.clock.now
+            let marked = try await links.edit(id, ifEpoch: epoch) { saved in
+                (saved ?? PlaylistMetadata(id: id)).gone(gone.0, at: now)
+            }
+            return marked ? gone.1 : .forgotten
         }
         let summary = playlist.summary
-        let entriesKnown = metadata.totalDuration != nil && metadata.trackCount != nil
-        let unchanged = summary.snapshotID != nil && summary.snapshotID == metadata.snapshotID && entriesKnown
-        let cover = metadata.update(from: summary)
-        metadata.availability = .available
-        metadata.fetchedAt = client.clock.now
-        metadata.savedAt = client.clock.now
-        var entriesFetched = false
-        if !unchanged {
-            if let firstPage = playlist.items {
-                let entries: [PlaylistEntry]
-                let nullEntries: Int
-                if firstPage.next == nil, firstPage.offset == 0 {
-                    entries = firstPage.items
-                    nullEntries = firstPage.nullCount
-                    progress?(FetchProgress(fetched: entries.count, total: firstPage.total))
-                } else {
-                    do {
-                        let all = try await client.allPlaylistEntries(id, progress: progress)
-                        entries = all.items
-                        nullEntries = all.nullCount
-                    } catch let error as SpotifyAPIError {
-                        return .failed(error)
-                    }
-                }
-                let durations = entries.compactMap(\.item.duration)
-                metadata.trackCount = playlist.itemCount ?? entries.count + nullEntries
-                metadata.unavailableCount = entries.count - durations.count + nullEntries
-                metadata.totalDuration = durations.reduce(.zero, +)
-                entriesFetched = true
+        let entriesKnown = saved.totalDuration != nil && saved.trackCount != nil
+        let unchanged = summary.snapshotID != nil && summary.snapshotID == saved.snapshotID && entriesKnown
+        let entries: PlaylistAnswer.Entries
+        if unchanged {
+            entries = .unchanged
+        } else if let firstPage = playlist.items {
+            let items: [PlaylistEntry]
+            let nullEntries: Int
+            if firstPage.next == nil, firstPage.offset == 0 {
+                items = firstPage.items
+                nullEntries = firstPage.nullCount
+                progress?(FetchProgress(fetched: items.count, total: firstPage.total))
             } else {
-                // Since 2026 Spotify sends no entries for playlists the user neither owns nor
-                // collaborates on: the count is whatever Spotify says, the duration stays unknown.
-                metadata.availability = .detailsOnly
-                metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-                metadata.totalDuration = nil
-                metadata.unavailableCount = nil
+                do {
+                    let all = try await client.allPlaylistEntries(id, progress: progress)
+                    items = all.items
+                    nullEntries = all.nullCount
+                } catch let error as SpotifyAPIError {
+                    return .failed(error)
+                }
             }
-            metadata.snapshotID = summary.snapshotID
+            let durations = items.compactMap(\.item.duration)
+            entries = .read(
+                count: items.count + nullEntries, unavailable: items.count - durations.count + nullEntries,
+                duration: durations.reduce(.zero, +))
+        } else {
+            entries = .notServed
         }
-        try await store.saveMetadata(metadata)
-        if let cover, (try? await store.cover(for: id)) == nil || !unchanged {
-            await fetchCover(cover.url, for: id)
+        let answer = PlaylistAnswer(playlist: summary, itemCount: playlist.itemCount, entries: entries)
+        let now = client.clock.now
+        let refreshed = try await links.edit(id, ifEpoch: epoch) { saved in
+            (saved ?? PlaylistMetadata(id: id)).refreshed(with: answer, at: now)
         }
-        return .refreshed(entriesFetched: entriesFetched)
+        guard refreshed else { return .forgotten }
+        if let cover = SpotifyImage.best(in: summary.images), (try? await links.cover(for: id)) == nil || !unchanged {
+            await fetchCover(cover.url, for: id, ifEpoch: epoch)
+        }
+        if case .read = entries { return .refreshed(entriesFetched: true) }
+        return .refreshed(entriesFetched: false)
     }
 
-    private func fetchCover(_ url: URL, for id: SpotifyID) async {
+    /// Fetches the cover at `url` and saves it, unless a forget came after `epoch`.
+    private func fetchCover(_ url: URL, for id: SpotifyID, ifEpoch epoch: ForgetEpoch) async {
         let request = HTTPRequest(method: .get, url: url)
         guard
             let (response, data) = try? await transport.send(
                 request, body: nil, timeout: .seconds(20), maxBodyBytes: 4 << 20),
             response.status.code == 200, !data.isEmpty
         else { return }
-        try? await store.saveCover(data, for: id)
+        _ = try? await links.saveCover(data, for: id, ifEpoch: epoch)
     }
 }

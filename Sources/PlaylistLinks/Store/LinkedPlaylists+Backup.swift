@@ -57,9 +57,15 @@ extension LinkedPlaylists {
                 throw PlaylistLinksError(
                     code: .invalidImport, message: "The export names a playlist ID that is not 22 letters and digits.")
             }
+            guard (try? link.record.check()) != nil else {
+                throw PlaylistLinksError(
+                    code: .invalidImport, message: "The export names a record without a namespace or an ID.")
+            }
             return PlaylistLink(record: link.record, playlist: id, linkedAt: link.linkedAt)
         }
-        return try await store.restore(links: links, metadata: backup.playlists, replacingNewer: replacingNewer)
+        let now = store.clock.now
+        return try await store.restore(
+            links: links, metadata: backup.playlists.map { $0.stamped(now) }, replacingNewer: replacingNewer)
     }
 
     /// Why `data` is not an export, in words: what was expected and where it went wrong, never the

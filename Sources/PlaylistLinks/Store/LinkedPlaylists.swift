@@ -23,7 +23,11 @@ public import SpotifyWebAPI
 /// Linking works at once and offline: the link is saved with whatever is known of the playlist,
 /// and a card's refresh (`MetadataRefresher`) fills in the rest later. The merge of what is known
 /// with what is saved happens inside the link's transaction, so a refresh saving the same playlist
-/// meanwhile is never undone.
+/// meanwhile is never undone; and a refresh whose answer arrives after a forget (a disconnect)
+/// saves nothing of it.
+///
+/// It is the only way in for every writer: apps, `MetadataRefresher`, the command line. The rules
+/// of what is saved are `PlaylistMetadata`'s edits, and the storage below writes rows.
 public struct LinkedPlaylists: Sendable {
     /// The storage the operations run on.
     @_spi(Storage) public let store: any PlaylistLinkStore
@@ -41,13 +45,8 @@ public struct LinkedPlaylists: Sendable {
     /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a namespace
     ///   or an ID, or `.database` when the storage fails (nothing is changed then).
     public func link(_ record: RecordID, to playlist: SimplifiedPlaylist, access: PlaylistAccess? = nil) async throws {
-        try await store.saveLink(record, to: playlist.id) { cached in
-            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
-            metadata.update(from: playlist)
-            if let access { metadata.availability = access.availability }
-            metadata.trackCount = playlist.itemCount ?? metadata.trackCount
-            metadata.savedAt = nil  // fresh from Spotify: the store stamps it
-            return metadata
+        try await edit(playlist.id, linking: record, ifEpoch: nil) { cached in
+            .linking(playlist, access: access, over: cached)
         }
     }
 
@@ -57,35 +56,14 @@ public struct LinkedPlaylists: Sendable {
     /// an earlier read stays where the library says nothing.
     /// - Throws: ``PlaylistLinksError``, as ``link(_:to:access:)`` does.
     public func link(_ record: RecordID, to playlist: LibraryPlaylist) async throws {
-        try await store.saveLink(record, to: playlist.id) { cached in
-            var metadata = cached ?? PlaylistMetadata(id: playlist.id)
-            metadata.name = playlist.name
-            metadata.ownerName = playlist.ownerName ?? metadata.ownerName
-            metadata.trackCount = playlist.trackCount ?? metadata.trackCount
-            metadata.coverURL = playlist.coverURL ?? metadata.coverURL
-            if metadata.snapshotID != playlist.snapshotID {
-                // Another version than the one whose duration is saved: the next refresh reads it.
-                metadata.totalDuration = nil
-                metadata.unavailableCount = nil
-                metadata.fetchedAt = nil
-            }
-            metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
-            // Just listed, so served: what the listing said the app can read, else served as before.
-            if let access = playlist.access {
-                metadata.availability = access.availability
-            } else if metadata.availability == .unknown {
-                metadata.availability = .available
-            }
-            metadata.savedAt = nil  // fresh from Spotify's listing: the store stamps it
-            return metadata
-        }
+        try await edit(playlist.id, linking: record, ifEpoch: nil) { cached in .linking(playlist, over: cached) }
     }
 
     /// Links `record` to a playlist known only by its ID (a pasted link or URI); what is saved of
     /// that playlist stays, and a card's refresh reads the rest.
     /// - Throws: ``PlaylistLinksError``, as ``link(_:to:access:)`` does.
     public func link(_ record: RecordID, to id: SpotifyID) async throws {
-        try await store.saveLink(record, to: PlaylistMetadata(id: id), replacingMetadata: false)
+        try await edit(id, linking: record, ifEpoch: nil) { cached in .linking(id, over: cached) }
     }
 
     /// Removes the link of `record` (when the app deletes the record, say); what is saved of the
@@ -134,9 +112,17 @@ public struct LinkedPlaylists: Sendable {
     /// - Returns: the list as saved, in library order, so the caller need not read it back.
     @discardableResult
     public func replaceLibrary(_ playlists: [SimplifiedPlaylist], userID: String?) async throws -> [LibraryPlaylist] {
+        try await replaceLibrary(playlists, userID: userID, ifEpoch: nil) ?? []
+    }
+
+    /// ``replaceLibrary(_:userID:)`` for a listing asked for when the forget epoch was `epoch`:
+    /// nothing is saved, and `nil` returned, when the details were forgotten since (a disconnect
+    /// while Spotify answered).
+    package func replaceLibrary(_ playlists: [SimplifiedPlaylist], userID: String?, ifEpoch epoch: ForgetEpoch?)
+        async throws -> [LibraryPlaylist]?
+    {
         let library = playlists.map { LibraryPlaylist(playlist: $0, userID: userID) }
-        try await store.replaceLibrary(library)
-        return library
+        return try await store.replaceLibrary(library, ifEpoch: epoch) ? library : nil
     }
 
     /// The saved copy of the user's own playlists, in library order.
@@ -162,5 +148,51 @@ public struct LinkedPlaylists: Sendable {
     /// longer request or process any of that user's personal data" when the user disconnects.
     public func forgetSpotifyDetails() async throws {
         try await store.forgetSpotifyDetails()
+    }
+
+    // MARK: The door for the package's own writers
+
+    /// The forget epoch now: read it before what an edit will carry (the saved details, then
+    /// Spotify's answer), and pass it to the edit, which a forget since then refuses.
+    package func forgetEpoch() async throws -> ForgetEpoch {
+        try await store.forgetEpoch()
+    }
+
+    /// Every link and the saved metadata of every playlist, read in one transaction.
+    package func saved() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
+        try await store.snapshot()
+    }
+
+    /// The saved metadata of one playlist, as it is stored.
+    package func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
+        try await store.metadata(for: id)
+    }
+
+    /// Saves what `edit` makes of playlist `id`'s saved metadata, stamped at the store clock's
+    /// present (``PlaylistMetadata/stamped(_:)``), and links `record` to it when given: one
+    /// transaction, refused when a forget came after `epoch`.
+    /// - Returns: `false` when a forget came after `epoch`: nothing was written.
+    @discardableResult
+    package func edit(
+        _ id: SpotifyID, linking record: RecordID? = nil, ifEpoch epoch: ForgetEpoch?,
+        _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws -> Bool {
+        try record?.check()
+        let now = store.clock.now
+        return try await store.editPlaylist(id, linking: record, ifEpoch: epoch) { cached in
+            edit(cached).stamped(now)
+        }
+    }
+
+    /// Saves the cover bytes of playlist `id`, refused when a forget came after `epoch`.
+    /// - Returns: `false` when a forget came after `epoch`: nothing was written.
+    @discardableResult
+    package func saveCover(_ bytes: Data, for id: SpotifyID, ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
+        try await store.saveCover(bytes, for: id, ifEpoch: epoch)
+    }
+
+    /// The saved cover bytes of playlist `id`.
+    package func cover(for id: SpotifyID) async throws -> Data? {
+        try await store.cover(for: id)
     }
 }

@@ -17,6 +17,16 @@ public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// `namespace/id`.
     public var description: String { "\(namespace)/\(id)" }
+
+    /// Refuses a record without a namespace or an ID: ``LinkedPlaylists`` checks every record it
+    /// links or restores before the store sees it.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument`.
+    package func check() throws {
+        guard !namespace.isEmpty, !id.isEmpty else {
+            throw PlaylistLinksError(
+                code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
+        }
+    }
 }
 
 /// Whether Spotify still serves a linked playlist.
@@ -123,8 +133,9 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
         self.availability = availability
     }
 
-    /// This metadata as a store saves it at `now`: details without a ``savedAt`` are stamped
-    /// `now`, and details clear ``droppedAt``. Every store saves through it, a store of your own too.
+    /// This metadata as it is saved at `now`: details without a ``savedAt`` are stamped `now`, and
+    /// details clear ``droppedAt``. ``LinkedPlaylists`` stamps every save with it before the store
+    /// writes it.
     @_spi(Storage) public func stamped(_ now: Date) -> PlaylistMetadata {
         var stamped = self
         if hasDetails {

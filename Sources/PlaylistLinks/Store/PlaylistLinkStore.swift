@@ -1,47 +1,57 @@
 public import Foundation
 public import SpotifyWebAPI
 
-/// The storage contract behind ``LinkedPlaylists``: the primitives a store implements, for the
-/// stores of this package and a backend an app or server brings. Apps never call it: they link,
-/// unlink, show and back up through ``LinkedPlaylists``, which owns the merge rules and makes
-/// each of its operations one transaction of these.
+/// The storage contract behind ``LinkedPlaylists``: rows, and one atomic edit of a playlist's row,
+/// for the stores of this package and a backend an app or server brings. Apps never call it: they
+/// link, unlink, show and back up through ``LinkedPlaylists``, which owns every rule of what is
+/// saved (`PlaylistMetadata`'s edits: linking, refreshed, gone, forgotten, expired, stamped) and
+/// makes each of its operations one call here.
 ///
 /// `SQLitePlaylistLinkStore` (`SpotifyLinkSQLite`) keeps one SQLite file on the device;
 /// `PostgresPlaylistLinkStore` (`SpotifyLinkPostgres`) keeps many users in one database. Another
 /// database goes behind this protocol: the requirements are `async`, take and return only the
 /// value types of this module, and name the few operations that must be atomic. Import it with
-/// `@_spi(Storage) import PlaylistLinks`; the conformance suite of this package's tests is the
-/// specification.
+/// `@_spi(Storage) import PlaylistLinks`; the conformance checks of `SpotifyTesting`
+/// (`PlaylistLinkStoreConformance`) are the specification, and `InMemoryPlaylistLinkStore` there
+/// is a reference implementation.
 ///
 /// A conforming type:
 /// - keeps at most one link per ``RecordID``; saving a link for a record replaces its old one;
 /// - keeps a playlist's metadata while any link, or the library cache, names it, and keeps it when
 ///   the last link goes (the picker and other records may show it again);
-/// - stamps ``PlaylistMetadata/savedAt`` with its clock when metadata with details is saved
-///   without one, and clears ``PlaylistMetadata/droppedAt`` then;
+/// - writes what an edit returns as it is, stamped by ``LinkedPlaylists`` already, and applies no
+///   rule of its own to it;
+/// - keeps a forget epoch (``ForgetEpoch``) that every ``forgetSpotifyDetails()`` increases in its
+///   own transaction, and refuses a guarded write that read an earlier one, across processes that
+///   share the storage too;
 /// - throws ``PlaylistLinksError`` (code `.database` when the storage fails), never loses saved
 ///   data on a failed write, and holds no token or other secret.
 @_spi(Storage)
 public protocol PlaylistLinkStore: Sendable {
-    /// Links `record` to the playlist `metadata` describes, replacing the record's previous link and
-    /// stamping it with the store's clock, and saves the metadata in the same transaction:
-    /// replacing what is cached when `replacingMetadata`, otherwise only when nothing is cached
-    /// for that playlist yet. ``LinkedPlaylists/link(_:to:)-(_,SpotifyID)`` calls it.
-    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
-    ///   namespace or an ID: every store refuses it (the conformance suite checks).
-    func saveLink(_ record: RecordID, to metadata: PlaylistMetadata, replacingMetadata: Bool) async throws
+    /// The clock links are stamped with, and ``LinkedPlaylists`` stamps saved details by.
+    var clock: any SpotifyClock { get }
 
-    /// Links `record` to the playlist `id`, replacing the record's previous link and stamping it
-    /// with the store's clock, and saves what `merge` makes of the playlist's cached metadata
-    /// (`nil` when none is cached), all in one transaction: a metadata save by another writer (a
-    /// refresh, a widget's process) lands wholly before the read or wholly after the write, never
-    /// between them. ``LinkedPlaylists/link(_:to:)-(_,LibraryPlaylist)`` merges through it.
+    /// The most bytes of cover art the store keeps (``saveCover(_:for:ifEpoch:)`` evicts beyond it).
+    var coverCacheLimit: Int { get }
+
+    /// The store's forget epoch now. Read it before reading what an edit will carry (a refresh's
+    /// saved details, then Spotify's answer): a forget after it then refuses the edit.
+    func forgetEpoch() async throws -> ForgetEpoch
+
+    /// In one transaction: reads the metadata of playlist `id` (`nil` when none is saved) and,
+    /// unless `epoch` is given and is no longer the store's, saves what `edit` makes of it (when
+    /// that differs) and links `record`, when given, to `id` at the clock's present, replacing the
+    /// record's link. A write by another writer (a refresh, a widget's process) lands wholly before
+    /// the read or wholly after the write, never between them.
+    /// - Returns: `false` when a forget came after `epoch`: nothing was written.
     /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` for a record without a
-    ///   namespace or an ID, or when `merge` returns metadata of another playlist.
-    func saveLink(
-        _ record: RecordID, to id: SpotifyID,
-        merging merge: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
-    ) async throws
+    ///   namespace or an ID, or when `edit` returns metadata of another playlist (nothing is
+    ///   written then).
+    @discardableResult
+    func editPlaylist(
+        _ id: SpotifyID, linking record: RecordID?, ifEpoch epoch: ForgetEpoch?,
+        _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
+    ) async throws -> Bool
 
     /// Removes the link of `record`; the playlist's metadata and cover stay for other records and
     /// the picker.
@@ -55,60 +65,62 @@ public protocol PlaylistLinkStore: Sendable {
     /// Every link, oldest first.
     func links() async throws -> [PlaylistLink]
 
-    /// The cached metadata of one playlist.
+    /// The saved metadata of one playlist.
     func metadata(for id: SpotifyID) async throws -> PlaylistMetadata?
 
-    /// Every link, oldest first, and the cached metadata of every playlist, by ID, read in one
+    /// Every link, oldest first, and the saved metadata of every playlist, by ID, read in one
     /// transaction: a consistent copy for ``LinkedPlaylists/exportJSON()``, with no link or unlink
     /// by another writer landing between the two reads.
     func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata])
 
-    /// Saves `metadata`, replacing what was cached for that playlist.
-    func saveMetadata(_ metadata: PlaylistMetadata) async throws
-
     /// The card of `record`: its link, the playlist's metadata and cover, from the store alone.
     func card(for record: RecordID) async throws -> PlaylistCard?
 
-    /// The card of `record` with retention applied first, in one transaction: the details of every
-    /// playlist whose details were saved (``PlaylistMetadata/savedAt``, else
-    /// ``PlaylistMetadata/fetchedAt``) before `detailsSavedBefore` are cleared as
-    /// ``forgetSpotifyDetails()`` clears them, with ``PlaylistMetadata/droppedAt`` set to `now` and
-    /// their covers deleted; the bytes of every cover not shown since `coversShownBefore` are
-    /// deleted; then the card is read and its cover, if it has one, counts as shown at `now`. Links
-    /// stay. A store may note a cover shown at most once a day (a card read twenty times a day
-    /// then writes once). ``LinkedPlaylists/card(for:retention:at:)`` applies a
-    /// ``RetentionPolicy`` this way.
+    /// The card of `record` with retention applied first, in one transaction: every playlist whose
+    /// details were taken from Spotify (``PlaylistMetadata/detailsSavedAt``) before
+    /// `detailsSavedBefore` becomes ``PlaylistMetadata/expired(_:at:)`` at `now`, and its cover is
+    /// deleted; the bytes of every cover not shown since `coversShownBefore` are deleted; then the
+    /// card is read and its cover, if it has one, counts as shown at `now`. Links stay. A store may
+    /// note a cover shown at most once a day (a card read twenty times a day then writes once).
+    /// ``LinkedPlaylists/card(for:retention:at:)`` applies a ``RetentionPolicy`` this way.
     func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date) async throws
         -> PlaylistCard?
 
-    /// Saves cover bytes for a playlist whose metadata is cached. The store may evict other
-    /// covers to stay within its budget, never the one just saved.
-    func saveCover(_ bytes: Data, for id: SpotifyID) async throws
+    /// Saves cover bytes for a playlist whose metadata is saved, unless `epoch` is given and is no
+    /// longer the store's, then deletes the covers ``CoverBudget/evictions(_:limit:keeping:)`` names
+    /// to stay within the store's budget, in one transaction.
+    /// - Returns: `false` when a forget came after `epoch`: nothing was written.
+    @discardableResult
+    func saveCover(_ bytes: Data, for id: SpotifyID, ifEpoch epoch: ForgetEpoch?) async throws -> Bool
 
-    /// The cached cover bytes of a playlist.
+    /// The saved cover bytes of a playlist.
     func cover(for id: SpotifyID) async throws -> Data?
 
-    /// Replaces the cached copy of the user's own playlists, in the order given.
-    func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws
+    /// Replaces the saved copy of the user's own playlists, in the order given, unless `epoch` is
+    /// given and is no longer the store's.
+    /// - Returns: `false` when a forget came after `epoch`: nothing was written.
+    @discardableResult
+    func replaceLibrary(_ playlists: [LibraryPlaylist], ifEpoch epoch: ForgetEpoch?) async throws -> Bool
 
-    /// The cached copy of the user's own playlists, in the order saved.
+    /// The saved copy of the user's own playlists, in the order saved.
     func library() async throws -> [LibraryPlaylist]
 
-    /// Forgets everything fetched from Spotify, in one transaction: every playlist's name,
-    /// description, owner, counts, duration, snapshot and cover URL, every cover's bytes, and the
-    /// picker's library. The links stay (they are the app's data), each naming its playlist by ID
-    /// alone, so a card still opens its playlist in Spotify; a playlist no link names goes.
+    /// Forgets everything fetched from Spotify and increases the forget epoch, in one transaction:
+    /// every playlist a link names becomes ``PlaylistMetadata/forgotten(_:)``, a playlist no link
+    /// names goes, and every cover's bytes and the picker's library go. The links stay (they are
+    /// the app's data), each naming its playlist by ID alone, so a card still opens its playlist
+    /// in Spotify.
     ///
     /// This is what disconnecting does by default: Spotify's Developer Policy asks an app to
     /// "delete and no longer request or process any of that user's personal data" when the user
     /// disconnects. The storage keeps none of the bytes afterwards (SQLite rewrites its file).
     func forgetSpotifyDetails() async throws
 
-    /// Saves `metadata`, then `links`, in one transaction: all or nothing. A record whose link here
-    /// is newer (by `linkedAt`) than the restored one and names another playlist keeps its link,
-    /// unless `replacingNewer`; ``RestoreReport/decision(existing:restored:replacingNewer:)`` decides,
-    /// for every store alike. A link whose playlist has no metadata in the store gets an empty
-    /// entry.
+    /// Saves `metadata` (stamped by ``LinkedPlaylists`` already), then `links`, in one
+    /// transaction: all or nothing. A record whose link here is newer (by `linkedAt`) than the
+    /// restored one and names another playlist keeps its link, unless `replacingNewer`;
+    /// ``RestoreReport/decision(existing:restored:replacingNewer:)`` decides, for every store alike.
+    /// A link whose playlist has no metadata in the store gets an empty entry.
     /// - Returns: what became of each link: added, replaced, kept or already there.
     @discardableResult
     func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
@@ -187,20 +199,34 @@ extension PlaylistLinkStore {
     /// operations on a store they made.
     package var linked: LinkedPlaylists { LinkedPlaylists(self) }
 
-    /// Refuses a record without a namespace or an ID: every store's `saveLink` calls it.
-    package static func check(_ record: RecordID) throws {
-        guard !record.namespace.isEmpty, !record.id.isEmpty else {
-            throw PlaylistLinksError(
-                code: .invalidArgument, message: "A record needs a namespace and an ID, as session/42.")
-        }
+    /// Saves `metadata` over what is saved of its playlist, stamped as every save is: how tests
+    /// and tools put details in place.
+    package func saveMetadata(_ metadata: PlaylistMetadata) async throws {
+        try await linked.edit(metadata.id, ifEpoch: nil) { _ in metadata }
     }
 
-    /// What `merge` makes of `cached`, refused when it names another playlist than `id`: every
-    /// store's merging `saveLink` calls it inside its transaction.
-    package static func merged(
-        _ cached: PlaylistMetadata?, for id: SpotifyID, _ merge: (PlaylistMetadata?) -> PlaylistMetadata
+    /// Links `record` to `metadata`'s playlist and saves `metadata` over what is saved of it, as
+    /// ``saveMetadata(_:)`` does: how tests and tools link a playlist with its details.
+    package func saveLink(_ record: RecordID, to metadata: PlaylistMetadata) async throws {
+        try await linked.edit(metadata.id, linking: record, ifEpoch: nil) { _ in metadata }
+    }
+
+    /// Replaces the saved library with no epoch to check: how tests and tools put one in place.
+    package func replaceLibrary(_ playlists: [LibraryPlaylist]) async throws {
+        try await replaceLibrary(playlists, ifEpoch: nil)
+    }
+
+    /// Saves a cover with no epoch to check: how tests and tools put a cover in place.
+    package func saveCover(_ bytes: Data, for id: SpotifyID) async throws {
+        try await saveCover(bytes, for: id, ifEpoch: nil)
+    }
+
+    /// What `edit` makes of `cached`, refused when it names another playlist than `id`: every
+    /// store's ``editPlaylist(_:linking:ifEpoch:_:)`` calls it inside its transaction.
+    @_spi(Storage) public static func edited(
+        _ cached: PlaylistMetadata?, for id: SpotifyID, _ edit: (PlaylistMetadata?) -> PlaylistMetadata
     ) throws -> PlaylistMetadata {
-        let metadata = merge(cached)
+        let metadata = edit(cached)
         guard metadata.id == id else {
             throw PlaylistLinksError(
                 code: .invalidArgument,

@@ -92,6 +92,7 @@ struct Refresh: AsyncParsableCommand {
                 case .notFound: "deleted"
                 case .forbidden: "inaccessible"
                 case .failed: "unreachable"
+                case .forgotten: "forgotten meanwhile (disconnected)"
                 }
             }
         ).mapValues(\.count)

@@ -122,7 +122,7 @@ struct SessionCommand: AsyncParsableCommand {
             if let spotify = try? context.services(), (try? await spotify.session.tokens()) != nil {
                 let outcome = try? await MetadataRefresher(
                     links: links, client: spotify.client, origin: .person
-                ).refresh(record: entry.record)
+                ).refresh(playlist: playlistID)
                 if case .refreshed = outcome { refreshed = true }
             }
             if global.json {

@@ -97,9 +97,15 @@ public final class PlaylistPickerModel {
         await connection.storedSignInKnown()
         guard connection.isConnected else { return }
         do {
+            // Read before the listing: a disconnect while Spotify answers forgets it, and wins.
+            let epoch = try await links.forgetEpoch()
             let mine = try await client.allMyPlaylists()
-            library = try await links.replaceLibrary(mine.items, userID: userID)
-            unavailableCount = mine.nullCount + mine.undecodableCount
+            if let saved = try await links.replaceLibrary(mine.items, userID: userID, ifEpoch: epoch) {
+                library = saved
+                unavailableCount = mine.nullCount + mine.undecodableCount
+            } else {
+                library = try await links.library()
+            }
             showLocal()
         } catch {
             show(error)

@@ -6,21 +6,28 @@ import HTTPTypes
 /// The first caller for a key starts the exchange in a task of its own; later callers for the same
 /// key wait for that task's answer. A caller that is cancelled stops waiting at once, and the
 /// exchange is cancelled only when no caller waits for it any more.
+///
+/// Each flight has an identity, and its task lands only itself: a flight whose callers all left is
+/// dropped at once, so a caller for the same key after them starts a flight of its own, and the
+/// abandoned task, when it lands later, neither ends the new flight nor hands its callers its
+/// `CancellationError` (a picker closed and opened again at once).
 actor InFlightRequests {
     typealias Answer = (HTTPResponse, Data)
 
     private struct Flight {
+        /// Which flight this is, among every flight of this table.
+        let id: Int
         var task: Task<Void, Never>
         var waiters: [Int: CheckedContinuation<Answer, any Error>] = [:]
     }
 
     private var flights: [String: Flight] = [:]
-    private var nextWaiter = 0
+    /// Callers and flights, numbered from one counter: each number is used once.
+    private var nextNumber = 0
 
     /// The answer for `key`: shared with a flight under way, or from `exchange` started now.
     func run(key: String, exchange: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
-        let waiter = nextWaiter
-        nextWaiter += 1
+        let waiter = number()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
                 if Task.isCancelled {
@@ -28,12 +35,13 @@ actor InFlightRequests {
                     return
                 }
                 if flights[key] == nil {
+                    let id = number()
                     let task = Task {
                         let result: Result<Answer, any Error>
                         do { result = .success(try await exchange()) } catch { result = .failure(error) }
-                        self.land(key, result)
+                        self.land(key, id, result)
                     }
-                    flights[key] = Flight(task: task)
+                    flights[key] = Flight(id: id, task: task)
                 }
                 flights[key]?.waiters[waiter] = continuation
             }
@@ -45,8 +53,24 @@ actor InFlightRequests {
     /// Callers waiting now, for all keys (for tests).
     var waiting: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
 
-    private func land(_ key: String, _ result: Result<Answer, any Error>) {
-        guard let flight = flights.removeValue(forKey: key) else { return }
+    /// Flights under way now, for all keys (for tests).
+    var flying: Int { flights.count }
+
+    /// Flights whose exchange has ended, answered or not, whether or not a caller still waited
+    /// (for tests).
+    private(set) var landed = 0
+
+    private func number() -> Int {
+        defer { nextNumber += 1 }
+        return nextNumber
+    }
+
+    /// Hands `result` to the callers of flight `id`, if it is still the flight for `key`: a flight
+    /// dropped when its callers left has none, and another flight may hold the key by now.
+    private func land(_ key: String, _ id: Int, _ result: Result<Answer, any Error>) {
+        landed += 1
+        guard let flight = flights[key], flight.id == id else { return }
+        flights[key] = nil
         for continuation in flight.waiters.values { continuation.resume(with: result) }
     }
 

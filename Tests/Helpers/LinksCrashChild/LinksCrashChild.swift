@@ -10,6 +10,10 @@ import SpotifyWebAPI
 ///
 /// Usage: `LinksCrashChild DATABASE FIRST COUNT KILL_AFTER_US`: the process sends itself SIGKILL
 /// that many microseconds after it has opened the database, wherever it is in its work.
+///
+/// `LinksCrashChild DATABASE forget` is a second process of the app instead (its widget, say): it
+/// forgets the Spotify details of the file, as a disconnect there does, prints `forgot EPOCH` with
+/// the file's new forget epoch, and exits.
 @main
 struct LinksCrashChild {
     /// The playlist record `index` links to.
@@ -20,6 +24,12 @@ struct LinksCrashChild {
 
     static func main() async throws {
         let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[2] == "forget" {
+            let store = try SQLitePlaylistLinkStore(location: .file(URL(fileURLWithPath: arguments[1])))
+            try await store.linked.forgetSpotifyDetails()
+            print("forgot \(try await store.forgetEpoch())")
+            return
+        }
         guard arguments.count == 5, let first = Int(arguments[2]), let count = Int(arguments[3]),
             let killAfter = Int(arguments[4])
         else {

@@ -78,8 +78,7 @@ func run(url: String, data: String, bin: String) async throws {
 
     // Saved before the fault.
     try await store.saveLink(
-        RecordID(namespace: "session", id: "s1"), to: metadata("37i9dQZF1DXcBWIGoYBM5M", "Focus"),
-        replacingMetadata: true)
+        RecordID(namespace: "session", id: "s1"), to: metadata("37i9dQZF1DXcBWIGoYBM5M", "Focus"))
     _ = try await ledger.reserve(entry(0), for: key, limit: nil, windowStart: start.addingTimeInterval(-60))
 
     // A blocker holds both tables, so each write stops inside its transaction.
@@ -91,8 +90,7 @@ func run(url: String, data: String, bin: String) async throws {
 
     let save = Outcome {
         try await store.saveLink(
-            RecordID(namespace: "session", id: "s2"), to: metadata("4rOoJ6Egrf8K2IrywzwOMk", "Deep Work"),
-            replacingMetadata: true)
+            RecordID(namespace: "session", id: "s2"), to: metadata("4rOoJ6Egrf8K2IrywzwOMk", "Deep Work"))
     }
     let count = Outcome {
         _ = try await ledger.reserve(entry(1), for: key, limit: 12, windowStart: start.addingTimeInterval(-60))
@@ -136,8 +134,7 @@ func run(url: String, data: String, bin: String) async throws {
     say("ledger-entries \(try await ledger.entries(for: key, since: .distantPast).count)")
 
     try await store.saveLink(
-        RecordID(namespace: "session", id: "s2"), to: metadata("4rOoJ6Egrf8K2IrywzwOMk", "Deep Work"),
-        replacingMetadata: true)
+        RecordID(namespace: "session", id: "s2"), to: metadata("4rOoJ6Egrf8K2IrywzwOMk", "Deep Work"))
     let again = try await ledger.reserve(entry(2), for: key, limit: 12, windowStart: start.addingTimeInterval(-60))
     let relinked = try await store.links().count == 2 && again == .counted
     say("after-restart \(relinked ? "ok" : "wrong")")

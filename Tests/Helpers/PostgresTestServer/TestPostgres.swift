@@ -51,8 +51,11 @@ package enum TestPostgres {
     }
 
     /// User `user`'s link store on the shared client.
-    package static func linkStore(user: String, clock: any SpotifyClock) async throws -> PostgresPlaylistLinkStore {
-        try PostgresPlaylistLinkStore(client: try await shared.value, user: user, clock: clock)
+    package static func linkStore(
+        user: String, clock: any SpotifyClock, coverCacheLimit: Int = 20 * 1024 * 1024
+    ) async throws -> PostgresPlaylistLinkStore {
+        try PostgresPlaylistLinkStore(
+            client: try await shared.value, user: user, clock: clock, coverCacheLimit: coverCacheLimit)
     }
 
     /// User `user`'s sealed token store, on the shared client unless `client` is given.

@@ -223,6 +223,39 @@ struct SharedRequestTests {
         #expect(transport.requests.count == 1)
     }
 
+    /// The picker closed and opened again at once: the first view's only caller leaves, so its
+    /// flight is dropped and its exchange cancelled, and the second view's caller starts a flight
+    /// of its own. When the abandoned exchange ends first, it must not end the new flight: the
+    /// second caller was never cancelled and gets the answer to its own request (F3: it got
+    /// `CancellationError`, and its answer, sent and counted, was dropped).
+    @Test func aCallerAfterOneThatLeftGetsItsOwnAnswerWhenTheAbandonedExchangeLandsFirst() async throws {
+        let gates = [TestGate(), TestGate()]
+        let calls = Lock(0)
+        let transport = ScriptedTransport { _, _ in
+            let call = calls.withLock { calls in
+                defer { calls += 1 }
+                return calls
+            }
+            await gates[call].hold()  // the transport ignores cancellation, as one mid-exchange may
+            return .json(meJSON.replacingOccurrences(of: "tester", with: "answer-\(call)"))
+        }
+        let client = makeClient(transport)
+        let leaving = Task { try await client.currentUser() }
+        try await waitUntil("the first caller's request is sent") { gates[0].hasArrived }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        try await waitUntil("the abandoned flight is dropped") { await client.inFlight.flying == 0 }
+        let staying = Task { try await client.currentUser() }
+        try await waitUntil("the second caller's request is sent") { gates[1].hasArrived }
+        gates[0].open()
+        try await waitUntil("the abandoned exchange lands") { await client.inFlight.landed == 1 }
+        #expect(await client.inFlight.waiting == 1, "the abandoned exchange ended the second caller's flight")
+        gates[1].open()
+        #expect(try await staying.value.id == "answer-1")
+        #expect(transport.requests.count == 2)
+        #expect(await client.inFlight.flying == 0)
+    }
+
     @Test func anETagIsSentBackAndA304ReturnsTheKeptAnswer() async throws {
         let page = #"{"items":[],"limit":50,"offset":0,"total":0,"next":null}"#
         let transport = ScriptedTransport([
