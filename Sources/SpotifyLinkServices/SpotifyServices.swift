@@ -256,8 +256,23 @@ public final class SpotifyServices: Sendable {
     /// goes with it; the app's links stay, naming their playlists. What `SpotifyConnectionModel`'s
     /// disconnect does, for a tool or a server.
     public func disconnect(keepingDetails: Bool = false) async throws {
-        try await session.signOut()
-        if !keepingDetails { try await links.forgetSpotifyDetails() }
+        try await Self.disconnect(session: session, links: links, keepingDetails: keepingDetails)
+    }
+
+    /// The one disconnect, which ``disconnect(keepingDetails:)`` and the connection model of
+    /// `SpotifyLinkUI` both run: the sign-in goes first, so no refresh starts after it (none gets a
+    /// token), then, unless `keepingDetails`, `links` forgets what Spotify said, which also refuses
+    /// every answer asked for before it (the forget epoch), in this process or another sharing the
+    /// file.
+    /// `signedOut` hears the session's status change (in its order of changes) once the sign-in is
+    /// gone, on the caller's actor, before the forget: a forget that fails leaves the sign-out done.
+    package static func disconnect(
+        session: SpotifySession, links: LinkedPlaylists?, keepingDetails: Bool,
+        isolation: isolated (any Actor)? = #isolation,
+        signedOut: (SpotifySession.StatusChange) -> Void = { _ in }
+    ) async throws {
+        signedOut(try await session.signedOut())
+        if !keepingDetails, let links { try await links.forgetSpotifyDetails() }
     }
 
     /// The parts `configuration` describes.

@@ -2,6 +2,7 @@ public import Foundation
 public import Observation
 package import PlaylistLinks
 public import SpotifyAuth
+import SpotifyLinkServices
 package import SpotifyWebAPI
 
 /// The settings screen's Connect / Disconnect, and the one place the other models ask whether
@@ -232,12 +233,12 @@ public final class SpotifyConnectionModel {
             disconnectsWaitingForSignIn -= 1
         }
         do {
-            _ = isNewer(try await session.signedOut())
-            phase = .disconnected
-            signInWarning = nil
-            let forgetting = !keepingDetails && links != nil
-            if forgetting { try await links?.forgetSpotifyDetails() }
-            lastDisconnectMessage = .disconnected(session.store.kind, keptDetails: !forgetting)
+            try await SpotifyServices.disconnect(session: session, links: links, keepingDetails: keepingDetails) {
+                _ = isNewer($0)
+                phase = .disconnected
+                signInWarning = nil
+            }
+            lastDisconnectMessage = .disconnected(session.store.kind, keptDetails: keepingDetails || links == nil)
         } catch {
             phase = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
         }
