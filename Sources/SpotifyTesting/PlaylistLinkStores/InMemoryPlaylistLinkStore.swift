@@ -75,7 +75,10 @@ public actor InMemoryPlaylistLinkStore: PlaylistLinkStore {
         }
         covers = covers.filter { $0.value.shownAt >= coversShownBefore }
         guard let card = card(for: record) else { return nil }
-        if let cover = covers[card.metadata.id] { covers[card.metadata.id] = (cover.bytes, now) }
+        // Noted at most once a day, as this package's stores note it.
+        if let cover = covers[card.metadata.id], cover.shownAt < now.addingTimeInterval(-86_400) {
+            covers[card.metadata.id] = (cover.bytes, now)
+        }
         return card
     }
 
