@@ -193,7 +193,7 @@ let package = Package(
             dependencies: [
                 "VirtualTime",
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks",
+                "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks", "SpotifyAuth",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")],

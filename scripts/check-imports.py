@@ -34,7 +34,7 @@ ALLOWED = {
                         "NIOCore"},
     "VirtualTime": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime",
-                       "PlaylistLinks"},
+                       "PlaylistLinks", "SpotifyAuth"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
     # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).

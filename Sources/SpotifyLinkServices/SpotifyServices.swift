@@ -69,6 +69,9 @@ public final class SpotifyServices: Sendable {
         public var transport: any Transport
         /// The clock of expiries, waits and polls.
         public var clock: any SpotifyClock
+        /// What every way to the links goes through, around the SQLite store: tests put a traced
+        /// seam there (`TracedLinkStore`); `nil`, the store itself.
+        package var linkSeam: (@Sendable (any PlaylistLinkStore) -> any PlaylistLinkStore)?
         /// How long the details saved from Spotify stay: a day before a card refreshes them, 30
         /// days for a cover not shown, 90 days for details not refreshed (`RetentionPolicy`).
         public var retention = RetentionPolicy.default
@@ -243,7 +246,7 @@ public final class SpotifyServices: Sendable {
     /// The Web API client every caller goes through.
     public let client: SpotifyClient
     /// The links from the app's records to playlists, with their saved details and covers.
-    public var links: LinkedPlaylists { LinkedPlaylists(linkStore) }
+    public let links: LinkedPlaylists
     /// The SQLite store behind ``links``: its GRDB writer, for an app keeping its own tables in
     /// the same file (one connection pool per file).
     @_spi(Storage) public let linkStore: SQLitePlaylistLinkStore
@@ -264,15 +267,30 @@ public final class SpotifyServices: Sendable {
     /// token), then, unless `keepingDetails`, `links` forgets what Spotify said, which also refuses
     /// every answer asked for before it (the forget epoch), in this process or another sharing the
     /// file.
-    /// `signedOut` hears the session's status change (in its order of changes) once the sign-in is
-    /// gone, on the caller's actor, before the forget: a forget that fails leaves the sign-out done.
+    /// Once begun it runs to its end, also when the caller's task is cancelled (a view that goes
+    /// away as the user taps Disconnect): a sign-out without the forget would keep the details of
+    /// an account that is no longer connected. `signedOut` hears the session's status change (in
+    /// its order of changes), on the caller's actor; a forget that fails leaves the sign-out done.
     package static func disconnect(
         session: SpotifySession, links: LinkedPlaylists?, keepingDetails: Bool,
         isolation: isolated (any Actor)? = #isolation,
         signedOut: (SpotifySession.StatusChange) -> Void = { _ in }
     ) async throws {
-        signedOut(try await session.signedOut())
-        if !keepingDetails, let links { try await links.forgetSpotifyDetails() }
+        // An unstructured task: the caller's cancellation does not reach it, and awaiting its
+        // value waits for its end.
+        let (change, forgetting) = try await Task {
+            () async throws -> (SpotifySession.StatusChange, Result<Void, any Error>) in
+            let change = try await session.signedOut()
+            guard !keepingDetails, let links else { return (change, .success(())) }
+            do {
+                try await links.forgetSpotifyDetails()
+                return (change, .success(()))
+            } catch {
+                return (change, .failure(error))
+            }
+        }.value
+        signedOut(change)
+        try forgetting.get()
     }
 
     /// The parts `configuration` describes.
@@ -317,6 +335,7 @@ public final class SpotifyServices: Sendable {
             deferring: onDisk ? .file(folder.appendingPathComponent(Self.linksFile)) : .inMemory,
             configuration: configuration.database, protection: configuration.protection,
             beforeOpening: beforeOpening, clock: configuration.clock)
+        links = LinkedPlaylists(configuration.linkSeam?(linkStore) ?? linkStore)
     }
 
     /// The link store's file in the data folder: the links, the details saved from Spotify, the

@@ -41,6 +41,8 @@ public final class NowPlayingMonitor: Sendable {
     package var callCount: Int { control.withLock { $0.calls } }
     /// States emitted so far.
     package var emittedCount: Int { control.withLock { $0.emitted } }
+    /// Subscribers' polling loops running now (a stopped subscriber's loop ends at its next check).
+    package var runningLoops: Int { control.withLock { $0.running } }
 
     /// Pauses polling while the app is in the background; resumes every subscriber with a poll when
     /// it returns.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 @_spi(Storage) import PlaylistLinks
+import SpotifyEmulator
 @_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkUI
 import SpotifyTesting
@@ -58,6 +59,62 @@ struct DisconnectInterleavingTests {
         await card.refresh()
         #expect(harness.transport.requestCount == before)
         #expect(try await harness.links.card(for: record)?.metadata == .forgotten(deep))
+        await harness.stop()
+    }
+}
+
+/// The interleavings of a disconnect with the other lives of an app: a sign-in refresh under way
+/// and a now-playing poll. (An import against a forget is the property test's: each is one
+/// transaction, checked through two handles after every step.)
+@MainActor
+@Suite("A disconnect against a token refresh and a poll")
+struct DisconnectAgainstOtherWorkTests {
+    /// The access token expired: a card's refresh asks for a new one, and the user disconnects
+    /// while Spotify's accounts service answers. The sign-out waits for the refresh's save (they
+    /// take turns on the store), then removes it: no sign-in outlives the disconnect, the card's
+    /// answer is not saved, and the settings row says disconnected.
+    @Test func aSignOutDuringATokenRefreshLeavesNoSignIn() async throws {
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "1")
+        harness.clock.advance(by: .seconds(3600))  // the access token has expired
+        let refreshing = harness.transport.hold { $0.path?.hasPrefix("/api/token") == true }
+        let card = harness.spotify.card(for: record)
+        await card.load()
+        try await waitUntil("the token refresh is answered and held") { refreshing.hasArrived }
+        let disconnecting = Task { await harness.connection.disconnect() }
+        // The sign-out waits for the refresh's turn at the store (or, were it not to wait, is done).
+        try await waitUntil("the sign-out waits for the refresh") {
+            await harness.session.storeTurnsWaiting == 1 || harness.connection.phase == .disconnected
+        }
+        refreshing.open()
+        await disconnecting.value
+        await card.waitForRefresh()
+        #expect(try await harness.session.tokens() == nil, "the refreshed sign-in outlived the disconnect")
+        #expect(harness.connection.phase == .disconnected)
+        #expect(try await harness.links.card(for: record)?.metadata == .forgotten(deep))
+        await harness.stop()
+    }
+
+    /// A poll whose answer arrives after the disconnect shows nothing of the account that was
+    /// disconnected, and the polling ends without another request.
+    @Test func aPollAnsweredAfterTheDisconnectShowsNothingAndPollingEnds() async throws {
+        let harness = try await UIHarness.connected()
+        let deep = try await harness.playlistID("Deep Work")
+        await harness.emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
+        let answer = harness.transport.hold { $0.path?.hasPrefix("/v1/me/player") == true }
+        let indicator = harness.spotify.nowPlaying()
+        indicator.start()
+        try await waitUntil("the poll is answered and held") { answer.hasArrived }
+        await harness.connection.disconnect()
+        let sent = harness.transport.requestCount
+        answer.open()
+        try await waitUntil("the polling ends") { !indicator.isPolling }
+        #expect(
+            indicator.item == nil, "the disconnected account's song is shown: \(String(describing: indicator.item))")
+        #expect(!indicator.isVisible)
+        harness.clock.advance(by: .seconds(3600))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(harness.transport.requestCount == sent, "a poll after the disconnect")
         await harness.stop()
     }
 }

@@ -760,10 +760,11 @@ struct IndicatorModelTests {
         #expect(!indicator.isVisible)
         #expect(indicator.state == .nothingPlaying)
         await harness.connection.disconnect()
-        // The next poll finds no sign-in, and the monitor stops for good.
+        // The next poll's answer comes to a disconnected app: nothing is shown, and the monitor
+        // stops for good.
         harness.clock.advance(by: .seconds(600))
-        try await waitUntil("the monitor sees the disconnect") { indicator.state == .unavailable(.signedOut) }
-        try await waitUntil("the monitor stops") { harness.clock.sleeperCount == 0 }
+        try await waitUntil("the indicator sees the disconnect") { indicator.state == nil }
+        try await waitUntil("the monitor stops") { !indicator.isPolling && harness.clock.sleeperCount == 0 }
         let calls = harness.transport.requestCount
         harness.clock.advance(by: .seconds(3600))
         for _ in 0..<100 { await Task.yield() }

@@ -18,6 +18,8 @@ import Testing
 final class UIHarness {
     let clock = VirtualClock()
     let transport = GatedTransport()
+    /// The traced seam around ``transport`` when the harness reports to suspension points.
+    let traced: TracedTransport?
     let emulator: EmulatorServer
     let spotify: SpotifyLink
     var session: SpotifySession { spotify.session }
@@ -41,9 +43,11 @@ final class UIHarness {
     ///   - screenshotMode: the app's screenshot mode (the emulator's images stay striped).
     ///   - folder: a data folder to keep the databases in, as an app does (in memory by default),
     ///     opened with `database`.
+    ///   - points: the suspension points a cancellation sweep holds the models at: when given,
+    ///     every request, token store call, link store call and sleep of the app reports to them.
     init(
         user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil, screenshotMode: Bool = false,
-        folder: URL? = nil, database: DatabaseConfiguration? = nil
+        folder: URL? = nil, database: DatabaseConfiguration? = nil, points: SuspensionPoints? = nil
     ) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
@@ -54,6 +58,16 @@ final class UIHarness {
         emulator = try await EmulatorServer.startForTest(configuration)
         var services = SpotifyServices.Configuration.emulator(
             url: emulator.baseURL, redirectURI: Self.redirect, clock: clock, transport: transport)
+        if let points {
+            let traced = TracedTransport(transport, points: points)
+            self.traced = traced
+            services.transport = traced
+            services.clock = TracedClock(clock, points: points)
+            services.tokenStore = TracedTokenStore(services.tokenStore, points: points)
+            services.linkSeam = { TracedLinkStore($0, points: points) }
+        } else {
+            traced = nil
+        }
         services.screenshotMode = screenshotMode
         if let folder {
             services.storage = .folder

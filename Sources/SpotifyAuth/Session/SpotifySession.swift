@@ -373,6 +373,9 @@ public actor SpotifySession: AccessTokenProvider {
     /// Callers waiting for the refresh in flight, its starter included (tests wait for them all).
     package var refreshWaiterCount: Int { refreshes.waiting }
 
+    /// Calls waiting for their turn at the token store (tests see a sign-out wait for a refresh).
+    package var storeTurnsWaiting: Int { storeTurns.waiting }
+
     private func performRefresh(replacing failed: AccessToken) async throws -> StoredTokens {
         let lock = try await store.acquireLock(key)
         defer { lock.release() }

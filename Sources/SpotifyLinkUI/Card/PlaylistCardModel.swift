@@ -140,6 +140,8 @@ public final class PlaylistCardModel {
             note = card.flatMap { card in
                 card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)
             }
+        } catch is CancellationError {
+            // The view went away while the card was read: what it showed stays, and is no failure.
         } catch let error as PlaylistLinksError where error.code == .database {
             note = .storageUnavailable
         } catch {

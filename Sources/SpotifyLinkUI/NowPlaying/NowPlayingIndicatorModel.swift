@@ -44,11 +44,12 @@ public final class NowPlayingIndicatorModel {
         }
     }
 
-    /// The item shown, if any.
+    /// The item shown, if any: none while disconnected.
     public var item: NowPlayingItem? {
+        guard connection.isConnected else { return nil }
         switch state {
-        case .playing(let item), .paused(let item): item
-        default: nil
+        case .playing(let item), .paused(let item): return item
+        default: return nil
         }
     }
 
@@ -81,6 +82,12 @@ public final class NowPlayingIndicatorModel {
             guard connection.isConnected else { return }
             // A sign-in that ends meanwhile shows on the settings screen through the session's status.
             for await state in monitor.states() {
+                // Disconnected while Spotify answered: nothing of that account is shown, and the
+                // polling ends (leaving the loop stops the monitor).
+                guard connection.isConnected else {
+                    self.state = nil
+                    break
+                }
                 self.state = state
                 routine?.observe(state, at: clock.now)
             }
@@ -117,4 +124,6 @@ public final class NowPlayingIndicatorModel {
 
     /// Calls the monitor made (for diagnostics and tests).
     package var callCount: Int { monitor?.callCount ?? 0 }
+    /// Whether a polling loop still runs (tests wait for a stop to end it).
+    package var isPolling: Bool { (monitor?.runningLoops ?? 0) > 0 }
 }

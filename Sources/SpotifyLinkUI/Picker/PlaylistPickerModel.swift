@@ -89,6 +89,8 @@ public final class PlaylistPickerModel {
     public func appear() async {
         do {
             library = try await links.library()
+        } catch is CancellationError {
+            return  // the view went away: nothing failed
         } catch {
             phase = .failed(.savedPlaylistUnreadable)
             return
@@ -141,6 +143,11 @@ public final class PlaylistPickerModel {
         searchTask = Task { show(await search.search(text) { phase = .searching }) }
     }
 
+    /// Waits for the search the last change of text started (tests).
+    package func waitForSearch() async {
+        await searchTask?.value
+    }
+
     /// Shows what a search or page came to; `nil` (the text changed) changes nothing.
     private func show(_ outcome: PagedSearch<SimplifiedPlaylist>.Outcome?) {
         switch outcome {
@@ -167,7 +174,10 @@ public final class PlaylistPickerModel {
     }
 
     private func show(_ error: any Error) {
-        guard let message = SpotifyMessage(error, now: clock.now) else { return }
+        guard let message = SpotifyMessage(error, now: clock.now) else {
+            showLocal()  // cancelled (the view went away): what was shown stays, not a spinner
+            return
+        }
         phase = message == .offline ? .offline(.offlineShowingSavedPlaylists) : .failed(message)
     }
 }

@@ -108,6 +108,11 @@ public final class TrackSearchModel {
         }
     }
 
+    /// Waits for the search the last change of text started (tests).
+    package func waitForSearch() async {
+        await searchTask?.value
+    }
+
     /// Shows what a search or page came to; `nil` (the text changed) changes nothing.
     private func show(_ outcome: PagedSearch<Track>.Outcome?) {
         switch outcome {
@@ -118,7 +123,12 @@ public final class TrackSearchModel {
             let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
             phase = results.isEmpty ? .empty(.noSongsMatch(text)) : .ready
         case .failed(let error):
-            guard let message = SpotifyMessage(error, now: clock.now) else { return }
+            guard let message = SpotifyMessage(error, now: clock.now) else {
+                // Cancelled (the list's view went away): what was shown stays, not a spinner.
+                let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+                phase = results.isEmpty && !text.isEmpty ? .empty(.noSongsMatch(text)) : .ready
+                return
+            }
             phase = .failed(message)
         }
     }

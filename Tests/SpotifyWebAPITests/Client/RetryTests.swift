@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SpotifyLinkSupport
 import SpotifyTesting
+import Synchronization
 import Testing
 
 @_spi(Transport) @testable import SpotifyWebAPI
@@ -230,5 +231,42 @@ struct ValidationTests {
     @Test(arguments: ["", "short", "37i9dQZF1DXcBWIGoYBM5M1", "37i9dQZF1DXcBWIGoYBM5-"])
     func catalogIDs(text: String) {
         #expect(throws: SpotifyAPIError.self) { try SpotifyID(text) }
+    }
+}
+
+/// A transport of an app's own that fails with its own error when its task is cancelled, as one
+/// wrapping another HTTP stack may: the caller was cancelled, and gets `CancellationError`, not
+/// "Could not reach Spotify" (which a model would show as offline), and nothing is tried again.
+/// Every endpoint of the client is a GET, shared through `InFlightRequests`, whose cancelled
+/// caller leaves with `CancellationError` at once, whatever the exchange later meets.
+@Suite("A cancelled request is the caller's cancellation, whatever the transport throws")
+struct CancelledTransportTests {
+    final class FailsWhenCancelled: Transport {
+        let gate = TestGate()
+        let sends = Lock(0)
+
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int) async throws -> (
+            HTTPResponse, Data
+        ) {
+            sends.withLock { $0 += 1 }
+            await gate.hold()
+            throw SpotifyAPIError(code: .transport, message: "the connection was closed")
+        }
+    }
+
+    @Test func theCallerGetsCancellationErrorAndNothingIsRetried() async throws {
+        let transport = FailsWhenCancelled()
+        // One attempt: the failure is final, with no wait before a retry to notice the cancellation.
+        var configuration = SpotifyClient.Configuration.live
+        configuration.maxAttempts = 1
+        let client = SpotifyClient(
+            configuration: configuration, tokens: CountingTokenProvider(), transport: transport,
+            clock: VirtualClock(mode: .automatic))
+        let call = Task { try await client.currentUser() }
+        try await waitUntil("the request reaches the transport") { transport.gate.hasArrived }
+        call.cancel()
+        transport.gate.open()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(transport.sends.withLock { $0 } == 1)
     }
 }
