@@ -83,10 +83,12 @@ let package = Package(
         .target(
             name: "LocalHTTPServer",
             dependencies: [
+                "SpotifyLinkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
@@ -193,7 +195,7 @@ let package = Package(
             dependencies: [
                 "VirtualTime",
                 "SpotifyLinkSupport",
-                "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks", "SpotifyAuth",
+                "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")],
@@ -417,9 +419,11 @@ let package = Package(
         .testTarget(
             name: "SpotifyEmulatorTests",
             dependencies: [
-                "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting", "EmulatorCommandLine",
+                "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting", "EmulatorCommandLine", "LocalHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+import LocalHTTPServer
 public import SpotifyEmulator
 import SpotifyLinkSupport
 @_spi(Transport) import SpotifyWebAPI
@@ -42,6 +43,7 @@ extension EmulatorServer {
     package static func startForTest(_ configuration: EmulatorConfiguration = .init()) async throws
         -> EmulatorServer
     {
+        LoopLagProbe.start()
         var configuration = configuration
         if configuration.connectionIdleTimeout == EmulatorConfiguration().connectionIdleTimeout {
             configuration.connectionIdleTimeout = testIdleTimeout
