@@ -56,6 +56,27 @@ struct PostgresStoreTests {
         #expect(try await bob.link(for: session)?.playlist == deepWork)
     }
 
+    /// The forget epoch is each user's: one user's disconnect refuses that user's answers in
+    /// flight, on any store value of the user (another server process), and no one else's.
+    @Test func aForgetRefusesItsOwnUsersAnswersInFlightAndNoOneElses() async throws {
+        let clock = VirtualClock()
+        let alice = "alice-\(UUID())"
+        let aliceHere = try await TestPostgres.linkStore(user: alice, clock: clock)
+        let aliceElsewhere = try await TestPostgres.linkStore(user: alice, clock: clock)
+        let bob = try await TestPostgres.linkStore(user: "bob-\(UUID())", clock: clock)
+        var details = PlaylistMetadata(id: focus, availability: .available)
+        details.name = "Focus"
+        let named = details
+        let aliceRead = try await aliceHere.forgetEpoch()
+        let bobRead = try await bob.forgetEpoch()
+        try await aliceElsewhere.linked.forgetSpotifyDetails()
+        #expect(try await bob.linked.edit(focus, ifEpoch: bobRead) { _ in named }, "Bob's answer was refused")
+        #expect(try await !aliceHere.linked.edit(focus, ifEpoch: aliceRead) { _ in named })
+        #expect(try await aliceHere.metadata(for: focus) == nil)
+        #expect(try await bob.forgetEpoch() == bobRead)
+        #expect(try await aliceHere.forgetEpoch() > aliceRead)
+    }
+
     /// A quota cooldown one process learns stops another that shares the database: no request
     /// leaves until it ends.
     /// A disconnect forgets: after it, no row of the user's tables holds a name, an owner or a

@@ -265,6 +265,30 @@ struct SharedCancellationSweepTests {
         }
     }
 
+    /// Types `text` into a search (`type`), lets the pause pass and waits (`settled`) for its
+    /// first page, outside the sweep's trace: the set-up of a next-page sweep.
+    static func searched(_ harness: UIHarness, type: () -> Void, settled: () async -> Void) async throws {
+        try await SuspensionPoints.$isTraced.withValue(false) {
+            type()
+            try await waitUntil("the search waits out the pause") { harness.clock.sleeperCount > 0 }
+            harness.clock.advance(by: .seconds(1))
+            await settled()
+        }
+    }
+
+    /// What a next page may leave: the caller got `CancellationError` or its result, the list is
+    /// not spinning (`phase`), no result was lost, and the ledger counted each request once.
+    static func expectNextPageLeftWhole(
+        _ harness: UIHarness, _ run: CancellationSweep.Run, _ result: Result<Void, any Error>, ready: Bool,
+        results: Int, firstPage: Int
+    ) async throws {
+        CancellationSweepTests.expectCancelledOrDone(result, run)
+        #expect(ready, "\(run): the list is left spinning")
+        #expect(results >= firstPage, "\(run): results were lost")
+        try await CancellationSweepTests.expectEachRequestCountedOnce(harness, run)
+        await harness.stop()
+    }
+
     /// Holds the other caller's task for the check.
     final class Box: @unchecked Sendable {
         var other: Task<Void, Never>?
@@ -307,23 +331,16 @@ struct SharedCancellationSweepTests {
         try await CancellationSweep.sweep {
             let (harness, points) = try await CancellationSweepTests.world()
             let search = harness.spotify.songSearch()
-            try await SuspensionPoints.$isTraced.withValue(false) {
-                search.query = "a"
-                try await waitUntil("the search waits out the pause") { harness.clock.sleeperCount > 0 }
-                harness.clock.advance(by: .seconds(1))
-                await search.waitForSearch()
-            }
+            try await Self.searched(harness, type: { search.query = "a" }, settled: search.waitForSearch)
             try #require(search.canLoadMore, "the first page has a next")
             return ((harness, search, search.results.count), points)
         } operation: { world in
             await world.1.loadMore()
         } check: { world, run, result in
             let (harness, search, firstPage) = world
-            CancellationSweepTests.expectCancelledOrDone(result, run)
-            #expect(search.phase == .ready, "\(run): the list shows \(search.phase)")
-            #expect(search.results.count >= firstPage, "\(run): results were lost")
-            try await CancellationSweepTests.expectEachRequestCountedOnce(harness, run)
-            await harness.stop()
+            try await Self.expectNextPageLeftWhole(
+                harness, run, result, ready: search.phase == .ready, results: search.results.count,
+                firstPage: firstPage)
         }
     }
 
@@ -395,24 +412,17 @@ struct SharedCancellationSweepTests {
         try await CancellationSweep.sweep {
             let (harness, points) = try await CancellationSweepTests.world()
             let picker = harness.spotify.picker()
-            try await SuspensionPoints.$isTraced.withValue(false) {
-                await picker.appear()
-                picker.query = "a"
-                try await waitUntil("the search waits out the pause") { harness.clock.sleeperCount > 0 }
-                harness.clock.advance(by: .seconds(1))
-                await picker.waitForSearch()
-            }
+            await SuspensionPoints.$isTraced.withValue(false) { await picker.appear() }
+            try await Self.searched(harness, type: { picker.query = "a" }, settled: picker.waitForSearch)
             try #require(picker.canLoadMore, "the first page has a next")
             return ((harness, picker, picker.results.count), points)
         } operation: { world in
             await world.1.loadMore()
         } check: { world, run, result in
             let (harness, picker, firstPage) = world
-            CancellationSweepTests.expectCancelledOrDone(result, run)
-            #expect(picker.phase == .ready, "\(run): the picker shows \(picker.phase)")
-            #expect(picker.results.count >= firstPage, "\(run): results were lost")
-            try await CancellationSweepTests.expectEachRequestCountedOnce(harness, run)
-            await harness.stop()
+            try await Self.expectNextPageLeftWhole(
+                harness, run, result, ready: picker.phase == .ready, results: picker.results.count,
+                firstPage: firstPage)
         }
     }
 
