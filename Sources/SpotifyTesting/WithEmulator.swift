@@ -28,26 +28,14 @@ public func withEmulator<T>(
 }
 
 extension EmulatorServer {
-    /// How long a test's emulator keeps a connection without a byte from the client: two minutes,
-    /// where the emulator's own default is ten seconds.
-    ///
-    /// Under ThreadSanitizer on a loaded two-core machine, the event loop that reads a waiting
-    /// request was held back past ten seconds, and the idle timer then closed connections whose
-    /// requests had already arrived: CI saw "the connection was lost" and "Connection reset by
-    /// peer" on sign-ins and token exchanges of tests that had nothing to do with the timeout. The
-    /// tests of the timeout itself set their own.
-    package static let testIdleTimeout: Duration = .seconds(120)
-
-    /// Starts an emulator for a test: `configuration` as given, but with ``testIdleTimeout`` unless
-    /// the test set an idle timeout of its own.
+    /// Starts an emulator for a test, with the event-loop lag probe running in the process
+    /// (`LoopLagProbe`): a loop held back two seconds or more is reported on standard error, with
+    /// every thread's stack when `SPOTLINK_LOOP_LAG_DUMP=1`. The emulator keeps its own idle
+    /// timeout (ten seconds), as it does outside tests.
     package static func startForTest(_ configuration: EmulatorConfiguration = .init()) async throws
         -> EmulatorServer
     {
         LoopLagProbe.start()
-        var configuration = configuration
-        if configuration.connectionIdleTimeout == EmulatorConfiguration().connectionIdleTimeout {
-            configuration.connectionIdleTimeout = testIdleTimeout
-        }
         return try await start(configuration)
     }
 }

@@ -179,3 +179,48 @@ extension Catalog {
         return Catalog(userID: file.user.id, userName: file.user.display_name ?? file.user.id, playlists: playlists)
     }
 }
+
+extension Catalog {
+    /// The generated catalog for `seed` and `extraLibraryPlaylists`, built once per process and
+    /// shared by value (its arrays copy on write): every emulator a test run starts would otherwise
+    /// build its own, ten thousand songs each, on the Swift concurrency pool. Under
+    /// ThreadSanitizer on two cores, the emulators a test run starts at once held both of the
+    /// pool's threads in `generated(seed:extraLibraryPlaylists:)` for minutes (the event-loop lag
+    /// probe's stacks showed it: 185 s), and every other task of the process waited: requests
+    /// timed out, connections idled out. The first caller for a key builds it in a task of its
+    /// own; the others await that task, holding no thread.
+    package static func shared(seed: UInt64, extraLibraryPlaylists: Int = 0) async -> Catalog {
+        await GeneratedCatalogs.shared.catalog(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists)
+    }
+
+    /// How many times ``shared(seed:extraLibraryPlaylists:)`` has built a catalog for `seed` (tests).
+    package static func sharedBuilds(seed: UInt64) async -> Int {
+        await GeneratedCatalogs.shared.builds(seed: seed)
+    }
+}
+
+/// The process's generated catalogs, one build per key, awaited by every caller of that key.
+private actor GeneratedCatalogs {
+    static let shared = GeneratedCatalogs()
+
+    private struct Key: Hashable {
+        var seed: UInt64
+        var extraLibraryPlaylists: Int
+    }
+
+    private var builds: [Key: Task<Catalog, Never>] = [:]
+    private var buildsBySeed: [UInt64: Int] = [:]
+
+    func builds(seed: UInt64) -> Int { buildsBySeed[seed, default: 0] }
+
+    func catalog(seed: UInt64, extraLibraryPlaylists: Int) async -> Catalog {
+        let key = Key(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists)
+        if let build = builds[key] { return await build.value }
+        // A handful of keys in a run; a process that asks for many keeps the most recent few.
+        if builds.count >= 8 { builds.removeAll() }
+        let build = Task.detached { Catalog.generated(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists) }
+        builds[key] = build
+        buildsBySeed[seed, default: 0] += 1
+        return await build.value
+    }
+}

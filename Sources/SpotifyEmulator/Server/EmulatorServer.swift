@@ -31,7 +31,12 @@ public final class EmulatorServer: Sendable {
 
     /// Binds `configuration.host:configuration.port` (port 0 = any free port) and serves until ``stop()``.
     public static func start(_ configuration: EmulatorConfiguration = .init()) async throws -> EmulatorServer {
-        try await start(configuration, state: EmulatorState(configuration: configuration))
+        // A generated catalog is built once per process, off the caller's thread (`Catalog.shared`).
+        let catalog =
+            configuration.catalogFile == nil
+            ? await Catalog.shared(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
+            : nil
+        return try await start(configuration, state: EmulatorState(configuration: configuration, catalog: catalog))
     }
 
     /// Starts again on the same address after ``stop()``, with the same accounts, catalog and

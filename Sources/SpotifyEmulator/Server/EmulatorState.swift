@@ -149,6 +149,12 @@ package actor EmulatorState {
     var coverCache: [String: Data] = [:]
 
     package init(configuration: EmulatorConfiguration) throws {
+        try self.init(configuration: configuration, catalog: nil)
+    }
+
+    /// The state `configuration` describes, on `catalog` when it was built already (the
+    /// configuration's catalog file, or its generated catalog, otherwise).
+    package init(configuration: EmulatorConfiguration, catalog: Catalog?) throws {
         self.configuration = configuration
         self.random = SeededGenerator(seed: configuration.seed)
         var system = SystemRandomNumberGenerator()
@@ -156,7 +162,7 @@ package actor EmulatorState {
             configuration.controlToken ?? "EMU_CONTROL_"
             + (0..<4).map { _ in String(system.next(), radix: 36) }.joined()
         self.catalog =
-            try configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
+            try catalog ?? configuration.catalogFile.map { try Catalog.load(from: $0, seed: configuration.seed) }
             ?? Catalog.generated(seed: configuration.seed, extraLibraryPlaylists: configuration.extraLibraryPlaylists)
         self.rateLimit = configuration.rateLimit
         self.quota = configuration.quota
