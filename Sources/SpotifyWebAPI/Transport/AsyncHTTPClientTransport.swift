@@ -99,7 +99,9 @@
         /// request; async-http-client reports that as a lost connection and does not retry
         /// (swift-server/async-http-client#715). RFC 9112 §9.3.1 asks a client to retry an
         /// idempotent request then, once. The request never reached the server's handler, so it
-        /// is not a second request to Spotify; it stays one request in the ledger.
+        /// is not a second request to Spotify; it stays one request in the ledger. (A reset can
+        /// also end a connection whose server failed while answering; the request is idempotent,
+        /// so sending it again is safe, and the ledger still counts it once.)
         private static func execute(
             _ request: HTTPClientRequest, deadline: NIODeadline, idempotent: Bool
         ) async throws -> HTTPClientResponse {
@@ -110,9 +112,12 @@
             }
         }
 
-        /// The connection closed before any of the answer arrived.
+        /// The connection closed before any of the answer arrived: an end of stream, or a reset
+        /// (the server closed with the request unread, so its kernel reset the connection; a
+        /// write into that reset fails with a broken pipe).
         static func isLostBeforeAnswer(_ error: any Error) -> Bool {
             if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+            if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
             if let error = error as? ChannelError {
                 switch error {
                 case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed: return true

@@ -22,10 +22,12 @@ final class SocketServer: Sendable {
         case redirect(to: String)
         /// Reads the request and never answers.
         case silence
-        /// Answers the first request and keeps the connection; reads the second request on it and
-        /// closes without answering, as a server does when it closes an idle connection just as
-        /// the client reuses it; then answers each request on a new connection.
-        case losesKeptConnection
+        /// Answers the first request and keeps the connection; closes it without answering the
+        /// second request on it, as a server does when it closes an idle connection just as the
+        /// client reuses it; then answers each request on a new connection. With `reset`, the
+        /// server closes with the request unread, so its kernel answers the client with a reset
+        /// (`ECONNRESET`) instead of an end of stream.
+        case losesKeptConnection(reset: Bool)
     }
 
     let port: Int
@@ -54,8 +56,8 @@ final class SocketServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        if case .losesKeptConnection = behaviour {
-            Thread { [self] in serveLosingKeptConnection(listener) }.start()
+        if case .losesKeptConnection(let reset) = behaviour {
+            Thread { [self] in serveLosingKeptConnection(listener, reset: reset) }.start()
             return
         }
         Thread { [self] in
@@ -72,7 +74,7 @@ final class SocketServer: Sendable {
         }.start()
     }
 
-    private func serveLosingKeptConnection(_ listener: Int32) {
+    private func serveLosingKeptConnection(_ listener: Int32, reset: Bool) {
         let ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
         var buffer = [UInt8](repeating: 0, count: 4096)
         let kept = accept(listener, nil, nil)
@@ -85,7 +87,14 @@ final class SocketServer: Sendable {
         }
         progress.withLock { $0.requests += 1 }
         _ = write(ok, kept)
-        if recv(kept, &buffer, buffer.count, 0) > 0 { progress.withLock { $0.requests += 1 } }
+        if reset {
+            // Wait for the second request to arrive and leave it unread: closing a socket with
+            // unread data sends a reset.
+            var arriving = pollfd(fd: kept, events: Int16(POLLIN), revents: 0)
+            if poll(&arriving, 1, 10_000) == 1 { progress.withLock { $0.requests += 1 } }
+        } else if recv(kept, &buffer, buffer.count, 0) > 0 {
+            progress.withLock { $0.requests += 1 }
+        }
         close(kept)
         // One more connection, for a retry; none comes within 10 s for a request not retried.
         var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
