@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 import SpotifyTesting
 import Testing
 
@@ -20,7 +21,7 @@ struct SharedCatalogTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(await Catalog.sharedBuilds(seed: configuration.seed) == 1)
-        let alone = Catalog.generated(seed: configuration.seed)
+        let alone = await onThreadOfItsOwn(named: #function) { Catalog.generated(seed: configuration.seed) }
         for emulator in emulators {
             let names = await emulator.playlists().map(\.name).sorted()
             #expect(names == alone.playlists.values.map(\.name).sorted())

@@ -1,4 +1,5 @@
 package import Foundation
+import SpotifyLinkSupport
 
 extension Catalog {
     /// The deterministic catalog of a seed: the user's playlists of 0, 1, 49, 50, 51, 500 and 10,000
@@ -187,8 +188,8 @@ extension Catalog {
     /// ThreadSanitizer on two cores, the emulators a test run starts at once held both of the
     /// pool's threads in `generated(seed:extraLibraryPlaylists:)` for minutes (the event-loop lag
     /// probe's stacks showed it: 185 s), and every other task of the process waited: requests
-    /// timed out, connections idled out. The first caller for a key builds it in a task of its
-    /// own; the others await that task, holding no thread.
+    /// timed out, connections idled out. The first caller for a key builds it on a thread of its
+    /// own, off the pool; every caller awaits that build, holding no thread.
     package static func shared(seed: UInt64, extraLibraryPlaylists: Int = 0) async -> Catalog {
         await GeneratedCatalogs.shared.catalog(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists)
     }
@@ -218,7 +219,11 @@ private actor GeneratedCatalogs {
         if let build = builds[key] { return await build.value }
         // A handful of keys in a run; a process that asks for many keeps the most recent few.
         if builds.count >= 8 { builds.removeAll() }
-        let build = Task.detached { Catalog.generated(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists) }
+        let build = Task {
+            await onThreadOfItsOwn(named: "spotify-emulator catalog") {
+                Catalog.generated(seed: seed, extraLibraryPlaylists: extraLibraryPlaylists)
+            }
+        }
         builds[key] = build
         buildsBySeed[seed, default: 0] += 1
         return await build.value

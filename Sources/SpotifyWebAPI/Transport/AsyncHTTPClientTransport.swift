@@ -26,8 +26,17 @@
                 // with backoff until the connect timeout (10 s a request, 30 s with the client's
                 // retries). The client decides what to try again.
                 configuration.connectionPool.retryConnectionEstablishment = false
+                configuration.connectionPool.idleTimeout = TimeAmount(idleTimeout)
                 return configuration
             }())
+
+        /// How long a kept-alive connection waits unused before the client closes it: shorter than
+        /// the servers' own idle timeouts (the emulator's 10 s, proxies' 15 s and more), so the
+        /// client closes first. A server that closes an idle connection as a request goes out on it
+        /// loses that request, and a POST (a token exchange, a refresh) is never sent twice. With
+        /// the pool's default, 60 s, a process held back past the emulator's 10 s lost sign-ins
+        /// that way under ThreadSanitizer.
+        package static let idleTimeout: Duration = .seconds(5)
 
         /// The process's transport: what ``platformDefaultTransport()`` returns on Linux.
         public static let shared = AsyncHTTPClientTransport()

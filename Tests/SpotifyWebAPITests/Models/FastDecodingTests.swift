@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import JSONReading
 import SpotifyEmulator
+import SpotifyLinkSupport
 import SpotifyTesting
 import Testing
 
@@ -296,29 +297,44 @@ struct FastDecodingTests {
 
     /// Random edits of the shapes above and of the recorded pages: wherever the fast reader gives
     /// an answer, it is JSONDecoder's. Seeded, so a failure names an edit that can be replayed.
-    @Test func randomEditsNeverMakeTheTwoPathsDisagree() throws {
+    @Test func randomEditsNeverMakeTheTwoPathsDisagree() async throws {
+        // Thousands of decodings, off the concurrency pool, which the other tests share; the
+        // checks are made here, in the test's task (a thread of its own has no current test).
+        let tally = try await onThreadOfItsOwn(named: #function) { try Self.randomEdits() }
+        #expect(tally.disagreement == nil)
+        // The edits must reach the fast reader's answers, not only its refusals.
+        #expect(tally.agreed > 1_000, "agreed \(tally.agreed), declined \(tally.declined)")
+    }
+
+    /// What ``randomEditsNeverMakeTheTwoPathsDisagree()`` finds: the verdicts counted, and the
+    /// first round on which the two paths disagreed.
+    private struct Tally: Sendable {
+        var agreed = 0
+        var declined = 0
+        var disagreement: String?
+    }
+
+    private static func randomEdits() throws -> Tally {
         var documents = (Self.lenientShapes + Self.playlistShapes).map { Data($0.utf8) }
         for name in ["playlist_items", "playlist_items_2", "current_user_playlist_1", "search"] {
             documents.append(try RecordedFixtures.data(name))
         }
         var random = SeededGenerator(seed: 2026)
-        var agreed = 0
-        var declined = 0
+        var tally = Tally()
         for round in 0..<1_500 {
             let source = documents[Int(random.next() % UInt64(documents.count))]
             let edited = JSONEdits.apply(to: source, using: &random)
             for verdict in allVerdicts(edited) {
                 switch verdict {
-                case .agreed: agreed += 1
-                case .declined: declined += 1
+                case .agreed: tally.agreed += 1
+                case .declined: tally.declined += 1
                 default:
-                    Issue.record("round \(round): \(verdict) for \(String(decoding: edited, as: UTF8.self))")
-                    return
+                    tally.disagreement = "round \(round): \(verdict) for \(String(decoding: edited, as: UTF8.self))"
+                    return tally
                 }
             }
         }
-        // The edits must reach the fast reader's answers, not only its refusals.
-        #expect(agreed > 1_000, "agreed \(agreed), declined \(declined)")
+        return tally
     }
 
     /// Strings are scanned eight bytes at a time: a quote, an escape, a control character or a

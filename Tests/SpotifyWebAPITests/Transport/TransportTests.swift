@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotifyEmulator
 import SpotifyLinkSupport
 import SpotifyTesting
 import Synchronization
@@ -158,6 +159,22 @@ struct TransportTests {
                 }
                 #expect(server.connections == 1 && server.requests == 2)
             }
+        }
+
+        /// The client closes a kept-alive connection it has not used for a while before a server
+        /// would (the emulator's idle timeout is 10 s; the pool's default, 60 s): a server's close
+        /// can then never meet a request going out, which a POST would lose.
+        @Test func anIdleKeptConnectionIsClosedByTheClientFirst() async throws {
+            #expect(AsyncHTTPClientTransport.idleTimeout < EmulatorConfiguration().connectionIdleTimeout)
+            let server = try SocketServer(.redirect(to: "http://127.0.0.1:9/elsewhere"))
+            let transport = AsyncHTTPClientTransport(clock: SystemClock())
+            let url = URL(string: "http://127.0.0.1:\(server.port)/kept")!
+            let (response, _) = try await transport.send(
+                HTTPRequest(method: .get, url: url), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+            #expect(response.status.code == 302)
+            // Real time: the pool's idle timer runs on SwiftNIO's clock, which no test can step.
+            _ = try await server.bytesWrittenWhenClosed(limit: .seconds(30))
+            #expect(server.requests == 1)
         }
     #endif
 
