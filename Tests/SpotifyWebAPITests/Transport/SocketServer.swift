@@ -36,6 +36,7 @@ final class SocketServer: Sendable {
         var connections = 0
         var written = 0
         var closed = false
+        var keptClosedByClient = false
     }
     private let progress = Lock(Progress())
 
@@ -87,14 +88,15 @@ final class SocketServer: Sendable {
         }
         progress.withLock { $0.requests += 1 }
         _ = write(ok, kept)
-        if reset {
-            // Wait for the second request to arrive and leave it unread: closing a socket with
-            // unread data sends a reset.
-            // (Two minutes: a loaded machine may hold the client back for tens of seconds.)
-            var arriving = pollfd(fd: kept, events: Int16(POLLIN), revents: 0)
-            if poll(&arriving, 1, 120_000) == 1 { progress.withLock { $0.requests += 1 } }
-        } else if recv(kept, &buffer, buffer.count, 0) > 0 {
-            progress.withLock { $0.requests += 1 }
+        // The second request, or the client's own close of the idle connection. With `reset`, the
+        // request is only looked at and left unread: closing a socket with unread data sends a
+        // reset. (Two minutes: a loaded machine may hold the client back for tens of seconds.)
+        var arriving = pollfd(fd: kept, events: Int16(POLLIN), revents: 0)
+        if poll(&arriving, 1, 120_000) == 1 {
+            let read = recv(kept, &buffer, buffer.count, reset ? Int32(MSG_PEEK) : 0)
+            progress.withLock {
+                if read > 0 { $0.requests += 1 } else { $0.keptClosedByClient = true }
+            }
         }
         close(kept)
         // One more connection, for a retry; none comes within two minutes for a request not
@@ -153,6 +155,8 @@ final class SocketServer: Sendable {
 
     var requests: Int { progress.withLock { $0.requests } }
     var connections: Int { progress.withLock { $0.connections } }
+    /// Whether the client closed the kept connection before sending a second request on it.
+    var keptClosedByClient: Bool { progress.withLock { $0.keptClosedByClient } }
     var written: Int { progress.withLock { $0.written } }
 
     /// Waits (real time: a peer's I/O, never a timing rule) until `condition` holds; throws after
