@@ -432,7 +432,7 @@ let package = Package(
             name: "SpotifyLinkServicesTests",
             dependencies: [
                 "SpotifyLinkServices", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI", "SpotifyEmulator",
-                "SpotifyTesting",
+                "SpotifyTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
@@ -470,6 +470,7 @@ let package = Package(
                 "JSONReading",
                 "SpotifyWebAPI", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -20,10 +20,30 @@ extension SpotifyAPIError {
     /// `error` from the request ledger's SQLite file as this layer's error, code
     /// `.ledgerUnavailable`, in the words ``SQLiteFailure/words(_:doing:file:)`` gives: the ledger
     /// belongs to the Web API's layer, so its failures are never a links error.
+    ///
+    /// The words end by saying that nothing is sent meanwhile: the ledger fails closed.
     package static func ledgerDatabase(_ error: any Error, doing: String, file: URL?) -> SpotifyAPIError {
         if let error = error as? SpotifyAPIError { return error }
+        let place = file.map { " (\($0.path))" } ?? ""
+        let words: String
+        switch error {
+        case let newer as PlaylistLinksError:
+            // A file written by a newer version of the package: its own words say so.
+            words = "\(doing)\(place): \(newer.message)"
+        case let database as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(database.resultCode):
+            words =
+                "\(doing)\(place): the file is not a request ledger SpotifyLink can read (damaged, or not a "
+                + "database). Move it aside: the next request makes a new one, and a quota cooldown it held "
+                + "still holds."
+        default:
+            words = SQLiteFailure.words(error, doing: doing, file: file)
+        }
         return SpotifyAPIError(
-            code: .ledgerUnavailable, message: SQLiteFailure.words(error, doing: doing, file: file), underlying: error)
+            code: .ledgerUnavailable,
+            message: words
+                + " Nothing is sent to Spotify until the ledger can count the requests: without it, the app's "
+                + "processes could pass Spotify's quota together.",
+            underlying: error)
     }
 }
 

@@ -49,7 +49,7 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
             } catch {
                 throw SpotifyAPIError.ledgerDatabase(error, doing: "The request ledger could not be opened", file: url)
             }
-            try Self.migrate(pool)
+            try Self.migrate(pool, file: url)
             // SQLite made the WAL and shared-memory files just now: out of backups as well.
             for suffix in ["-wal", "-shm"] { protection.excludeFromBackup(URL(fileURLWithPath: url.path + suffix)) }
             return pool
@@ -61,16 +61,16 @@ package final class SQLiteRequestLedgerStore: RequestLedgerStore {
     /// timeout: every process of the app writes the ledger.
     /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the tables cannot be migrated.
     package init(writer: any DatabaseWriter) throws {
-        try Self.migrate(writer)
+        try Self.migrate(writer, file: writer.path.hasPrefix("/") ? URL(fileURLWithPath: writer.path) : nil)
         database = DeferredDatabase(opened: writer)
     }
 
-    private static func migrate(_ writer: any DatabaseWriter) throws {
+    private static func migrate(_ writer: any DatabaseWriter, file: URL?) throws {
         do {
             try migrator.migrateAlongsideOtherProcesses(writer, component: "request ledger")
         } catch {
             throw SpotifyAPIError.ledgerDatabase(
-                error, doing: "The request ledger could not be brought up to date", file: nil)
+                error, doing: "The request ledger could not be brought up to date", file: file)
         }
     }
 
@@ -257,7 +257,9 @@ extension RequestLedger {
     /// ```
     /// - Parameters:
     ///   - key: the app whose requests are counted.
-    ///   - file: the SQLite file, created when missing.
+    ///   - file: the SQLite file, created when missing. A quota cooldown is also kept in a small file
+    ///     beside it (`spotify-requests-cooldown.json` for `spotify-requests.sqlite`), which a
+    ///     damaged or moved ledger file does not take with it.
     ///   - configuration: the app's GRDB configuration, for example with
     ///     `observesSuspensionNotifications` for a file in an App Group container; unless it has its
     ///     own, each process waits up to five seconds for another's write.
@@ -269,7 +271,7 @@ extension RequestLedger {
         do {
             self.init(
                 key: key, store: try SQLiteRequestLedgerStore(url: file, configuration: configuration),
-                dailyBudget: dailyBudget)
+                dailyBudget: dailyBudget, mirror: CooldownMirror(besideLedger: file))
         } catch {
             throw .ledgerUnavailable(error)
         }
@@ -281,7 +283,12 @@ extension RequestLedger {
     /// - Throws: `SpotifyAPIError` with code `.ledgerUnavailable` when the tables cannot be migrated.
     public init(key: SpotifyAppKey, writer: any DatabaseWriter, dailyBudget: Int? = nil) throws(SpotifyAPIError) {
         do {
-            self.init(key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget)
+            // A file's ledger keeps its quota cooldown beside it too; an in-memory one in this process.
+            let mirror =
+                writer.path.hasPrefix("/") ? CooldownMirror(besideLedger: URL(fileURLWithPath: writer.path)) : nil
+            self.init(
+                key: key, store: try SQLiteRequestLedgerStore(writer: writer), dailyBudget: dailyBudget,
+                mirror: mirror ?? CooldownMirror(file: nil))
         } catch {
             throw .ledgerUnavailable(error)
         }

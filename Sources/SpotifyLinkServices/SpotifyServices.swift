@@ -324,7 +324,8 @@ public final class SpotifyServices: Sendable {
                     deferring: folder.appendingPathComponent(Self.ledgerFile),
                     configuration: configuration.database, protection: configuration.protection,
                     beforeOpening: beforeOpening),
-                dailyBudget: budget)
+                dailyBudget: budget,
+                mirror: CooldownMirror(besideLedger: folder.appendingPathComponent(Self.ledgerFile)))
             : RequestLedger(key: key, dailyBudget: budget)
         var api = SpotifyClient.Configuration(apiBaseURL: configuration.server.apiBaseURL)
         if let wait = configuration.maxRateLimitWait { api.maxRateLimitWait = wait }

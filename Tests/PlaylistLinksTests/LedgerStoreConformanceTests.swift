@@ -29,9 +29,16 @@ enum LedgerStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .postgres:
             let logger = Logger(label: "test.postgres")
             _ = try await TestPostgres.shared.value
+            // Counts under a limit take turns behind one advisory lock, and each call's deadline
+            // includes its wait in line: under ThreadSanitizer on a loaded two-core machine the
+            // 40th of `concurrentReservationsNeverPassTheLimit` once waited past the default 120 s
+            // (run 11 of 2026-11-28; the test's three kinds took 170-217 s in passing runs). What
+            // these tests check is the count, so the deadline is long; deadlines have their own
+            // test (`aServerRestartMidTransactionLeavesNothingHalfWritten`).
             return (
-                PostgresRequestLedgerStore(client: try await TestPostgres.shared.value, logger: logger),
-                PostgresRequestLedgerStore(client: try TestPostgres.client(), logger: logger)
+                PostgresRequestLedgerStore(
+                    client: try await TestPostgres.shared.value, logger: logger, deadline: .seconds(600)),
+                PostgresRequestLedgerStore(client: try TestPostgres.client(), logger: logger, deadline: .seconds(600))
             )
         }
     }

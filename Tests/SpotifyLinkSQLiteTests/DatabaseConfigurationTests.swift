@@ -33,13 +33,17 @@ struct DatabaseConfigurationTests {
         // The app goes to the background: GRDB stops both files' writes.
         NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
         await #expect(throws: PlaylistLinksError.self) { try await links.saveMetadata(PlaylistMetadata(id: playlist)) }
-        // A ledger that cannot write lets the request go uncounted (it must not stop the app).
-        #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) == nil)
+        // A ledger that cannot write holds the request back: it fails closed, in its own code.
+        let refused = await #expect(throws: SpotifyAPIError.self) {
+            _ = try await ledger.reserve(route: "GET /me", background: true, at: Date())
+        }
+        #expect(refused?.code == .ledgerUnavailable, "\(String(describing: refused))")
+        #expect(try await ledger.usage(at: Date()).last24Hours == 0)
 
         NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
         try await links.linked.link(record, to: playlist)
         #expect(try await links.card(for: record)?.metadata.id == playlist)
-        #expect(try await ledger.reserve(route: "GET /me", background: true, at: Date()) != nil)
+        _ = try await ledger.reserve(route: "GET /me", background: true, at: Date())
         #expect(try await ledger.usage(at: Date()).last24Hours == 1)
     }
 

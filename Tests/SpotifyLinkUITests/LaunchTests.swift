@@ -175,8 +175,8 @@ struct AppGroupProcessTests {
             // The first launch also made the group's request ledger: this test is about sharing one
             // budget, not about creating the file (which `LockStress` and the ledger's own
             // process tests race). Two children creating it at once on a loaded machine could find
-            // it busy past the opening's retries, and an unusable ledger lets requests go
-            // uncounted by design.
+            // it busy past the opening's retries, and an unusable ledger holds requests back (it
+            // fails closed).
             #expect(try await app.ledger.usage(at: Date()).last24Hours == 0)
 
             let arguments = [

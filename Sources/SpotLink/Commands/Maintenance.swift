@@ -272,13 +272,18 @@ struct Doctor: AsyncParsableCommand {
         }
         let ledger = try context.openLedger()
         let now = Context.wallClock.now
-        if let cooldown = await ledger.activeCooldown(at: now) {
-            checks.append(("request quota", false, SpotifyAPIError.coolingDown(cooldown, now: now).message))
-        } else {
-            let spent =
-                (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" }
-                ?? "no requests counted"
-            checks.append(("request quota", true, "no cooldown; \(spent)"))
+        do {
+            if let cooldown = try await ledger.activeCooldown(at: now) {
+                checks.append(("request quota", false, SpotifyAPIError.coolingDown(cooldown, now: now).message))
+            } else {
+                let spent =
+                    (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" }
+                    ?? "no requests counted"
+                checks.append(("request quota", true, "no cooldown; \(spent)"))
+            }
+        } catch {
+            // Said as it is: a ledger that cannot be read holds every request back.
+            checks.append(("request ledger", false, error.message))
         }
         let reachable = await Self.reachable(context.server.tokenURL)
         checks.append(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SpotifyLinkSupport
 
 /// The one authority over "may this request leave now", holding the one cooldown value.
@@ -21,13 +22,16 @@ actor Admission {
     let ledger: RequestLedger
     private let clock: any SpotifyClock
     private let jitter: @Sendable () -> Double
+    /// Where a cooldown the ledger could not keep is reported.
+    private let logger: Logger?
     /// 429s this client has met so far, for paging to slow down on.
     private(set) var rateLimitCount = 0
 
     init(
         policy: SpotifyClient.Configuration.RateLimit, ledger: RequestLedger, clock: any SpotifyClock,
-        jitter: @escaping @Sendable () -> Double
+        jitter: @escaping @Sendable () -> Double, logger: Logger? = nil
     ) {
+        self.logger = logger
         self.gate = RateLimitGate(policy: policy)
         self.ledger = ledger
         self.clock = clock
@@ -37,9 +41,18 @@ actor Admission {
     /// Whether a request may leave now: `.proceed`; `.wait` that long and ask again; or `.fail`,
     /// the rate limit lasting longer than a request waits. During a quota cooldown, whatever the
     /// wait, the refusal to send (sending would lengthen it), for the exchange machine to end with.
+    /// A ledger that cannot be read refuses too (``RequestLedger/activeCooldown(at:)`` fails
+    /// closed), unless this client knows a cooldown already.
     func admit() async -> Result<RateLimitGate.Decision, SpotifyAPIError> {
         let now = clock.now
-        adopt(await ledger.activeCooldown(at: now), now: now)
+        do {
+            adopt(try await ledger.activeCooldown(at: now), now: now)
+        } catch {
+            if let current, current.isActive(at: now), current.kind == .quota {
+                return .failure(SpotifyAPIError.coolingDown(current, now: now))
+            }
+            return .failure(error)
+        }
         if let current, let waiting = gate.waiting(until: current.until, now: now) {
             if current.kind == .quota { return .failure(SpotifyAPIError.coolingDown(current, now: now)) }
             return .success(waiting)
@@ -69,7 +82,11 @@ actor Admission {
             kind: .quota, until: now.addingTimeInterval(min(asked, RequestLedger.maximumCooldown).seconds),
             learnedAt: now)
         await learn(cooldown, now: now)
-        await ledger.recordQuotaRefusal(at: now, retryAfter: retryAfter)
+        if let lost = await ledger.recordQuotaRefusal(at: now, retryAfter: retryAfter) {
+            logger?.warning(
+                "The request ledger could not keep Spotify's quota refusal, so it learns less of the quota",
+                metadata: ["error": "\(lost.message)"])
+        }
         return SpotifyAPIError.coolingDown(cooldown, now: now)
     }
 
@@ -80,7 +97,9 @@ actor Admission {
     /// client or process of the app).
     func cooldown() async -> Cooldown? {
         let now = clock.now
-        adopt(await ledger.activeCooldown(at: now), now: now)
+        // A ledger that cannot be read shows what this client knows; its next request says why
+        // it cannot leave.
+        adopt(try? await ledger.activeCooldown(at: now), now: now)
         guard let current, current.isActive(at: now) else { return nil }
         return current
     }
@@ -88,7 +107,12 @@ actor Admission {
     /// Keeps `cooldown` here and in the ledger, where it holds unless a longer one is kept.
     private func learn(_ cooldown: Cooldown, now: Date) async {
         adopt(cooldown, now: now)
-        await ledger.learn(cooldown)
+        if let failure = await ledger.learn(cooldown) {
+            // Never silent: the app's other processes may not know the cooldown.
+            logger?.warning(
+                "The request ledger could not keep a \(cooldown.kind.rawValue) cooldown; this process keeps it",
+                metadata: ["until": "\(cooldown.until)", "error": "\(failure.message)"])
+        }
     }
 
     /// Takes `learned` as the cooldown unless the one held ends later, or is a quota cooldown

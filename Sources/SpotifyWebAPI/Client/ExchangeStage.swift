@@ -64,7 +64,8 @@ struct ConditionalRequestStage: ExchangeStage {
 
 /// Counts every request in the ledger as it leaves: its route, the status (or none, when no answer
 /// came) and whether background work sent it. What the quota economy is measured by. A background
-/// request past the daily budget is refused in the same step as the count, and never sent.
+/// request past the daily budget is refused in the same step as the count, and never sent; so is
+/// any request the ledger cannot count.
 struct LedgerStage: ExchangeStage {
     let ledger: RequestLedger
     let clock: any SpotifyClock
@@ -76,7 +77,7 @@ struct LedgerStage: ExchangeStage {
         // budget; an entry whose answer never comes keeps no status ("no answer").
         let id = try await ledger.reserve(route: context.route, background: context.background, at: clock.now)
         let (response, data) = try await next(request)
-        if let id { await ledger.settle(id, status: response.status.code) }
+        await ledger.settle(id, status: response.status.code)
         return (response, data)
     }
 }

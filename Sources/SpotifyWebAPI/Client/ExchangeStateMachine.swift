@@ -200,6 +200,8 @@ struct ExchangeStateMachine {
         state = .finished
         // The daily budget is spent: nothing was sent, and nothing will be today.
         if error.code == .budgetExhausted { return .refuse(error) }
+        // The ledger could not count it: nothing was sent, and another try would not be counted either.
+        if error.code == .ledgerUnavailable { return .refuse(error) }
         // Too large a body, or nothing answering at the address: another try cannot help.
         if error.code == .responseTooLarge || error.nothingAnswered { return .failTransport(error) }
         tries.failures += 1

@@ -81,7 +81,8 @@ public final class SpotifyClient: Sendable {
     ///   - tokens: where access tokens come from.
     ///   - transport: the HTTP transport; `URLSessionTransport` by default.
     ///   - clock: time for backoff and rate-limit waits.
-    ///   - logger: debug-level request logs; nothing is logged without one. Tokens are never logged.
+    ///   - logger: debug-level request logs, and a warning when the ledger could not keep a cooldown;
+    ///     nothing is logged without one. Tokens are never logged.
     ///   - ledger: the cooldown and request counts shared with the app's other clients and processes;
     ///     by default this client's alone, in memory.
     public convenience init(
@@ -115,7 +116,8 @@ public final class SpotifyClient: Sendable {
         self.logger = logger
         self.ledger = ledger
         self.jitter = jitter
-        self.admission = Admission(policy: configuration.rateLimit, ledger: ledger, clock: clock, jitter: jitter)
+        self.admission = Admission(
+            policy: configuration.rateLimit, ledger: ledger, clock: clock, jitter: jitter, logger: logger)
         self.stages =
             [ConditionalRequestStage(cache: validators), LedgerStage(ledger: ledger, clock: clock)]
             + (logger.map { [LoggingStage(logger: $0)] } ?? [])

@@ -53,8 +53,9 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
         /// Text that is not a Spotify ID, URI or link; nothing was sent.
         public static let invalidIdentifier = Code(name: "invalidIdentifier")
         /// The request ledger (the file or database that counts this app's requests) could not be
-        /// opened, read or written; its message says what failed and what to do. Requests still go:
-        /// a ledger that cannot count never stops the app.
+        /// opened, read or written; its message says what failed and what to do. Nothing was sent:
+        /// a ledger fails closed, since requests it cannot count could take the app's processes
+        /// past the quota they share, or leave during a cooldown (which Spotify lengthens).
         public static let ledgerUnavailable = Code(name: "ledgerUnavailable")
 
         /// The code's name, as its static property is spelled.
@@ -176,7 +177,8 @@ extension SpotifyAPIError {
         if let error = error as? SpotifyAPIError { return error }
         let message =
             (error as? any CodedError)?.message
-            ?? "The request ledger could not be read or written (\(error)). Check that the data folder is writable and has free space."
+            ?? "The request ledger could not be read or written (\(error)), so nothing was sent to Spotify. "
+            + "Check that the data folder is writable and has free space, then try again."
         return SpotifyAPIError(code: .ledgerUnavailable, message: message, underlying: error)
     }
 }

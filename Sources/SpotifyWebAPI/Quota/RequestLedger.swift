@@ -59,6 +59,8 @@ public struct RequestLedger: Sendable {
     public let key: SpotifyAppKey
     /// Where cooldowns and counts are kept.
     package let store: any RequestLedgerStore
+    /// The second copy of the cooldowns, which a failure of ``store`` cannot erase.
+    package let mirror: CooldownMirror
     /// Requests per rolling 24 hours after which background requests fail with
     /// ``SpotifyAPIError/Code-swift.struct/budgetExhausted``; `nil` for no budget.
     public var dailyBudget: Int?
@@ -80,10 +82,16 @@ public struct RequestLedger: Sendable {
     }
 
     /// A ledger kept in `store`: a persistent one shares the cooldown between processes.
-    package init(key: SpotifyAppKey, store: any RequestLedgerStore, dailyBudget: Int? = nil) {
+    /// - Parameter mirror: where the cooldowns are kept besides `store`, so a failure of the
+    ///   store cannot erase them: this process's memory by default.
+    package init(
+        key: SpotifyAppKey, store: any RequestLedgerStore, dailyBudget: Int? = nil,
+        mirror: CooldownMirror = CooldownMirror(file: nil)
+    ) {
         self.key = key
         self.store = store
         self.dailyBudget = dailyBudget
+        self.mirror = mirror
     }
 
     /// A ledger for one client alone, in memory: what a client without a ledger uses.
@@ -91,9 +99,31 @@ public struct RequestLedger: Sendable {
         RequestLedger(key: SpotifyAppKey(issuer: "memory", clientID: UUID().uuidString))
     }
 
-    /// The cooldown in force at `now`, if any.
-    package func activeCooldown(at now: Date) async -> Cooldown? {
-        guard let cooldown = try? await store.cooldown(for: key), cooldown.isActive(at: now) else { return nil }
+    /// The cooldown in force at `now`, if any: the store's, or the mirror's when that one holds
+    /// longer (it is then copied back into the store: a ledger made afresh after a damaged one was
+    /// moved aside learns it again).
+    ///
+    /// A ledger that cannot be read fails closed: the requests wait, with the mirror's cooldown
+    /// when it holds one, else with the storage's error. Sending blind could pass the quota the
+    /// app's processes share, or send during a cooldown, which Spotify answers by lengthening it.
+    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code-swift.struct/ledgerUnavailable``
+    ///   when the store cannot be read and the mirror holds no cooldown.
+    package func activeCooldown(at now: Date) async throws(SpotifyAPIError) -> Cooldown? {
+        let stored: Cooldown?
+        do {
+            stored = try await store.cooldown(for: key)
+        } catch {
+            if let kept = mirror.cooldown(for: key, at: now, readingFile: true), kept.isActive(at: now) { return kept }
+            throw .ledgerUnavailable(error)
+        }
+        let kept = mirror.cooldown(for: key, at: now, readingFile: false)
+        if let kept, kept.isActive(at: now), (stored?.until ?? .distantPast) < kept.until {
+            // Best effort: the mirror holds it for this process whatever the store says.
+            try? await store.extendCooldown(kept, for: key)
+        }
+        guard let cooldown = CooldownMirror.stronger(stored, kept, now: now), cooldown.isActive(at: now) else {
+            return nil
+        }
         return cooldown
     }
 
@@ -129,23 +159,30 @@ public struct RequestLedger: Sendable {
     /// client and process sharing the store shares the count, so together they never pass the
     /// budget.
     ///
-    /// When the store cannot be written the request leaves uncounted: a broken ledger file must
-    /// not stop the app (Spotify's own quota still would).
-    /// - Returns: the entry's ID, to ``settle(_:status:)`` once the answer arrives; `nil` when
-    ///   nothing was counted.
-    package func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID? {
+    /// When the store cannot be written the request does not leave: a request the ledger cannot
+    /// count could take the app's processes past the quota they share.
+    /// - Returns: the entry's ID, to ``settle(_:status:)`` once the answer arrives.
+    /// - Throws: ``SpotifyAPIError`` with code ``SpotifyAPIError/Code-swift.struct/budgetExhausted``
+    ///   past the budget, ``SpotifyAPIError/Code-swift.struct/ledgerUnavailable`` when the store
+    ///   cannot count it.
+    package func reserve(route: String, background: Bool, at now: Date) async throws(SpotifyAPIError) -> UUID {
         let limit = background ? await backgroundBudget(at: now) : nil
         if let limit, limit <= 0 {
             throw SpotifyAPIError.budgetExhausted(budget: limit, reopens: now.addingTimeInterval(Self.window), now: now)
         }
         let entry = LedgerEntry(sentAt: now, route: route, status: nil, background: background)
         let windowStart = now.addingTimeInterval(-Self.window)
-        switch try? await store.reserve(entry, for: key, limit: limit, windowStart: windowStart) {
+        let reservation: LedgerReservation
+        do {
+            reservation = try await store.reserve(entry, for: key, limit: limit, windowStart: windowStart)
+        } catch {
+            throw .ledgerUnavailable(error)
+        }
+        switch reservation {
         case .counted: return entry.id
         case .full(let oldest):
             throw SpotifyAPIError.budgetExhausted(
                 budget: limit ?? 0, reopens: oldest.addingTimeInterval(Self.window), now: now)
-        case nil: return nil
         }
     }
 
@@ -154,8 +191,21 @@ public struct RequestLedger: Sendable {
         try? await store.settle(id, status: status, for: key)
     }
 
-    func learn(_ cooldown: Cooldown) async {
-        try? await store.extendCooldown(cooldown, for: key)
+    /// Keeps `cooldown` in the store and the mirror. It holds in this process whatever fails.
+    /// - Returns: what could not keep it, for the client's log: `nil` when both did.
+    func learn(_ cooldown: Cooldown) async -> SpotifyAPIError? {
+        var failure: SpotifyAPIError?
+        do {
+            try mirror.keep(cooldown, for: key)
+        } catch {
+            failure = .ledgerUnavailable(error)
+        }
+        do {
+            try await store.extendCooldown(cooldown, for: key)
+        } catch {
+            failure = .ledgerUnavailable(error)
+        }
+        return failure
     }
 
     /// What this ledger has learned of the developer's quota from Spotify's refusals of the last
@@ -189,12 +239,17 @@ public struct RequestLedger: Sendable {
 
     /// Keeps Spotify's `QUOTA_EXCEEDED` at `now`, with the requests counted in the window before
     /// it (the refused one left out) and the `Retry-After` it sent: what ``learnedQuota(at:)``
-    /// learns from. A ledger that cannot be written loses the record, never the request's error.
-    func recordQuotaRefusal(at now: Date, retryAfter: Duration?) async {
-        guard let window = try? await store.entries(for: key, since: now.addingTimeInterval(-Self.window)) else {
-            return
+    /// learns from. A ledger that cannot be written loses the record, never the request's error
+    /// (the cooldown is kept apart, by ``learn(_:)``).
+    /// - Returns: the storage's error when the record was lost, for the client's log.
+    func recordQuotaRefusal(at now: Date, retryAfter: Duration?) async -> SpotifyAPIError? {
+        do {
+            let window = try await store.entries(for: key, since: now.addingTimeInterval(-Self.window))
+            let refusal = QuotaRefusal(at: now, windowCount: max(window.count - 1, 0), retryAfter: retryAfter)
+            try await store.recordQuotaRefusal(refusal, for: key)
+            return nil
+        } catch {
+            return .ledgerUnavailable(error)
         }
-        let refusal = QuotaRefusal(at: now, windowCount: max(window.count - 1, 0), retryAfter: retryAfter)
-        try? await store.recordQuotaRefusal(refusal, for: key)
     }
 }

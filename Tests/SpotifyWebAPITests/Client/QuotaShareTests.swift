@@ -31,14 +31,14 @@ struct QuotaShareTests {
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         for request in 0..<40 {
             let sent = start.addingTimeInterval(Double(request) * 60)
-            #expect(try await ledger.reserve(route: "GET /me", background: true, at: sent) != nil)
+            _ = try await ledger.reserve(route: "GET /me", background: true, at: sent)
         }
         await #expect {
             try await ledger.reserve(route: "GET /me", background: true, at: start.addingTimeInterval(3_600))
         } throws: { error in
             (error as? SpotifyAPIError)?.code == .budgetExhausted
         }
-        #expect(
-            try await ledger.reserve(route: "GET /me", background: false, at: start.addingTimeInterval(3_600)) != nil)
+        _ = try await ledger.reserve(route: "GET /me", background: false, at: start.addingTimeInterval(3_600))
+        #expect(try await ledger.usage(at: start.addingTimeInterval(3_600)).last24Hours == 41)
     }
 }
