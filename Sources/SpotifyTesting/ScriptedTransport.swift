@@ -85,7 +85,8 @@ public final class ScriptedTransport: Transport {
 /// client or token endpoint talks to the in-process emulator. Not timing logic: under
 /// ThreadSanitizer, with every test in flight on two cores, one exchange has taken more than the
 /// client's 30 s, and its retry found the fault the test had injected already spent (two
-/// `PlayerAndFaultTests` and one `LearningAppTests` in a 2026-11-27 rehearsal).
+/// `PlayerAndFaultTests` and one `LearningAppTests` in a 2026-11-27 rehearsal; another
+/// `LearningAppTests` token request in CI stop 72), so every test client of the emulator takes it.
 public struct PatientTransport: Transport {
     private let transport = platformDefaultTransport()
 

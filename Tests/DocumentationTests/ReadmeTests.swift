@@ -146,6 +146,7 @@ struct ReadmeTests {
                     AccessToken(
                         await emulator.issueAccessToken(
                             scopes: EmulatorServer.allScopes + ["user-library-read", "user-top-read"]))),
+                transport: PatientTransport(),
                 clock: VirtualClock(mode: .automatic))
             try await readmeExampleLearningCalls(client: client)
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 4)

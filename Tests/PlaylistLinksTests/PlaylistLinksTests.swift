@@ -19,7 +19,8 @@ func emulatorClient(_ emulator: EmulatorServer, clock: any SpotifyClock = Virtua
     SpotifyClient(
         configuration: .emulator(url: emulator.baseURL),
         tokens: StaticAccessTokenProvider(
-            AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))), clock: clock)
+            AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
+        transport: PatientTransport(), clock: clock)
 }
 
 func playlistID(_ emulator: EmulatorServer, _ name: String) async throws -> SpotifyID {

@@ -92,7 +92,8 @@ struct RevalidationTests {
             try await links.linked.link(session42, to: try await playlistID(emulator, "Deep Work"))
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
-                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock,
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+                transport: PatientTransport(), clock: clock,
                 ledger: RequestLedger(key: key, dailyBudget: 0))
             let outcome = try await MetadataRefresher(links: links.linked, client: client).refresh(record: session42)
             guard case .failed(let error) = outcome else {

@@ -50,7 +50,8 @@ struct BrowserSignInTests {
             #expect(await session.status == .signedIn)
             // The scopes asked for: the defaults and the added one.
             #expect(Set(tokens.scopes) == Set(SpotifyScope.all + ["user-top-read"]))
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport())
             #expect(try await client.currentUser().id == "emu-user")
         }
     }

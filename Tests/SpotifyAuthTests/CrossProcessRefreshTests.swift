@@ -45,7 +45,8 @@ struct CrossProcessRefreshTests {
                 store: FileTokenStore(directory: folder))
             let stored = try #require(try await later.tokens())
             _ = try await later.refreshedAccessToken(replacing: stored.accessToken)
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: later)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: later, transport: PatientTransport())
             #expect(try await client.currentUser().id == "emu-user")
         }
     }

@@ -17,6 +17,7 @@ struct LearningAppTests {
         let token = AccessToken(await emulator.issueAccessToken(scopes: scopes))
         return SpotifyClient(
             configuration: .emulator(url: emulator.baseURL), tokens: ScopedTokens(token: token, scopes: Set(scopes)),
+            transport: PatientTransport(),
             clock: VirtualClock(mode: .automatic))
     }
 
@@ -124,10 +125,11 @@ struct LearningAppTests {
 
     @Test func aWrongSecretIsATypedErrorWithoutASecretInIt() async throws {
         try await withEmulator(appOnly(secret: "right")) { (emulator: EmulatorServer) async throws in
-            let endpoint = TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "learning-server")
+            let endpoint = TokenEndpoint(
+                server: .emulator(url: emulator.baseURL), clientID: "learning-server", transport: PatientTransport())
             let provider = ClientCredentialsProvider(endpoint: endpoint, secret: ClientSecret("SENTINEL_SECRET_wrong"))
             let error = try await #require(throws: OAuthError.self) { try await provider.accessToken() }
-            #expect(error.code == .invalidClient)
+            #expect(error.code == .invalidClient, "\(error.message)")
             #expect(!String(describing: error).contains("SENTINEL_SECRET"))
         }
     }

@@ -51,7 +51,8 @@ struct LoopbackTests {
             let (session, tokens) = try await signIn(emulator)
             #expect(tokens.refreshToken != nil)
             #expect(Set(tokens.scopes) == Set(SpotifyScope.all))
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport())
             #expect(try await client.currentUser().id == "emu-user")
         }
     }
@@ -196,7 +197,9 @@ struct LoopbackTests {
     func expireAndCallFiftyTimes(_ emulator: EmulatorServer, session: SpotifySession, clock: VirtualClock) async throws
     {
         clock.advance(by: .seconds(3600))
-        let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
+        let client = SpotifyClient(
+            configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport(),
+            clock: clock)
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { try await client.currentUser().id } }
             for try await id in group { #expect(id == "emu-user") }
@@ -212,7 +215,9 @@ struct LoopbackTests {
             let store = MemoryTokenStore()
             let (session, _) = try await signIn(emulator, store: store, clock: clock)
             clock.advance(by: .seconds(184 * 86400))
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session, clock: clock)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport(),
+                clock: clock)
             await #expect {
                 try await client.currentUser()
             } throws: { error in
@@ -250,7 +255,8 @@ struct LoopbackTests {
             clock.advance(by: .seconds(3600))
             // Backoff sleeps on its own clock that moves by itself; expiry follows the shared one.
             let client = SpotifyClient(
-                configuration: .emulator(url: emulator.baseURL), tokens: session, clock: VirtualClock(mode: .automatic),
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport(),
+                clock: VirtualClock(mode: .automatic),
                 logger: logger)
             _ = try await client.currentUser()
             await emulator.control("faults", ["kind": "502-html", "count": "5"])

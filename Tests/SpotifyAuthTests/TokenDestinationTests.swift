@@ -41,13 +41,15 @@ struct TokenDestinationTests {
             try await store.save(tokens, for: SpotifyAppKey(issuer: AuthorizationServer.live.issuer, clientID: "app"))
             let live = SpotifySession(endpoint: TokenEndpoint(server: .live, clientID: "app"), store: store)
             // Live tokens toward the emulator: refused before anything is sent.
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: live)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: live, transport: PatientTransport())
             let error = try await #require(throws: SpotifyAPIError.self) { try await client.currentUser() }
             #expect(error.message.contains("belong to another Spotify service"))
             #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
             #expect(live.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))
             let local = SpotifySession(
-                endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "app"),
+                endpoint: TokenEndpoint(
+                    server: .emulator(url: emulator.baseURL), clientID: "app", transport: PatientTransport()),
                 store: MemoryTokenStore())
             #expect(local.mayBeSent(to: emulator.baseURL.appendingPathComponent("v1")))
             #expect(!local.mayBeSent(to: URL(string: "https://api.spotify.com/v1")!))

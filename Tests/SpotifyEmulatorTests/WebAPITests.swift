@@ -33,7 +33,8 @@ struct WebAPITests {
         try await withEmulator { (emulator: EmulatorServer) async throws in
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
-                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())))
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+                transport: PatientTransport())
             #expect(try await client.currentUser().id == "emu-user")
             let mine = try await client.allMyPlaylists()
             // A followed playlist its owner deleted comes as `null`: skipped, counted.
@@ -65,7 +66,8 @@ struct WebAPITests {
                 tokens: StaticAccessTokenProvider(
                     AccessToken(
                         await emulator.issueAccessToken(
-                            scopes: EmulatorServer.allScopes + EmulatorServer.learningScopes))))
+                            scopes: EmulatorServer.allScopes + EmulatorServer.learningScopes))),
+                transport: PatientTransport())
             func complete(_ track: Track, isrc: Bool = true, _ route: String) {
                 #expect(track.discNumber == 1, "\(route)")
                 #expect((track.trackNumber ?? 0) >= 1, "\(route)")
@@ -231,7 +233,8 @@ struct WebAPITests {
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
-                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())))
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+                transport: PatientTransport())
             #expect(try await client.currentUser().name == "Ana")
             #expect(try await client.allMyPlaylists().items.map(\.name) == ["Yoga", "Shared"])
             let yoga = try SpotifyID(try await emulator.playlistID(named: "Yoga"))

@@ -285,7 +285,8 @@ struct PostgresCrossProcessRefreshTests {
                 store: try await TestPostgres.tokenStore(user: user, keys: keys))
             let stored = try #require(try await later.tokens())
             _ = try await later.refreshedAccessToken(replacing: stored.accessToken)
-            let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: later)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: later, transport: PatientTransport())
             #expect(try await client.currentUser().id == "emu-user")
         }
     }

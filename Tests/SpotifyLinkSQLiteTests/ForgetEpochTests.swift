@@ -67,6 +67,7 @@ struct ForgetEpochTests {
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(
                     AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
+                transport: PatientTransport(),
                 clock: VirtualClock(mode: .automatic))
             #expect(
                 try await MetadataRefresher(links: links, client: client).refresh(playlist: calm)

@@ -37,10 +37,13 @@ struct DisconnectRaceTests {
         defer { Task { await emulator.stop() } }
         let store = HeldSaveStore()
         let session = SpotifySession(
-            endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo"),
+            endpoint: TokenEndpoint(
+                server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo", transport: PatientTransport()),
             store: store)
         let model = SpotifyConnectionModel(
-            session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
+            session: session,
+            client: SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport()),
             redirectURI: "myapp://spotify-callback")
         model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
         var saves = store.saving.stream.makeAsyncIterator()

@@ -15,6 +15,7 @@ struct ErrorMatchingTests {
                 configuration: .emulator(url: emulator.baseURL),
                 tokens: StaticAccessTokenProvider(
                     AccessToken(await emulator.issueAccessToken(scopes: EmulatorServer.allScopes))),
+                transport: PatientTransport(),
                 clock: VirtualClock(mode: .automatic))
             var caught = "nothing"
             do {

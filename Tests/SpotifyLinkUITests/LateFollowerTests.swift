@@ -50,10 +50,13 @@ struct LateFollowerTests {
     {
         let follower = HeldFollower()
         let session = SpotifySession(
-            endpoint: TokenEndpoint(server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo"),
+            endpoint: TokenEndpoint(
+                server: .emulator(url: emulator.baseURL), clientID: "spotlink-demo", transport: PatientTransport()),
             store: MemoryTokenStore())
         let model = SpotifyConnectionModel(
-            session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
+            session: session,
+            client: SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport()),
             redirectURI: "myapp://spotify-callback", beforeFollowing: follower.gate)
         #expect(try await follower.next("the first status") == .signedOut)
         model.connect { url, _ in try await ConsentBrowser().callback(for: url) }
@@ -101,7 +104,9 @@ struct LateFollowerTests {
         let session = SpotifySession(endpoint: connected.session.endpoint, store: store)
         let follower = HeldFollower()
         let model = SpotifyConnectionModel(
-            session: session, client: SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: session),
+            session: session,
+            client: SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: session, transport: PatientTransport()),
             redirectURI: "myapp://spotify-callback", beforeFollowing: follower.gate)
         #expect(try await follower.next("the first status") == .signedOut)
         follower.letGo()

@@ -34,7 +34,9 @@ final class MonitorHarness: Sendable {
     ) async throws -> NowPlayingMonitor {
         let provider: any AccessTokenProvider =
             if let tokens { tokens } else { StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())) }
-        let client = SpotifyClient(configuration: .emulator(url: emulator.baseURL), tokens: provider, clock: clock)
+        let client = SpotifyClient(
+            configuration: .emulator(url: emulator.baseURL), tokens: provider, transport: PatientTransport(),
+            clock: clock)
         let monitor = NowPlayingMonitor(client: client, policy: policy)
         // The world is set up before the first poll.
         for step in steps where step.at == .zero { await step.action() }
@@ -308,7 +310,8 @@ struct NowPlayingBackgroundTests {
     func monitor(_ emulator: EmulatorServer) async -> NowPlayingMonitor {
         let client = SpotifyClient(
             configuration: .emulator(url: emulator.baseURL),
-            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())), clock: clock)
+            tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+            transport: PatientTransport(), clock: clock)
         return NowPlayingMonitor(client: client, policy: .responsive)
     }
 

@@ -39,7 +39,8 @@ struct PageConcurrencyTests {
             let id = try SpotifyID(try #require(await emulator.playlists().first { $0.entries == 10_000 }).id)
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL),
-                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())))
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+                transport: PatientTransport())
             let all = try await client.allPlaylistEntries(id)
             #expect(all.pageCount == 200)
             #expect(all.peakConcurrency == 8)

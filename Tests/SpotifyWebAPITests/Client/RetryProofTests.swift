@@ -78,6 +78,7 @@ struct OutageTests {
             let clock = VirtualClock(mode: .automatic)
             let client = SpotifyClient(
                 configuration: .emulator(url: emulator.baseURL), tokens: StaticAccessTokenProvider(AccessToken(token)),
+                transport: PatientTransport(),
                 clock: clock)
             await emulator.control("faults", ["kind": "5xx-burst", "count": "50"])
             await #expect {
