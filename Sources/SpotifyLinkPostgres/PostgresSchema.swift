@@ -2,7 +2,7 @@ import Foundation
 public import Logging
 @_spi(Storage) import PlaylistLinks
 import PostgresNIO
-import SpotifyWebAPI
+package import SpotifyWebAPI
 
 /// The tables SpotifyLink keeps in a PostgreSQL database, one versioned migration per step, run at
 /// start-up by ``migrate(_:deadline:logger:)`` before any store is used.
@@ -22,12 +22,23 @@ public enum PostgresSchema {
     ///   a URL that cannot be used; `.database` when the server cannot be reached or refuses the
     ///   sign-in, or when the database was written by a newer SpotifyLink (update this server
     ///   before it writes there).
-    ///   A server that does not answer within `PostgresDeadline.default`, or a migration that does
-    ///   not end within `deadline` (10 minutes unless given: a new index on a large table takes
-    ///   its time), fails with `.database` too, and leaves the tables as they were.
+    ///   A server that does not answer within `PostgresDeadline.default` (the connection, and the
+    ///   check of the schema's version, which is all a start-up does when nothing is to migrate),
+    ///   or a migration that does not end within `deadline` (10 minutes unless given: a new index
+    ///   on a large table takes its time), fails with `.database` too, and leaves the tables as
+    ///   they were.
     public static func migrate(
         _ url: String, deadline: Duration = .seconds(600),
         logger: Logger = Logger(label: "spotlink.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws {
+        try await migrate(
+            url, deadline: deadline, checking: PostgresDeadline.default, clock: SystemClock(), logger: logger)
+    }
+
+    /// ``migrate(_:deadline:logger:)`` with the check's deadline and the clock the check's and the
+    /// migration's deadlines run on: the tests' hook.
+    package static func migrate(
+        _ url: String, deadline: Duration, checking: Duration, clock: any SpotifyClock, logger: Logger
     ) async throws {
         let configuration = try PostgresURL.connectionConfiguration(url)
         let connection: PostgresConnection
@@ -45,7 +56,14 @@ public enum PostgresSchema {
             throw PostgresFailure.unreachable(url, error)
         }
         do {
-            try await migrate(on: connection, deadline: deadline, logger: logger)
+            // The long deadline is for a migration's work: a start-up that finds the tables current
+            // (almost every one) reads one row under the ordinary deadline, so a server that stops
+            // answering is said in seconds, not in ten minutes.
+            let stored = try await storedVersion(on: connection, deadline: checking, clock: clock, logger: logger)
+            if stored > currentVersion { throw newer(stored) }
+            if stored < currentVersion {
+                try await migrate(on: connection, deadline: deadline, clock: clock, logger: logger)
+            }
         } catch {
             try? await connection.close()
             throw error
@@ -53,8 +71,10 @@ public enum PostgresSchema {
         try await connection.close()
     }
 
-    private static func migrate(on connection: PostgresConnection, deadline: Duration, logger: Logger) async throws {
-        try await PostgresFailure.wrapping("migrate the SpotifyLink tables", within: deadline, clock: SystemClock()) {
+    private static func migrate(
+        on connection: PostgresConnection, deadline: Duration, clock: any SpotifyClock, logger: Logger
+    ) async throws {
+        try await PostgresFailure.wrapping("migrate the SpotifyLink tables", within: deadline, clock: clock) {
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(
@@ -62,13 +82,7 @@ public enum PostgresSchema {
                 let rows = try await connection.query("SELECT version FROM spotlink_schema", logger: logger)
                 var stored = 0
                 for try await (version) in rows.decode(Int.self) { stored = max(stored, version) }
-                guard stored <= currentVersion else {
-                    throw PlaylistLinksError(
-                        code: .database,
-                        message: "This database holds SpotifyLink tables of schema version \(stored), newer than "
-                            + "this build's \(currentVersion). Update this server to the SpotifyLink version that "
-                            + "wrote them; nothing was changed.")
-                }
+                guard stored <= currentVersion else { throw newer(stored) }
                 for version in stored..<currentVersion {
                     for statement in migrations[version] {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
@@ -82,6 +96,34 @@ public enum PostgresSchema {
                 }
             }
         }
+    }
+
+    /// The schema version the database holds, 0 when it has no SpotifyLink tables: read without
+    /// the migrations' lock (a migration in another process is one transaction, so this sees its
+    /// state before or after).
+    private static func storedVersion(
+        on connection: PostgresConnection, deadline: Duration, clock: any SpotifyClock, logger: Logger
+    ) async throws -> Int {
+        try await PostgresFailure.wrapping("check the SpotifyLink tables", within: deadline, clock: clock) {
+            let found = try await connection.query("SELECT to_regclass('spotlink_schema') IS NOT NULL", logger: logger)
+            var exists = false
+            for try await (value) in found.decode(Bool.self) { exists = value }
+            guard exists else { return 0 }
+            let rows = try await connection.query(
+                "SELECT COALESCE(max(version), 0) FROM spotlink_schema", logger: logger)
+            var stored = 0
+            for try await (version) in rows.decode(Int.self) { stored = version }
+            return stored
+        }
+    }
+
+    /// The refusal of a database a newer SpotifyLink wrote.
+    private static func newer(_ stored: Int) -> PlaylistLinksError {
+        PlaylistLinksError(
+            code: .database,
+            message: "This database holds SpotifyLink tables of schema version \(stored), newer than "
+                + "this build's \(currentVersion). Update this server to the SpotifyLink version that "
+                + "wrote them; nothing was changed.")
     }
 
     /// The advisory lock migrations take turns under (an arbitrary constant: "SPOTLINK").

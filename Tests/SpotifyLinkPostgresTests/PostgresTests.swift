@@ -331,6 +331,60 @@ struct PostgresStoreTests {
         #expect(try await ledger.reserve(entry, for: key, limit: 10, windowStart: .distantPast) == .counted)
     }
 
+    /// A start-up with nothing to migrate reads the schema's version under the ordinary deadline,
+    /// not the migration's ten minutes: a server that stops answering during the check is said in
+    /// seconds (issue 66 item 4; it used to hang for 600 s). The check gets no answer here because
+    /// another transaction holds the version's table.
+    @Test(.timeLimit(.minutes(2))) func aStartUpCheckWithoutAnAnswerEndsAtTheOrdinaryDeadline() async throws {
+        let (url, drop) = try await TestPostgres.freshDatabase()
+        try await PostgresSchema.migrate(url)
+        let logger = Logger(label: "test.postgres")
+        let blocker = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+        let running = Task { await blocker.run() }
+        defer {
+            running.cancel()
+            Task { try await drop() }
+        }
+        let locked = AsyncStream.makeStream(of: Void.self)
+        let released = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await blocker.withTransaction(logger: logger) { connection in
+                try await connection.query("LOCK TABLE spotlink_schema IN ACCESS EXCLUSIVE MODE", logger: logger)
+                locked.continuation.yield()
+                for await _ in released.stream { break }
+            }
+        }
+        _ = try await nextElement(of: locked.stream, "the blocker to lock spotlink_schema")
+        let deadlines = VirtualClock()
+        let ended = AsyncStream.makeStream(of: Result<Void, any Error>.self)
+        Task {
+            do {
+                try await PostgresSchema.migrate(
+                    url, deadline: .seconds(600), checking: .seconds(15), clock: deadlines, logger: logger)
+                ended.continuation.yield(.success(()))
+            } catch {
+                ended.continuation.yield(.failure(error))
+            }
+        }
+        let outcome: Result<Void, any Error>
+        do {
+            try await deadlines.waitForSleepers(1)
+            deadlines.advance(by: .seconds(15))
+            outcome = try await nextElement(of: ended.stream, "the start-up's check to end at its 15 s deadline")
+        } catch {
+            released.continuation.yield()
+            throw error
+        }
+        released.continuation.yield()
+        try await holder.value
+        let error = try #require(throws: PlaylistLinksError.self) { try outcome.get() }
+        #expect(error.code == .database)
+        #expect(error.message.contains("did not check the SpotifyLink tables within 15 s"), "\(error.message)")
+        // Free again, the start-up finds nothing to do.
+        try await PostgresSchema.migrate(
+            url, deadline: .seconds(600), checking: .seconds(15), clock: deadlines, logger: logger)
+    }
+
     /// A URL's password never reaches a message.
     @Test func aBadURLIsNamedWithoutItsPassword() throws {
         let error = try #require(throws: PlaylistLinksError.self) {
