@@ -34,3 +34,24 @@ extension Duration {
         return sum
     }
 }
+
+extension Duration {
+    /// The longest an item from Spotify is taken to be: a week. No song, episode or chapter comes
+    /// near it; a `duration_ms` past it (a damaged or hostile answer) is read as this, so that no
+    /// sum of a playlist's entries, or conversion of one, can overflow.
+    package static let longestItem: Duration = .seconds(7 * 86_400)
+
+    /// The longest total duration kept for a playlist: `longestItem` for each of Spotify's most
+    /// entries (10,000). A backup's larger or negative total is read as the nearest bound.
+    package static let longestTotal: Duration = longestItem * 10_000
+
+    /// An item's length from Spotify's milliseconds, within `0...longestItem`.
+    package static func itemLength(milliseconds: Int) -> Duration {
+        .milliseconds(min(max(milliseconds, 0), 7 * 86_400_000))
+    }
+
+    /// This duration within `0...limit`; compares only, so any duration, however large, is safe.
+    package func clamped(to limit: Duration) -> Duration {
+        self < .zero ? .zero : min(self, limit)
+    }
+}

@@ -239,6 +239,31 @@ struct PlaylistLinksTests {
         await #expect(throws: PlaylistLinksError.self) { try await target.linked.importJSON(Data("{}".utf8)) }
     }
 
+    /// A backup whose total duration no playlist can have (edited, damaged: more seconds than
+    /// `Int64` holds, or below zero) is read as the nearest bound (issue 66 item 3): kept, it
+    /// trapped in the store that saved it.
+    @Test(arguments: [(Int64.max, UInt64(0), Duration.seconds(7 * 86_400) * 10_000), (-1, UInt64(0), .zero)])
+    func anAbsurdTotalInABackupIsReadAsItsBound(high: Int64, low: UInt64, expected: Duration) async throws {
+        let source = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
+        let id = try SpotifyID("37i9dQZF1DXcBWIGoYBM5M")
+        var metadata = PlaylistMetadata(id: id, availability: .available)
+        metadata.name = "Focus"
+        metadata.totalDuration = .seconds(2400)
+        try await source.saveMetadata(metadata)
+        try await source.linked.link(session42, to: id)
+        var backup = try #require(
+            try JSONSerialization.jsonObject(with: try await source.linked.exportJSON()) as? [String: Any])
+        var playlists = try #require(backup["playlists"] as? [[String: Any]])
+        #expect(playlists[0]["totalDuration"] != nil, "\(playlists[0])")
+        playlists[0]["totalDuration"] = [NSNumber(value: high), NSNumber(value: low)]
+        backup["playlists"] = playlists
+        let edited = try JSONSerialization.data(withJSONObject: backup)
+
+        let target = try SQLitePlaylistLinkStore(location: .inMemory, clock: VirtualClock())
+        #expect(try await target.linked.importJSON(edited).added.map(\.record) == [session42])
+        #expect(try await target.card(for: session42)?.metadata.totalDuration == expected)
+    }
+
     /// A file that is not an export says so in words: what is missing or wrong, and where; never
     /// the decoder's debug description.
     @Test(arguments: [

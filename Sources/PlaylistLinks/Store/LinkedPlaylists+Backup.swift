@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 import SpotifyWebAPI
 
 /// The backup file: every link and the cached metadata, as JSON.
@@ -64,8 +65,14 @@ extension LinkedPlaylists {
             return PlaylistLink(record: link.record, playlist: id, linkedAt: link.linkedAt)
         }
         let now = store.clock.now
-        return try await store.restore(
-            links: links, metadata: backup.playlists.map { $0.stamped(now) }, replacingNewer: replacingNewer)
+        // A total no playlist can have (edited, damaged) is read as the nearest bound: kept, it
+        // would trap wherever it is turned into numbers.
+        let metadata = backup.playlists.map { playlist in
+            var playlist = playlist.stamped(now)
+            playlist.totalDuration = playlist.totalDuration?.clamped(to: .longestTotal)
+            return playlist
+        }
+        return try await store.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
     }
 
     /// Why `data` is not an export, in words: what was expected and where it went wrong, never the

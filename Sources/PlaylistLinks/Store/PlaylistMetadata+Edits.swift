@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 public import SpotifyWebAPI
 
 /// The rules of what is saved of a playlist, each a pure edit of its ``PlaylistMetadata``: what a
@@ -73,7 +74,7 @@ extension PlaylistMetadata {
         case .read(let count, let unavailable, let duration):
             metadata.trackCount = answer.itemCount ?? count
             metadata.unavailableCount = unavailable
-            metadata.totalDuration = duration
+            metadata.totalDuration = duration.clamped(to: .longestTotal)
             metadata.snapshotID = answer.playlist.snapshotID
         case .notServed:
             // Since 2026 Spotify sends no entries for playlists the user neither owns nor

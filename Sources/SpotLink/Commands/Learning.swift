@@ -270,7 +270,7 @@ struct TrackJSON: Encodable {
         name = track.name
         artists = track.artists.map(\.name)
         album = track.album?.name
-        durationMs = Int(track.duration.seconds * 1000)
+        durationMs = Int(clamping: track.duration.clampedMilliseconds)
         uri = track.reference?.uri
         link = track.reference?.webURL.absoluteString
         previewURL = track.previewURL?.absoluteString

@@ -111,7 +111,7 @@ struct Routine: AsyncParsableCommand {
             Output.json(
                 RoutineJSON(
                     songs: summary.songs, tracksPlayed: summary.tracksPlayed,
-                    secondsListened: Int(summary.timeListened.seconds)))
+                    secondsListened: Int(clamping: summary.timeListened.clampedMilliseconds / 1000)))
         } else {
             Output.line("\(Output.sentence(summary))")
         }
@@ -141,8 +141,8 @@ enum NowPlayingPrinter {
                 Output.json(
                     PlayingJSON(
                         state: state.isPlaying ? "playing" : "paused", name: item.name, subtitle: item.subtitle,
-                        uri: item.uri, progressMs: Int(item.progress.seconds * 1000),
-                        durationMs: Int(item.duration.seconds * 1000)))
+                        uri: item.uri, progressMs: Int(clamping: item.progress.clampedMilliseconds),
+                        durationMs: Int(clamping: item.duration.clampedMilliseconds)))
             case .nothingPlaying: Output.json(["state": "nothing"])
             case .ad: Output.json(["state": "ad"])
             case .unavailable(let reason): Output.json(["state": "unavailable", "reason": "\(reason)"])

@@ -111,12 +111,14 @@ struct PlaylistCommand: AsyncParsableCommand {
                 Output.json(
                     PlaylistJSON(
                         id: reference.id.rawValue, name: details.name, owner: details.summary.owner?.displayName,
-                        tracks: details.itemCount, durationMs: entries == nil ? nil : Int(duration.seconds * 1000),
+                        tracks: details.itemCount,
+                        durationMs: entries == nil ? nil : Int(clamping: duration.clampedMilliseconds),
                         uri: reference.uri, link: reference.webURL.absoluteString,
                         // Every entry: a script must not get a silently shortened list.
                         entries: items.map {
                             PlaylistJSON.Entry(
-                                name: $0.item.name, durationMs: $0.item.duration.map { Int($0.seconds * 1000) })
+                                name: $0.item.name,
+                                durationMs: $0.item.duration.map { Int(clamping: $0.clampedMilliseconds) })
                         }))
                 return
             }

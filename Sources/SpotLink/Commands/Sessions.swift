@@ -318,7 +318,7 @@ private struct CardJSON: Encodable {
             let metadata = card.metadata
             return Playlist(
                 id: metadata.id.rawValue, name: metadata.name, owner: metadata.ownerName, tracks: metadata.trackCount,
-                durationMs: metadata.totalDuration.map { Int($0.seconds * 1000) },
+                durationMs: metadata.totalDuration.map { Int(clamping: $0.clampedMilliseconds) },
                 availability: metadata.availability.rawValue, uri: card.uri, link: card.webURL.absoluteString,
                 coverBytes: card.cover?.count ?? 0,
                 songsInSession: entry.minutes.flatMap { CardPrinter.songs(card, minutes: $0) },

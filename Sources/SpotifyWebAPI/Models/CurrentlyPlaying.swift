@@ -1,4 +1,5 @@
 public import Foundation
+import SpotifyLinkSupport
 
 /// `GET /me/player/currently-playing` when something is playing (a 204 is `nil` instead).
 public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
@@ -44,7 +45,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
 
     /// When Spotify computed ``progress``, per Spotify's clock.
     public var timestamp: Date
-    /// How far into the item, at ``timestamp``.
+    /// How far into the item, at ``timestamp``: from zero to a week, like an item's length.
     public var progress: Duration?
     /// Whether it plays (`false` when paused).
     public var isPlaying: Bool
@@ -76,7 +77,7 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let millis = container.decodeLeniently(Double.self, forKey: .timestamp) ?? 0
         timestamp = Date(timeIntervalSince1970: millis / 1000)
-        progress = container.decodeLeniently(Int.self, forKey: .progressMs).map { .milliseconds($0) }
+        progress = container.decodeLeniently(Int.self, forKey: .progressMs).map { .itemLength(milliseconds: $0) }
         isPlaying = container.decodeLeniently(Bool.self, forKey: .isPlaying) ?? false
         contextURI = container.decodeLeniently(Context.self, forKey: .context)?.uri
         // When `currently_playing_type` is missing the item says what it is itself.

@@ -1,5 +1,6 @@
 public import Foundation
 package import JSONReading
+import SpotifyLinkSupport
 
 /// A track in the catalog.
 ///
@@ -9,7 +10,8 @@ public struct Track: Hashable, Sendable, Decodable, Identifiable {
     public var id: SpotifyID?
     /// The track's name.
     public var name: String
-    /// Its length.
+    /// Its length, from zero to a week: a `duration_ms` outside that (no song has one) is read as
+    /// the nearer bound, so that no sum or conversion of it can trap.
     public var duration: Duration
     /// Its `spotify:` URI; `nil` for tracks Spotify no longer has.
     ///
@@ -59,7 +61,8 @@ public struct Episode: Hashable, Sendable, Decodable {
     public var id: SpotifyID?
     /// The episode's name.
     public var name: String
-    /// Its length.
+    /// Its length, from zero to a week: a `duration_ms` outside that (no song has one) is read as
+    /// the nearer bound, so that no sum or conversion of it can trap.
     public var duration: Duration
     /// Its `spotify:` URI.
     public var uri: String?
@@ -79,7 +82,8 @@ public struct LocalFile: Hashable, Sendable {
     public var name: String
     /// Its `spotify:local:` URI.
     public var uri: String
-    /// Its length.
+    /// Its length, from zero to a week: a `duration_ms` outside that (no song has one) is read as
+    /// the nearer bound, so that no sum or conversion of it can trap.
     public var duration: Duration
     /// The artist, from the file's tags.
     public var artistName: String?
@@ -237,14 +241,16 @@ package struct ItemFields: WireObject {
 
     var track: Track {
         Track(
-            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: DerivedURI(uri, id: id),
+            id: id, name: name ?? "", duration: .itemLength(milliseconds: durationMs ?? 0),
+            uri: DerivedURI(uri, id: id),
             artists: artists ?? [], album: album, isPlayable: isPlayable, explicit: explicit, previewURL: previewURL,
             discNumber: discNumber, trackNumber: trackNumber, isrc: isrc)
     }
 
     var episode: Episode {
         Episode(
-            id: id, name: name ?? "", duration: .milliseconds(durationMs ?? 0), uri: uri?.string, showName: showName,
+            id: id, name: name ?? "", duration: .itemLength(milliseconds: durationMs ?? 0), uri: uri?.string,
+            showName: showName,
             images: images)
     }
 
@@ -254,7 +260,7 @@ package struct ItemFields: WireObject {
         if isLocal || (uri?.starts(with: "spotify:local:") ?? false) {
             return .localFile(
                 LocalFile(
-                    name: name ?? "", uri: uri?.string ?? "", duration: .milliseconds(durationMs ?? 0),
+                    name: name ?? "", uri: uri?.string ?? "", duration: .itemLength(milliseconds: durationMs ?? 0),
                     artistName: firstArtistName.valid ? firstArtistName.name : nil,
                     albumName: albumName.valid ? albumName.name : nil))
         }
