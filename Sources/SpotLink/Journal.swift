@@ -160,7 +160,7 @@ extension Journal {
                         exitCode: 1)
                 }
                 let createdAt = (session["created_at"] as? String).flatMap(dates.date(from:)) ?? Date()
-                sessions.append((number, uid, title, (session["minutes"] as? NSNumber)?.intValue, createdAt))
+                sessions.append((number, uid, title, try Self.minutes(session["minutes"], of: number), createdAt))
             }
             links = inner
         }
@@ -194,6 +194,22 @@ extension Journal {
         let report = try await self.links.importJSON(
             Self.renumbering(links, renumbered, original: document == nil ? data : nil), replacingNewer: replacingNewer)
         return (report, created)
+    }
+
+    /// A backup session's planned minutes: absent or `null`, or a whole number within what
+    /// `session new --minutes` takes; anything else (a fraction, a huge or negative number, text)
+    /// refuses the import before anything is written.
+    private static func minutes(_ value: Any?, of number: Int64) throws -> Int? {
+        guard let value, !(value is NSNull) else { return nil }
+        let longest = SessionCommand.New.longest
+        if let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue), (1...longest).contains(whole)
+        {
+            return whole
+        }
+        throw CLIFailure(
+            "Session \(number) in this backup plans \(value) minutes, not a whole number from 1 to \(longest): "
+                + "the file was changed by hand. Correct or remove that value and import again; nothing was imported.",
+            exitCode: 1)
     }
 
     /// The session numbers a links export names.

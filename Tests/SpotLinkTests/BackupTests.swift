@@ -100,4 +100,43 @@ struct BackupTests {
         #expect(list.first?["title"] as? String == "Imported session 1" && list.first?["playlist"] != nil, "\(list)")
         #expect(list.last?["playlist"] is NSNull || list.last?["playlist"] == nil, "\(list)")
     }
+
+    /// A backup's planned minutes keep `session new`'s bound (issue 66 item 6): a value edited to be
+    /// huge, negative, fractional or text refuses the import, nothing written; it used to be kept,
+    /// or wrapped.
+    @Test func aBackupsMinutesKeepTheCommandsBound() async throws {
+        let cli = try SpotLinkBinary()
+        let first = Self.folder(cli, "first")
+        let file = cli.home.appendingPathComponent("backup.json")
+        #expect(try await cli.run(["session", "new", "Morning", "--minutes", "20"] + first).status == 0)
+        #expect(try await cli.run(["session", "attach", "1", Self.deepWork] + first).status == 0)
+        #expect(try await cli.run(["export", file.path] + first).status == 0)
+        let backup = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+
+        func importing(minutes: Any, into name: String) async throws -> SpotLinkBinary.Result {
+            var edited = backup
+            var sessions = try #require(edited["sessions"] as? [[String: Any]])
+            sessions[0]["minutes"] = minutes
+            edited["sessions"] = sessions
+            let path = cli.home.appendingPathComponent("\(name).json")
+            try JSONSerialization.data(withJSONObject: edited).write(to: path)
+            return try await cli.run(["import", path.path] + Self.folder(cli, name))
+        }
+        let absurd: [(String, Any)] = [
+            ("huge", 1e300), ("negative", -3), ("fraction", 2.5), ("long", 100_000), ("max", Int.max),
+            ("text", "ten"), ("zero", 0),
+        ]
+        for (name, minutes) in absurd {
+            let refused = try await importing(minutes: minutes, into: name)
+            #expect(refused.status == 1, "\(name): \(refused.stdout) \(refused.stderr)")
+            #expect(refused.stderr.contains("not a whole number from 1 to 1440"), "\(name): \(refused.stderr)")
+            #expect(try await Self.sessions(cli, Self.folder(cli, name)).isEmpty, "\(name): nothing imported")
+        }
+        for (name, minutes) in [("null", NSNull() as Any), ("day", 1440 as Any)] {
+            let kept = try await importing(minutes: minutes, into: name)
+            #expect(kept.status == 0, "\(name): \(kept.stderr)")
+            let list = try await Self.sessions(cli, Self.folder(cli, name))
+            #expect(list.count == 1 && list.first?["playlist"] != nil, "\(name): \(list)")
+        }
+    }
 }
