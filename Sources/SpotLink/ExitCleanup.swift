@@ -3,14 +3,14 @@ import SpotifyLinkSupport
 import Synchronization
 
 /// Folders a command made for itself (the demo's data, with its token file) removed however the
-/// process ends: on return and on error (`defer`), on Ctrl-C or SIGTERM, and when stdout's reader
-/// goes away (``Output``'s closed pipe). Signals are caught on a queue of their own, so the cleanup
-/// runs outside the signal handler.
+/// process ends: on return and on error (`defer`), on Ctrl-C, SIGTERM or SIGHUP (its terminal
+/// closed), and when stdout's reader goes away (``Output``'s closed pipe). Signals are caught on a
+/// queue of their own, so the cleanup runs outside the signal handler.
 enum ExitCleanup {
     private static let folders = Lock<[URL]>([])
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// Removes `folder` when the process ends, and from now on on SIGINT and SIGTERM too.
+    /// Removes `folder` when the process ends, and from now on on SIGINT, SIGTERM and SIGHUP too.
     static func remove(_ folder: URL) {
         folders.withLock { $0.append(folder) }
         installOnce
@@ -33,7 +33,7 @@ enum ExitCleanup {
 
     private static let installOnce: Void = {
         Output.onClosedPipe = { ExitCleanup.run() }
-        for signal in [SIGINT, SIGTERM] {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
             Foundation.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
             source.setEventHandler {

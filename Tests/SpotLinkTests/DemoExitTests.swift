@@ -48,14 +48,17 @@ struct DemoExitTests {
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
     }
 
-    /// Ctrl-C once the demo has signed in (its folder holds a token file): it ends with 130, as a
-    /// process stopped by SIGINT reports, and the folder goes.
+    /// Ctrl-C once the demo has signed in (its folder holds a token file), a terminal closed under
+    /// it (SIGHUP, issue 66 item 11) or a SIGTERM: it ends with 128 + the signal, as a process
+    /// stopped by it reports, and the folder goes.
     ///
     /// Skipped under ThreadSanitizer only: there the demo ends with 130 but its folder stays, and
     /// the cause is not found yet (the removal retried for 2.5 s did not help). The plain run holds
     /// the behaviour.
-    @Test(.disabled(if: underThreadSanitizer, "under ThreadSanitizer the folder stays; cause not found yet"))
-    func ctrlCRemovesTheDemosFolder() async throws {
+    @Test(
+        .disabled(if: underThreadSanitizer, "under ThreadSanitizer the folder stays; cause not found yet"),
+        arguments: [SIGINT, SIGHUP, SIGTERM])
+    func aSignalRemovesTheDemosFolder(_ signal: Int32) async throws {
         let cli = try SpotLinkBinary()
         let temporary = cli.home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -90,7 +93,7 @@ struct DemoExitTests {
                     let folders = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
                     run.withLock { $0.folderWhileSignedIn = folders.contains { $0.hasPrefix("spotlink-demo-") } }
                     if process.isRunning {
-                        kill(pid, SIGINT)
+                        kill(pid, signal)
                         signalled = true
                     }
                 }
@@ -108,7 +111,7 @@ struct DemoExitTests {
         let seen = run.withLock { $0 }
         try #require(seen.signalled, "the demo ended before it signed in, or before the signal: \(seen.output)")
         #expect(seen.folderWhileSignedIn, "the demo had no folder of its own once signed in")
-        #expect(status == 130, "the signal's cleanup ran (a status of 9 means it hung and was killed)")
+        #expect(status == 128 + signal, "the signal's cleanup ran (a status of 9 means it hung and was killed)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.filter { $0.hasPrefix("spotlink-demo-") } == [], "left behind: \(left)")
     }
