@@ -12,6 +12,9 @@ struct CLIFailure: Error {
     var message: String
     var exitCode: Int32
     var isKnown = true
+    /// Already written in the command's one `--json` document (a partial refresh's counts and
+    /// failure together): only the exit code is left to give.
+    var reported = false
 
     init(_ message: String, exitCode: Int32 = 1) {
         self.message = message

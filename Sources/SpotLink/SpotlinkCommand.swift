@@ -67,6 +67,8 @@ struct SpotlinkCommand: AsyncParsableCommand {
 
     static func exit(withError error: any Error) -> Never {
         let failure = CLIFailure(error)
+        // Already in the command's one `--json` document: only the exit code is left to give.
+        if failure.isKnown, failure.reported { Foundation.exit(failure.exitCode) }
         if failure.isKnown { fail(failure.message, exitCode: failure.exitCode) }
         // Usage mistakes exit 2 as documented (ArgumentParser's own code is 64).
         if exitCode(for: error) == .validationFailure { fail(fullMessage(for: error), exitCode: 2, usage: true) }
@@ -92,11 +94,21 @@ struct SpotlinkCommand: AsyncParsableCommand {
 }
 
 /// `--json`'s answer when a command fails.
-private struct FailureJSON: Encodable {
+struct FailureJSON: Encodable {
+    /// The failure: its message, exit code, and whether it was a usage mistake.
     struct Failure: Encodable {
         let message: String
         let exitCode: Int32
         let usage: Bool
+
+        init(message: String, exitCode: Int32, usage: Bool) {
+            (self.message, self.exitCode, self.usage) = (message, exitCode, usage)
+        }
+
+        /// A command's failure, not a usage mistake.
+        init(_ failure: CLIFailure) {
+            self.init(message: failure.message, exitCode: failure.exitCode, usage: false)
+        }
 
         enum CodingKeys: String, CodingKey {
             case message, usage

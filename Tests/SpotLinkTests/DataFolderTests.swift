@@ -192,5 +192,15 @@ struct UnreachableServiceTests {
         let refresh = try await cli.run(["refresh"] + common)
         #expect(refresh.status == 5, "\(refresh.stdout) \(refresh.stderr)")
         #expect(refresh.stdout.contains("1 unreachable") && refresh.stderr.contains("keep what was saved"))
+        // With --json, one document holds the counts and the failure (issue 66 item 12: it was two).
+        let json = try await cli.run(["refresh", "--json"] + common)
+        #expect(json.status == 5, "\(json.stdout) \(json.stderr)")
+        #expect(json.stdout.split(separator: "\n").count == 1, "\(json.stdout)")
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        #expect(answer["unreachable"] as? Int == 1, "\(answer)")
+        let error = try #require(answer["error"] as? [String: Any], "\(answer)")
+        #expect(
+            error["exit_code"] as? Int == 5 && (error["message"] as? String)?.contains("keep what was saved") == true)
     }
 }

@@ -96,26 +96,49 @@ struct Refresh: AsyncParsableCommand {
                 }
             }
         ).mapValues(\.count)
+        // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
+        // Any other failure is a partial refresh: the exit code says so (5 offline, 1 otherwise).
+        var failure: CLIFailure?
+        let failures = outcomes.values.compactMap { if case .failed(let error) = $0 { error } else { nil } }
+        if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
+            failure = CLIFailure(SpotifyAPIError.coolingDown(cooldown, now: client.clock.now).message, exitCode: 4)
+        } else if let first = failures.first {
+            let offline = failures.allSatisfy { $0.code == .transport }
+            failure = CLIFailure(
+                "\(Output.count(failures.count, "playlist")) could not be refreshed and keep what was saved: "
+                    + first.message, exitCode: offline ? 5 : 1)
+        }
         if json {
-            Output.json(counts)
+            // One document, the counts and the failure together: a program reads one answer.
+            Output.json(RefreshJSON(counts: counts, error: failure.map(FailureJSON.Failure.init)))
+            failure?.reported = true
         } else {
             Output.line(
                 outcomes.isEmpty
                     ? "Nothing to refresh."
                     : "\(counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))")
         }
-        // Playlists left as saved because of a cooldown: say which limit, and exit as rate limited.
-        if counts["unreachable"] != nil, let cooldown = await client.cooldown() {
-            throw CLIFailure(SpotifyAPIError.coolingDown(cooldown, now: client.clock.now).message, exitCode: 4)
-        }
-        // Any other failure is a partial refresh: the exit code says so (5 offline, 1 otherwise).
-        let failures = outcomes.values.compactMap { if case .failed(let error) = $0 { error } else { nil } }
-        if let first = failures.first {
-            let offline = failures.allSatisfy { $0.code == .transport }
-            throw CLIFailure(
-                "\(Output.count(failures.count, "playlist")) could not be refreshed and keep what was saved: "
-                    + first.message, exitCode: offline ? 5 : 1)
-        }
+        if let failure { throw failure }
+    }
+}
+
+/// `refresh --json`: how many playlists ended each way, and the failure when some were not
+/// refreshed (`error`, as every command's failure is written).
+private struct RefreshJSON: Encodable {
+    let counts: [String: Int]
+    let error: FailureJSON.Failure?
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, count) in counts { try container.encode(count, forKey: Key(stringValue: name)) }
+        if let error { try container.encode(error, forKey: Key(stringValue: "error")) }
     }
 }
 
