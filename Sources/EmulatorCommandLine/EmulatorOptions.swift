@@ -122,6 +122,12 @@ public struct EmulatorOptions: ParsableArguments {
         }
     }
 
+    /// Whether `host` is this machine alone: `localhost`, `::1` or an address of 127.0.0.0/8.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]"
+            || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+    }
+
     /// Throws the error naming `flag` unless `condition` holds.
     private static func require(_ condition: Bool, _ flag: String, _ rule: String) throws {
         guard condition else { throw ValidationError("\(flag) \(rule)") }
@@ -134,6 +140,13 @@ public struct EmulatorOptions: ParsableArguments {
         // Written unbuffered: a parent process reads these lines to find the port and the token.
         FileHandle.standardOutput.write(
             Data("listening on \(server.baseURL.absoluteString)\ncontrol token: \(server.controlToken)\n".utf8))
+        if !Self.isLoopback(host) {
+            FileHandle.standardError.write(
+                Data(
+                    ("warning: listening on \(host), beyond this machine: anyone who reaches it can sign in as "
+                        + "its users and read their data. Use --host 127.0.0.1 (the default) unless others "
+                        + "must reach it.\n").utf8))
+        }
         await Self.waitForTerminationSignal()
         await server.stop()
     }

@@ -160,14 +160,9 @@ enum Output {
         String(String.UnicodeScalarView(text.unicodeScalars.map { isTerminalControl($0) ? " " : $0 }))
     }
 
-    /// A scalar a terminal acts on, or that reorders what it shows: C0 and C1 controls (ESC, CSI,
-    /// OSC, CR, BS, LF…), line and paragraph separators, bidirectional overrides and isolates.
-    static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
+    /// A scalar a terminal acts on, or that reorders what it shows (`isInvisibleControl`): C0 and
+    /// C1 controls, separators, bidirectional overrides, isolates and marks, the zero-width space.
+    static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool { scalar.isInvisibleControl }
 
     /// A length to the nearest minute, as cards show it; "unknown" when Spotify did not say.
     static func duration(_ duration: Duration?) -> String {

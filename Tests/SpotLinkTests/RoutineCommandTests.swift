@@ -89,4 +89,43 @@ struct InteractiveCommandTests {
         var codes = exited.stream.makeAsyncIterator()
         #expect(await codes.next() == 0)
     }
+
+    /// An emulator bound beyond loopback says so on stderr (issue 66 item 13: it bound silently).
+    @Test func anEmulatorBoundBeyondLoopbackWarns() async throws {
+        let process = Process()
+        process.executableURL = builtExecutable(named: "spotlink")
+        process.arguments = ["emulator", "--host", "0.0.0.0", "--port", "0"]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let chunks = AsyncStream.makeStream(of: String.self)
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            chunks.continuation.yield(String(decoding: data, as: UTF8.self))
+            if data.isEmpty { chunks.continuation.finish() }
+        }
+        let exited = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The warning's first line, or a loud failure after a minute (an emulator that says nothing
+        // runs on until killed).
+        let text = try await nextElement(
+            of: AsyncStream { continuation in
+                Task {
+                    var text = ""
+                    for await chunk in chunks.stream {
+                        text += chunk
+                        if text.contains("\n") { break }
+                    }
+                    continuation.yield(text)
+                }
+            }, "a line on the emulator's stderr")
+        errors.fileHandleForReading.readabilityHandler = nil
+        #expect(
+            text.hasPrefix("warning: listening on 0.0.0.0, beyond this machine"), "stderr: \(text.debugDescription)")
+        kill(process.processIdentifier, SIGTERM)
+        var codes = exited.stream.makeAsyncIterator()
+        #expect(await codes.next() == 0)
+    }
 }

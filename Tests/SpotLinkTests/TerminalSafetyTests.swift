@@ -12,7 +12,7 @@ struct TerminalSafetyTests {
     /// return and backspaces that overwrite, a forged line, a right-to-left override and an isolate.
     static let hostile =
         "Mixtape\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31m\r\u{8}\u{8}"
-        + "\nSigned in as admin\u{2028}\u{202E}kcah\u{2066}x\u{2069}"
+        + "\nSigned in as admin\u{2028}\u{202E}kcah\u{2066}x\u{2069}\u{200B}\u{200F}y\u{061C}"
     static let hostileTitle = "Journal\u{1B}]52;c;aGk=\u{07}\r\nSigned in as admin\u{202E}"
 
     /// Scalars a terminal acts on, or that reorder what it shows.
@@ -20,6 +20,7 @@ struct TerminalSafetyTests {
         text.unicodeScalars.map(\.value).filter {
             ($0 < 0x20 && $0 != 0x0A) || (0x7F...0x9F).contains($0) || [0x2028, 0x2029].contains($0)
                 || (0x202A...0x202E).contains($0) || (0x2066...0x2069).contains($0)
+                || [0x061C, 0x200B, 0x200E, 0x200F].contains($0)
         }
     }
 

@@ -24,7 +24,18 @@ extension EmulatorState {
         case "GET clock":
             return .json(.object([("now_ms", .int(Int(now.timeIntervalSince1970 * 1000)))]))
         case "POST clock/advance":
-            advanceClock(by: Double(request.parameter("seconds") ?? "0") ?? 0)
+            // A century at most in all: the clock is read as whole milliseconds, which a step of
+            // 1e300 seconds (or infinity) would overflow.
+            let text = request.parameter("seconds") ?? "0"
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0,
+                clockOffset + seconds <= Self.longestClockAdvance
+            else {
+                return .apiError(
+                    400,
+                    "seconds must be a number from 0 to \(Int(Self.longestClockAdvance - clockOffset)) "
+                        + "(the clock moves at most a century in all).")
+            }
+            advanceClock(by: seconds)
             return .json(.object([("now_ms", .int(Int(now.timeIntervalSince1970 * 1000)))]))
         case "POST tokens/expire":
             expireAccessTokens()

@@ -189,8 +189,12 @@ package actor EmulatorState {
 
     package func setBaseURL(_ url: String) { baseURL = url }
 
+    /// The furthest the clock moves from its start, in seconds: a century.
+    static let longestClockAdvance: TimeInterval = 100 * 365.25 * 86_400
+
     package func advanceClock(by seconds: TimeInterval) {
-        clockOffset += max(0, seconds)
+        guard seconds.isFinite else { return }
+        clockOffset = min(clockOffset + max(0, seconds), Self.longestClockAdvance)
     }
 
     /// Routes one request and counts it, and builds its answer.

@@ -148,14 +148,13 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// Keeps a service-provided text to one line of bounded length, so it can neither flood a log
-    /// nor split a log line: control characters (C0, C1, ESC), line and paragraph separators and
-    /// bidirectional overrides become spaces.
+    /// nor split a log line: control characters (C0, C1, ESC, and Unicode's other format
+    /// controls), line and paragraph separators, bidirectional overrides and marks and the
+    /// zero-width space become spaces.
     package static func sanitized(_ text: String, limit: Int = 200) -> String {
         var cleaned = String(
             text.unicodeScalars.map { scalar in
-                let unsafe =
-                    CharacterSet.controlCharacters.contains(scalar) || (0x2028...0x2029).contains(scalar.value)
-                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                let unsafe = CharacterSet.controlCharacters.contains(scalar) || scalar.isInvisibleControl
                 return unsafe ? " " : Character(scalar)
             })
         if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
