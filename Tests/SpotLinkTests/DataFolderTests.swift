@@ -73,7 +73,7 @@ private func sessions(_ path: String) throws -> [Row] {
 }
 
 /// Whether a user other than the owner may run `binary`: every folder above it lets others pass.
-private func othersCanRun(_ binary: URL) -> Bool {
+func othersCanRun(_ binary: URL) -> Bool {
     var path = binary.resolvingSymlinksInPath()
     while path.path != "/" {
         var info = stat()

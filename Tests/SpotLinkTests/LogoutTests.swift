@@ -59,9 +59,56 @@ struct LogoutTests {
             if tampering == .plantedSymlink {
                 #expect(
                     FileManager.default.fileExists(atPath: elsewhere.path), "the link's target is not ours to remove")
+                // ... and it is named, so the user can remove it (issue 66 item 10).
+                let notes = report["notes"] as? [String] ?? []
+                #expect(notes.contains { $0.contains(elsewhere.path) && $0.contains("symbolic link") }, "\(report)")
             }
             // Signed out; an open folder is still refused until it is closed again.
             if tampering != .openFolder { #expect(try await cli.run(["status"] + common).status == 3) }
+        }
+    }
+}
+
+/// A token file its owner cannot open (mode 0000) is still removed (issue 66 item 10: it was left,
+/// and the same advice repeated at every logout). Root opens any file, so the commands run as
+/// `nobody`, as the read-only folder's tests do.
+@Suite(
+    "logout and a token file its owner cannot read", .serialized,
+    .enabled(
+        if: getuid() == 0 && FileManager.default.fileExists(atPath: "/usr/sbin/runuser"), "needs root to run as nobody"),
+    .enabled(
+        if: othersCanRun(builtExecutable(named: "spotlink")),
+        "nobody cannot reach the built binary: a folder above the checkout is closed to others")
+)
+struct UnreadableTokenFileTests {
+    @Test func anUnreadableTokenFileIsRemoved() async throws {
+        var cli = try SpotLinkBinary()
+        cli.user = "nobody"
+        let owner = Process()
+        owner.executableURL = URL(fileURLWithPath: "/bin/chown")
+        owner.arguments = ["-R", "nobody", cli.home.path]
+        let done = AsyncStream.makeStream(of: Int32.self)
+        owner.terminationHandler = { done.continuation.yield($0.terminationStatus) }
+        try owner.run()
+        var statuses = done.stream.makeAsyncIterator()
+        #expect(await statuses.next() == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.home.path)
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let common = ["--emulator", emulator.baseURL.absoluteString]
+            let login = try await cli.login(["--store", "file"] + common)
+            try #require(login.status == 0, "\(login.stdout) \(login.stderr)")
+            let folder = cli.home.appendingPathComponent("config/spotlink/tokens")
+            let name = try #require(LogoutTests.tokenFiles(cli).first { $0.hasSuffix(".json") })
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o000], ofItemAtPath: folder.appendingPathComponent(name).path)
+            #expect(try await cli.run(["status"] + common).status != 0, "nobody cannot read it")
+
+            let logout = try await cli.run(["logout", "--json"] + common)
+            #expect(logout.status == 0, "\(logout.stdout) \(logout.stderr)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(logout.stdout.utf8)) as? [String: Any], "\(logout.stdout)")
+            #expect(report["signed_out"] as? Bool == true, "\(report)")
+            #expect(LogoutTests.tokenFiles(cli).filter { !$0.hasSuffix(".lock") } == [], "the file stayed")
         }
     }
 }

@@ -167,6 +167,8 @@ struct Logout: AsyncParsableCommand {
     static func signOut(of store: any TokenStore, _ key: SpotifyAppKey, force: Bool) async -> Outcome? {
         let name = "\(store.kind)"
         var note: String?
+        let file = store as? FileTokenStore
+        let linkTarget = file?.symbolicLinkTarget(of: key)
         do {
             let held = try await store.load(key) != nil
             let aside = (store as? FileTokenStore)?.copies(of: key).count ?? 0
@@ -177,7 +179,13 @@ struct Logout: AsyncParsableCommand {
             case .corrupt, .insecure:
                 // Unreadable, or readable by others: it is removed all the same, and that is what
                 // the user asked for.
-                note = "it was refused for reading: \(error.message)"
+                note =
+                    if let linkTarget {
+                        "it was a symbolic link to \(linkTarget): the link was removed, and that file left as it "
+                            + "is (spotlink removes nothing outside its folder); delete it if it holds this sign-in"
+                    } else {
+                        "it was refused for reading: \(error.message)"
+                    }
             case .misconfigured, .tampered:
                 guard force else {
                     return .remains(
@@ -188,6 +196,10 @@ struct Logout: AsyncParsableCommand {
                 note = "removed unread, as --force asked"
             case .unavailable where [.secretService, .keychain].contains(store.kind):
                 return nil  // no keyring on this system: it holds nothing of ours
+            case _ where file != nil:
+                // A token file this user cannot read (its mode changed) is still this user's to
+                // remove from their own folder: left, the same advice would repeat forever.
+                note = "it could not be read: \(error.message)"
             default:
                 return .remains(store: name, reason: "\(error.message) A sign-in may remain there: run logout again.")
             }
@@ -211,6 +223,7 @@ struct Logout: AsyncParsableCommand {
             Output.json(
                 LogoutJSON(
                     signedOut: remains.isEmpty, removedFrom: removed,
+                    notes: outcomes.compactMap { if case .removed(_, let note) = $0 { note } else { nil } },
                     notRemoved: remains.map { LogoutJSON.Remains(store: $0.0, reason: $0.1) },
                     forgotDetails: !keepDetails && detailsFailure == nil, detailsError: detailsFailure))
             return
@@ -425,12 +438,14 @@ private struct LogoutJSON: Encodable {
 
     let signedOut: Bool
     let removedFrom: [String]
+    /// What a removal found worth saying (a copy refused for reading, a link's target left).
+    let notes: [String]
     let notRemoved: [Remains]
     let forgotDetails: Bool
     @Nullable var detailsError: String?
 
     enum CodingKeys: String, CodingKey {
-        case signedOut = "signed_out", removedFrom = "removed_from", notRemoved = "not_removed"
+        case signedOut = "signed_out", removedFrom = "removed_from", notes, notRemoved = "not_removed"
         case forgotDetails = "forgot_details", detailsError = "details_error"
     }
 }

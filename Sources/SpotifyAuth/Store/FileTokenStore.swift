@@ -116,6 +116,12 @@ public struct FileTokenStore: TokenStore {
         return names.filter { $0.hasPrefix(prefix) }.map { directory.appendingPathComponent($0) }
     }
 
+    /// Where `key`'s token file points when it is a symbolic link (it is never followed: logout
+    /// removes the link and names this path, which is not spotlink's to remove); `nil` otherwise.
+    package func symbolicLinkTarget(of key: SpotifyAppKey) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: fileURL(key).path)
+    }
+
     /// Removes every copy of `key`'s sign-in: the token file whatever its mode, owner or kind (a
     /// symbolic link goes, not what it points to), and the copies moved aside as unreadable. The
     /// folder is not checked first: what is removed cannot be read by anyone after.
