@@ -99,7 +99,7 @@ enum Output {
     static func jsonEscapingTerminalControls(_ json: String) -> String {
         var escaped = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
-            if isTerminalControl(scalar) {
+            if scalar.isInvisibleControl {
                 escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
             } else {
                 escaped.append(scalar)
@@ -157,12 +157,8 @@ enum Output {
     /// A text from Spotify made safe for a terminal: control characters, escape sequences, line
     /// and paragraph separators and bidirectional overrides become spaces.
     static func safe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isTerminalControl($0) ? " " : $0 }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isInvisibleControl ? " " : $0 }))
     }
-
-    /// A scalar a terminal acts on, or that reorders what it shows (`isInvisibleControl`): C0 and
-    /// C1 controls, separators, bidirectional overrides, isolates and marks, the zero-width space.
-    static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool { scalar.isInvisibleControl }
 
     /// A length to the nearest minute, as cards show it; "unknown" when Spotify did not say.
     static func duration(_ duration: Duration?) -> String {

@@ -101,15 +101,6 @@ struct FailureJSON: Encodable {
         let exitCode: Int32
         let usage: Bool
 
-        init(message: String, exitCode: Int32, usage: Bool) {
-            (self.message, self.exitCode, self.usage) = (message, exitCode, usage)
-        }
-
-        /// A command's failure, not a usage mistake.
-        init(_ failure: CLIFailure) {
-            self.init(message: failure.message, exitCode: failure.exitCode, usage: false)
-        }
-
         enum CodingKeys: String, CodingKey {
             case message, usage
             case exitCode = "exit_code"
@@ -117,4 +108,11 @@ struct FailureJSON: Encodable {
     }
 
     let error: Failure
+}
+
+extension FailureJSON.Failure {
+    /// A command's failure, not a usage mistake.
+    init(_ failure: CLIFailure) {
+        self.init(message: failure.message, exitCode: failure.exitCode, usage: false)
+    }
 }

@@ -47,7 +47,7 @@ extension Duration {
 
     /// An item's length from Spotify's milliseconds, within `0...longestItem`.
     package static func itemLength(milliseconds: Int) -> Duration {
-        .milliseconds(min(max(milliseconds, 0), 7 * 86_400_000))
+        Duration.milliseconds(milliseconds).clamped(to: longestItem)
     }
 
     /// This duration within `0...limit`; compares only, so any duration, however large, is safe.

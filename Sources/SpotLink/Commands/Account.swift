@@ -171,7 +171,7 @@ struct Logout: AsyncParsableCommand {
         let linkTarget = file?.symbolicLinkTarget(of: key)
         do {
             let held = try await store.load(key) != nil
-            let aside = (store as? FileTokenStore)?.copies(of: key).count ?? 0
+            let aside = file?.copies(of: key).count ?? 0
             guard held || aside > 0 else { return nil }
             if aside > 0 { note = "with \(Output.count(aside, "copy", plural: "copies")) kept aside as unreadable" }
         } catch let error as TokenStoreError {
