@@ -10,7 +10,7 @@ import Synchronization
 /// emulator's `time: .external { clock.now }`), so every part sees the same virtual time.
 ///
 /// In ``Mode/manual`` a sleeper waits until ``advance(by:)`` passes its deadline, so concurrent
-/// code can be stepped deterministically (``waitForSleepers(_:maxYields:)`` tells when all are parked).
+/// code can be stepped deterministically (``waitForSleepers(_:within:)`` tells when all are parked).
 /// In ``Mode/automatic`` each sleep moves time forward by its own duration and returns at once,
 /// which suits sequential code such as retry loops.
 public final class VirtualClock: SpotifyClock {
@@ -28,9 +28,17 @@ public final class VirtualClock: SpotifyClock {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// A task in ``waitForSleepers(_:within:)``: resumed with `true` once `count` tasks sleep.
+    private struct Waiter {
+        var id: Int
+        var count: Int
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
     private struct State {
         var now: Date
         var sleepers: [Sleeper] = []
+        var waiters: [Waiter] = []
         var nextID = 0
         var totalSlept: Duration = .zero
         var sleepCount = 0
@@ -58,6 +66,9 @@ public final class VirtualClock: SpotifyClock {
     /// The earliest deadline a sleeper waits for, if any.
     package var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
+    /// Tasks parked in ``waitForSleepers(_:within:)`` now.
+    package var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// Sleepers waiting now (manual mode).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
@@ -83,13 +94,17 @@ public final class VirtualClock: SpotifyClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
+                let (resumeNow, satisfied) = state.withLock { state -> (Bool, [Waiter]) in
                     let deadline = state.now.addingTimeInterval(max(duration.seconds, 0))
-                    if duration <= .zero { return true }
+                    if duration <= .zero { return (true, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    let asleep = state.sleepers.count
+                    let satisfied = state.waiters.filter { $0.count <= asleep }
+                    state.waiters.removeAll { $0.count <= asleep }
+                    return (false, satisfied)
                 }
                 if resumeNow { continuation.resume() }
+                for waiter in satisfied { waiter.continuation.resume(returning: true) }
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
@@ -123,20 +138,55 @@ public final class VirtualClock: SpotifyClock {
 
     /// Waits (on the real scheduler, not on time) until at least `count` tasks sleep on this clock.
     ///
-    /// - Throws: ``WaitGaveUp`` after `maxYields` turns of the scheduler (about a minute of real
-    ///   time at most), so a test that waits for a sleeper that never comes fails and says so.
-    public func waitForSleepers(_ count: Int, maxYields: Int = 1_000_000) async throws(WaitGaveUp) {
-        var yields = 0
-        while sleeperCount < count {
-            guard yields < maxYields else {
-                throw WaitGaveUp("VirtualClock.waitForSleepers(\(count)) gave up with \(sleeperCount) task(s) asleep")
+    /// The wait is woken by the sleep that makes the count, so it costs nothing while the code
+    /// under test runs, however slow the machine (ThreadSanitizer on two cores).
+    ///
+    /// - Throws: ``WaitGaveUp`` when `limit` of real time passes first, or when the waiting task
+    ///   is cancelled, saying how many tasks were asleep: a test waiting for a sleeper that never
+    ///   comes fails and says so. The limit is a hang guard, not timing: five minutes, because
+    ///   fifty requests reaching a cooldown's gate took more than one under ThreadSanitizer on a
+    ///   loaded two-core machine (a 2026-11-29 rehearsal).
+    public func waitForSleepers(_ count: Int, within limit: Duration = .seconds(300)) async throws(WaitGaveUp) {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let arrived = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.parked(id: id, count: count) }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
             }
-            yields += 1
-            if yields % 64 == 0 {
-                try? await Task.sleep(nanoseconds: 100_000)
-            } else {
-                await Task.yield()
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard arrived else {
+            let why = Task.isCancelled ? "was cancelled" : "gave up after \(limit)"
+            throw WaitGaveUp("VirtualClock.waitForSleepers(\(count)) \(why) with \(sleeperCount) task(s) asleep")
+        }
+    }
+
+    /// Returns `true` once `count` tasks sleep, or `false` when the task is cancelled first.
+    private func parked(id: Int, count: Int) async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer = state.withLock { state -> Bool? in
+                    if state.sleepers.count >= count { return true }
+                    // The flag is set before the handler runs, so a cancellation is seen here or
+                    // finds the waiter in the list.
+                    if Task.isCancelled { return false }
+                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: false)
         }
     }
 }
@@ -171,7 +221,7 @@ extension VirtualClock {
             pending.removeFirst()
         }
         while now < end {
-            try? await waitForSleepers(1)  // nobody asleep: the guard below ends the play
+            await settle()  // nobody asleep: the guard below ends the play
             guard let deadline = nextDeadline, deadline <= end else { return }
             if let step = pending.first, start.addingTimeInterval(step.at.seconds) < deadline {
                 advance(by: .clampedSeconds(start.addingTimeInterval(step.at.seconds).timeIntervalSince(now)))
@@ -185,7 +235,24 @@ extension VirtualClock {
 }
 
 extension VirtualClock {
-    /// ``VirtualClock/waitForSleepers(_:maxYields:)`` waited for sleepers that never came.
+    /// Turns the scheduler until a task sleeps on the clock, or for 1,000,000 turns: how ``play``
+    /// tells a poller going back to sleep from one that has stopped for good (a refusal, a
+    /// disconnect), which no event announces. Every 64th turn sleeps 0.1 ms.
+    private func settle() async {
+        var turns = 0
+        while sleeperCount == 0, turns < 1_000_000 {
+            turns += 1
+            if turns % 64 == 0 {
+                try? await Task.sleep(nanoseconds: 100_000)
+            } else {
+                await Task.yield()
+            }
+        }
+    }
+}
+
+extension VirtualClock {
+    /// ``VirtualClock/waitForSleepers(_:within:)`` waited for sleepers that never came.
     public struct WaitGaveUp: Error, CustomStringConvertible {
         /// What was waited for, and what was seen.
         public var description: String
