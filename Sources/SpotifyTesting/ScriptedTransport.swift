@@ -88,7 +88,14 @@ public final class ScriptedTransport: Transport {
 /// `PlayerAndFaultTests` and one `LearningAppTests` in a 2026-11-27 rehearsal; another
 /// `LearningAppTests` token request in CI stop 72), so every test client of the emulator takes it.
 public struct PatientTransport: Transport {
-    private let transport = platformDefaultTransport()
+    private static let transport: any Transport = {
+        // As patient for the answer's first byte as for the whole exchange.
+        #if os(Linux) && canImport(AsyncHTTPClient)
+            AsyncHTTPClientTransport(clock: SystemClock(), answerDeadline: TestHTTP.timeout)
+        #else
+            URLSessionTransport(clock: SystemClock(), answerDeadline: TestHTTP.timeout)
+        #endif
+    }()
 
     /// The platform's transport, patient.
     public init() {}
@@ -96,6 +103,6 @@ public struct PatientTransport: Transport {
     public func send(
         _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
     ) async throws -> (HTTPResponse, Data) {
-        try await transport.send(request, body: body, timeout: TestHTTP.timeout, maxBodyBytes: maxBodyBytes)
+        try await Self.transport.send(request, body: body, timeout: TestHTTP.timeout, maxBodyBytes: maxBodyBytes)
     }
 }

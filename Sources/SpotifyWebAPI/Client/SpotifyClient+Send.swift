@@ -163,11 +163,15 @@ extension SpotifyClient {
                 message: "Spotify's answer was larger than \(configuration.maxResponseBytes) bytes and was not read.",
                 underlying: error)
         }
-        var unreachable = SpotifyAPIError(
-            code: .transport,
-            message: "Could not reach Spotify: \(error.message). Check the network connection and try again.",
-            underlying: error)
+        let message =
+            error.notAnswering
+            ? "Spotify is not answering: \(error.message) of sending. A captive portal or a stalled proxy can "
+                + "hold a connection this way: check the network connection (sign in to the Wi-Fi, or try "
+                + "another network), then try again."
+            : "Could not reach Spotify: \(error.message). Check the network connection and try again."
+        var unreachable = SpotifyAPIError(code: .transport, message: message, underlying: error)
         unreachable.nothingAnswered = error.nothingAnswered
+        unreachable.notAnswering = error.notAnswering
         return unreachable
     }
 }

@@ -85,6 +85,10 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
     /// For ``Code/transport``: nothing answered at the address (the connection was refused, the
     /// host is unknown): trying again at once cannot help, so the client does not.
     package var nothingAnswered = false
+    /// For ``Code/transport``: the server took the connection but sent nothing back within the
+    /// transport's answer deadline (a stalled proxy, a captive portal): the request is not tried
+    /// again, and the message says Spotify is not answering.
+    package var notAnswering = false
 
     /// An error with `code` and `message` and what is known of the answer.
     package init(
@@ -130,6 +134,15 @@ public struct SpotifyAPIError: Error, Sendable, Equatable, CustomStringConvertib
     package static func refused(_ detail: String) -> SpotifyAPIError {
         var error = transport(detail)
         error.nothingAnswered = true
+        return error
+    }
+
+    /// What a transport of the package throws when nothing of an answer came back within `limit`
+    /// of sending (connection, request and the answer's first line): no retry.
+    package static func notAnswering(within limit: Duration) -> SpotifyAPIError {
+        var error = transport("nothing came back within \(limit.components.seconds) s")
+        error.nothingAnswered = true
+        error.notAnswering = true
         return error
     }
 

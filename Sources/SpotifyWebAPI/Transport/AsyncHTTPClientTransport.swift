@@ -42,37 +42,52 @@
         public static let shared = AsyncHTTPClientTransport()
 
         private let clock: any SpotifyClock
+        private let answerDeadline: Duration
 
         /// A transport on the process-wide client.
         public convenience init() {
             self.init(clock: SystemClock())
         }
 
-        /// A transport whose whole-exchange deadlines run on `clock` (tests step a virtual one).
-        package init(clock: any SpotifyClock) {
+        /// A transport whose deadlines run on `clock` (tests step a virtual one), giving up on a
+        /// request whose answer has not begun within `answerDeadline`.
+        package init(clock: any SpotifyClock, answerDeadline: Duration = AnswerDeadline.default) {
             self.clock = clock
+            self.answerDeadline = answerDeadline
         }
 
         public func send(
             _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
         ) async throws -> (HTTPResponse, Data) {
-            try await withDeadline(timeout, on: clock) {
-                try await Self.exchange(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
+            let (clock, answerDeadline) = (clock, answerDeadline)
+            return try await withDeadline(timeout, on: clock) {
+                try await Self.exchange(
+                    request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes,
+                    answerDeadline: answerDeadline, clock: clock)
             }
         }
 
         private static func exchange(
-            _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int
+            _ request: HTTPRequest, body: Data?, timeout: Duration, maxBodyBytes: Int, answerDeadline: Duration,
+            clock: any SpotifyClock
         ) async throws -> (HTTPResponse, Data) {
             guard let url = request.url else { throw SpotifyAPIError.transport("the URL is not valid") }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
             for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let ready = outgoing
             // The real-time deadline backs up the one on the transport's clock.
             let deadline = NIODeadline.now() + max(.nanoseconds(1), TimeAmount(timeout))
             do {
-                let response = try await execute(outgoing, deadline: deadline, idempotent: request.method.maySendTwice)
+                let idempotent = request.method.maySendTwice
+                // The answer's head within the answer deadline; its body within the whole timeout.
+                let response =
+                    answerDeadline < timeout
+                    ? try await withDeadline(answerDeadline, on: clock, expired: .notAnswering(within: answerDeadline))
+                    {
+                        try await execute(ready, deadline: deadline, idempotent: idempotent)
+                    } : try await execute(ready, deadline: deadline, idempotent: idempotent)
                 if let announced = response.headers.first(name: "content-length").flatMap(Int.init),
                     announced > maxBodyBytes
                 {

@@ -41,3 +41,22 @@ extension HTTPRequest.Method {
     /// Spotify's, such as starting playback, are not worth repeating unasked.)
     var maySendTwice: Bool { self == .get || self == .head }
 }
+
+/// How long the package's transports wait for the first of an answer (connection, request and
+/// the status line) before they give up on the request: 10 s, which Spotify's answers (well under
+/// a second) never come near, so a stalled proxy or a captive portal is said in seconds instead
+/// of after every retry of a 30 s timeout. The whole seconds in `SPOTLINK_ANSWER_DEADLINE` set it
+/// for an environment known to be slow (the test suite under ThreadSanitizer sets 120).
+package enum AnswerDeadline {
+    /// 10 s, or what the environment sets.
+    package static let `default`: Duration = fromEnvironment(ProcessInfo.processInfo.environment) ?? .seconds(10)
+
+    /// `SPOTLINK_ANSWER_DEADLINE`: the default in whole seconds.
+    package static let environmentVariable = "SPOTLINK_ANSWER_DEADLINE"
+
+    /// The deadline `environment` sets, or `nil` when it sets none or not a positive whole number.
+    package static func fromEnvironment(_ environment: [String: String]) -> Duration? {
+        guard let text = environment[environmentVariable], let seconds = Int(text), seconds > 0 else { return nil }
+        return .seconds(seconds)
+    }
+}

@@ -26,6 +26,7 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate: Delegate
     private let clock: any SpotifyClock
+    private let answerDeadline: Duration
 
     /// A transport on a new session with a copy of `configuration` (ephemeral by default), without
     /// cookies or cache. Background configurations (`background(withIdentifier:)`) do not serve
@@ -34,8 +35,12 @@ public final class URLSessionTransport: Transport {
         self.init(configuration: configuration, clock: SystemClock())
     }
 
-    /// A transport whose deadlines run on `clock` (tests step a virtual one).
-    package init(configuration: URLSessionConfiguration = .ephemeral, clock: any SpotifyClock) {
+    /// A transport whose deadlines run on `clock` (tests step a virtual one), giving up on a
+    /// request whose answer has not begun within `answerDeadline`.
+    package init(
+        configuration: URLSessionConfiguration = .ephemeral, clock: any SpotifyClock,
+        answerDeadline: Duration = AnswerDeadline.default
+    ) {
         precondition(
             configuration.identifier == nil, "URLSessionTransport does not support background session configurations")
         // A copy: the caller's configuration object is left as it was.
@@ -46,6 +51,7 @@ public final class URLSessionTransport: Transport {
         let delegate = Delegate()
         self.delegate = delegate
         self.clock = clock
+        self.answerDeadline = answerDeadline
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -63,13 +69,21 @@ public final class URLSessionTransport: Transport {
         // The idle timeout backs up the deadline below, which bounds the whole exchange.
         urlRequest.timeoutInterval = max(timeout.seconds, 0.001)
         let task = session.dataTask(with: urlRequest)
-        let delegate = delegate
+        let (delegate, clock, answerDeadline) = (delegate, clock, answerDeadline)
+        // The answer's head within the answer deadline; its body within the whole timeout.
+        let watchdog: Task<Void, Never>? =
+            answerDeadline < timeout
+            ? Task {
+                guard (try? await clock.sleep(for: answerDeadline)) != nil else { return }
+                delegate.expireUnanswered(task, within: answerDeadline)
+            } : nil
+        defer { watchdog?.cancel() }
         return try await withDeadline(timeout, on: clock) {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     // Registered and resumed under the delegate's lock, so a cancellation that came
                     // first (even before this task started) ends the exchange at once.
-                    delegate.start(task, limit: maxBodyBytes, continuation: continuation)
+                    delegate.start(task, limit: maxBodyBytes, watchdog: watchdog, continuation: continuation)
                 }
             } onCancel: {
                 delegate.cancel(task)
@@ -79,6 +93,8 @@ public final class URLSessionTransport: Transport {
 
     private struct Exchange {
         var limit: Int
+        /// The answer deadline's timer, stopped when the answer's head arrives.
+        var watchdog: Task<Void, Never>?
         var continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
         var response: HTTPResponse?
         var data = Data()
@@ -94,11 +110,13 @@ public final class URLSessionTransport: Transport {
         private let table = Lock(Table())
 
         func start(
-            _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
+            _ task: URLSessionTask, limit: Int, watchdog: Task<Void, Never>?,
+            continuation: CheckedContinuation<(HTTPResponse, Data), any Error>
         ) {
             let cancelledFirst = table.withLock { table -> Bool in
                 if table.cancelled.remove(task.taskIdentifier) != nil { return true }
-                table.exchanges[task.taskIdentifier] = Exchange(limit: limit, continuation: continuation)
+                table.exchanges[task.taskIdentifier] = Exchange(
+                    limit: limit, watchdog: watchdog, continuation: continuation)
                 return false
             }
             if cancelledFirst {
@@ -106,6 +124,18 @@ public final class URLSessionTransport: Transport {
             } else {
                 task.resume()
             }
+        }
+
+        /// The answer deadline passed: an exchange with no answer's head yet ends with
+        /// ``SpotifyAPIError/notAnswering(within:)``, and its task is stopped.
+        func expireUnanswered(_ task: URLSessionTask, within limit: Duration) {
+            let unanswered = table.withLock { table -> Exchange? in
+                guard let exchange = table.exchanges[task.taskIdentifier], exchange.response == nil else { return nil }
+                return table.exchanges.removeValue(forKey: task.taskIdentifier)
+            }
+            guard let unanswered else { return }
+            task.cancel()
+            unanswered.continuation.resume(throwing: SpotifyAPIError.notAnswering(within: limit))
         }
 
         /// The Swift task was cancelled: the exchange ends with `CancellationError` now, whatever
@@ -127,15 +157,17 @@ public final class URLSessionTransport: Transport {
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
             let httpResponse = (response as? HTTPURLResponse)?.httpResponse
-            let tooLarge = table.withLock { table -> Exchange? in
+            let (tooLarge, watchdog) = table.withLock { table -> (Exchange?, Task<Void, Never>?) in
                 let id = dataTask.taskIdentifier
-                guard let exchange = table.exchanges[id] else { return nil }
+                guard let exchange = table.exchanges[id] else { return (nil, nil) }
                 if response.expectedContentLength > Int64(exchange.limit) {
-                    return table.exchanges.removeValue(forKey: id)
+                    return (table.exchanges.removeValue(forKey: id), exchange.watchdog)
                 }
                 table.exchanges[id]?.response = httpResponse
-                return nil
+                return (nil, exchange.watchdog)
             }
+            // The answer has begun: only the whole exchange's deadline is left.
+            watchdog?.cancel()
             completionHandler(tooLarge == nil ? .allow : .cancel)
             if let tooLarge {
                 tooLarge.continuation.resume(throwing: SpotifyAPIError.responseTooLarge(limit: tooLarge.limit))
@@ -208,10 +240,11 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// Runs `operation`, and ends it with ``SpotifyAPIError/timedOut`` once `timeout` has passed on
-/// `clock`: the whole-exchange deadline both transports promise.
+/// Runs `operation`, and ends it with `expired` (``SpotifyAPIError/timedOut`` unless said) once
+/// `timeout` has passed on `clock`: the whole-exchange deadline both transports promise.
 package func withDeadline<T: Sendable>(
-    _ timeout: Duration, on clock: any SpotifyClock, _ operation: @escaping @Sendable () async throws -> T
+    _ timeout: Duration, on clock: any SpotifyClock, expired: SpotifyAPIError = .timedOut,
+    _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }
@@ -220,7 +253,7 @@ package func withDeadline<T: Sendable>(
             return nil
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw SpotifyAPIError.timedOut }
+        guard let first = try await group.next(), let value = first else { throw expired }
         return value
     }
 }

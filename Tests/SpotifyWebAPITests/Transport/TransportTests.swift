@@ -17,9 +17,15 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     /// Both real transports, each run here on Linux: URLSession (Apple platforms' transport, on
     /// FoundationNetworking) and async-http-client (Linux's).
     static var all: [TransportUnderTest] {
-        var transports = [TransportUnderTest(name: "URLSession") { URLSessionTransport(clock: $0) }]
+        // The answer deadline is the default's 10 s, whatever the environment sets for a slow run.
+        var transports = [
+            TransportUnderTest(name: "URLSession") { URLSessionTransport(clock: $0, answerDeadline: .seconds(10)) }
+        ]
         #if os(Linux) && canImport(AsyncHTTPClient)
-            transports.append(TransportUnderTest(name: "async-http-client") { AsyncHTTPClientTransport(clock: $0) })
+            transports.append(
+                TransportUnderTest(name: "async-http-client") {
+                    AsyncHTTPClientTransport(clock: $0, answerDeadline: .seconds(10))
+                })
         #endif
         return transports
     }
@@ -84,10 +90,60 @@ struct TransportTests {
                 Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
         }
         try await server.wait("three trickled bytes") { $0.written >= 3 }
-        try await clock.waitForSleepers(1)
-        #expect(clock.nextDeadline == clock.now.addingTimeInterval(30))
+        // The answer began, so only the whole exchange's deadline is left.
+        try await waitUntil("the answer deadline to end with the answer's head") {
+            clock.sleeperCount == 1 && clock.nextDeadline == clock.now.addingTimeInterval(30)
+        }
         clock.advance(by: .seconds(30))
         await #expect(throws: SpotifyAPIError.timedOut) { try await exchange.value }
+    }
+
+    /// A server that takes the connection and the request and never answers (a stalled proxy, a
+    /// captive portal) is given up at the answer deadline, 10 s on the transport's clock, not at the
+    /// whole exchange's 30 s (issue 66 item 2).
+    @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.all)
+    func aServerThatNeverAnswersIsGivenUpAtTheAnswerDeadline(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.silence)
+        let clock = VirtualClock()
+        let exchange = Task {
+            try await transport.make(clock).send(
+                Self.get(server), body: nil, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        }
+        try await server.wait("the request") { $0.requests == 1 }
+        try await waitUntil("the answer deadline") { clock.nextDeadline == clock.now.addingTimeInterval(10) }
+        clock.advance(by: .seconds(10))
+        let error = try await #require(throws: SpotifyAPIError.self) { try await exchange.value }
+        #expect(error.notAnswering && error.nothingAnswered)
+        #expect(error.message == "nothing came back within 10 s")
+    }
+
+    /// Through the client: one request, no retry, and a message that says Spotify is not answering
+    /// and what to do, at the answer deadline (a stalled host used to cost three 30 s attempts).
+    @Test(arguments: TransportUnderTest.all)
+    func aClientSaysSpotifyIsNotAnsweringAfterOneRequest(_ transport: TransportUnderTest) async throws {
+        let server = try SocketServer(.silence)
+        let clock = VirtualClock()
+        let ledger = RequestLedger.inMemory()
+        let client = SpotifyClient(
+            configuration: SpotifyClient.Configuration(apiBaseURL: URL(string: "http://127.0.0.1:\(server.port)/v1")!),
+            tokens: CountingTokenProvider(), transport: transport.make(clock), clock: clock, ledger: ledger)
+        let ended = Lock(false)
+        let call = Task {
+            defer { ended.withLock { $0 = true } }
+            return try await client.currentUser()
+        }
+        try await server.wait("the request") { $0.requests == 1 }
+        try await waitUntil("the answer deadline") { clock.nextDeadline == clock.now.addingTimeInterval(10) }
+        clock.advance(by: .seconds(10))
+        // A retry would sleep its backoff on the virtual clock, and the call would not end.
+        try await waitUntil("the call to end without a retry", within: .seconds(30)) { ended.withLock { $0 } }
+        let error = try await #require(throws: SpotifyAPIError.self) { try await call.value }
+        #expect(error.code == .transport)
+        #expect(
+            error.message.hasPrefix("Spotify is not answering: nothing came back within 10 s of sending."),
+            "\(error.message)")
+        #expect(error.message.contains("check the network connection"))
+        #expect(server.requests == 1)
     }
 
     /// Cancelled before it starts: it ends at once, with nothing sent (URLSession never resumes
