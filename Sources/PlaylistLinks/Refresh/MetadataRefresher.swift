@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SpotifyLinkSupport
 @_spi(Transport) public import SpotifyWebAPI
+import Synchronization
 
 /// Fills in and refreshes the cached metadata and covers of linked playlists through the client.
 ///
@@ -89,12 +90,19 @@ public struct MetadataRefresher: Sendable {
                 cached[id] = metadata
             }
         }
-        var outcomes = try await revalidateFromLibrary(cached, epoch: epoch)
+        let (revalidated, libraryStall) = try await revalidateFromLibrary(cached, epoch: epoch)
+        var outcomes = revalidated
         if !outcomes.isEmpty { progress?(outcomes.count, due.count) }
         due.removeAll { outcomes[$0] != nil }
         let total = outcomes.count + due.count
-        _ = try await withBoundedTaskGroup(over: due, limit: concurrency) { id in
-            try await refresh(playlist: id)
+        // Spotify not answering (a stalled proxy, a captive portal) is said once, at the answer
+        // deadline: the playlists not yet asked for fail with the same error, without a request.
+        let stalled = Lock<SpotifyAPIError?>(libraryStall)
+        _ = try await withBoundedTaskGroup(over: due, limit: concurrency) { id -> Outcome in
+            if let error = stalled.withLock({ $0 }) { return .failed(error) }
+            let outcome = try await refresh(playlist: id)
+            if case .failed(let error) = outcome, error.notAnswering { stalled.withLock { $0 = $0 ?? error } }
+            return outcome
         } received: { index, outcome in
             outcomes[due[index]] = outcome
             progress?(outcomes.count, total)
@@ -105,8 +113,9 @@ public struct MetadataRefresher: Sendable {
 
     /// Confirms unchanged playlists from the pages of `/me/playlists`: one request answers for up
     /// to 50 of them. Reads pages only while that is cheaper than one request per playlist left.
+    /// - Returns: the playlists confirmed, and the error when Spotify did not answer at all.
     private func revalidateFromLibrary(_ due: [SpotifyID: PlaylistMetadata], epoch: ForgetEpoch) async throws
-        -> [SpotifyID: Outcome]
+        -> ([SpotifyID: Outcome], notAnswering: SpotifyAPIError?)
     {
         // A playlist read before can be confirmed by its snapshot alone.
         var pending = due.compactMapValues { metadata -> String? in
@@ -114,7 +123,7 @@ public struct MetadataRefresher: Sendable {
                 ? metadata.snapshotID : nil
         }
         // A single playlist costs one request either way.
-        guard pending.count >= 2 else { return [:] }
+        guard pending.count >= 2 else { return ([:], nil) }
         var outcomes: [SpotifyID: Outcome] = [:]
         var offset = 0
         while !pending.isEmpty {
@@ -123,7 +132,8 @@ public struct MetadataRefresher: Sendable {
                 page = try await SpotifyClient.withOrigin(origin) {
                     try await client.myPlaylists(limit: 50, offset: offset)
                 }
-            } catch is SpotifyAPIError {
+            } catch let error as SpotifyAPIError {
+                if error.notAnswering { return (outcomes, error) }
                 break  // each playlist is then tried on its own, and reports why it could not be read
             }
             for playlist in page.items {
@@ -137,7 +147,7 @@ public struct MetadataRefresher: Sendable {
             let pagesLeft = (total - offset + 49) / 50
             if pagesLeft >= pending.count { break }
         }
-        return outcomes
+        return (outcomes, nil)
     }
 
     /// Saves what the library listing says of an unchanged playlist; count, duration and cover stay.
