@@ -420,7 +420,7 @@ let package = Package(
             name: "SpotifyEmulatorTests",
             dependencies: [
                 "SpotifyEmulator", "SpotifyWebAPI", "SpotifyTesting", "EmulatorCommandLine", "LocalHTTPServer",
-                "SpotifyLinkSupport",
+                "SpotifyLinkSupport", "VirtualTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
