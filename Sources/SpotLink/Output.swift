@@ -3,6 +3,7 @@ import Foundation
 import SpotifyLinkSupport
 import SpotifyNowPlaying
 import SpotifyWebAPI
+import Synchronization
 
 /// A line for the terminal, the only text ``Output`` prints for people: its literal parts are the
 /// command's own words, and every value interpolated into it (a playlist's or a session's name, a
@@ -116,10 +117,24 @@ enum Output {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { closedPipe() }
+                if descriptor == STDOUT_FILENO { stdoutFailures.withLock { $0 = $0 ?? errno } }
                 return
             }
             bytes = bytes.dropFirst(written)
         }
+    }
+
+    /// The error of the first write to stdout that failed (a full disk, `> /dev/full`), if one did:
+    /// the command then ends with status 1 instead of reporting a success nobody could read.
+    private static let stdoutFailures = Lock<Int32?>(nil)
+
+    /// Said on stderr, and the process ends with status 1, when a write to stdout failed.
+    static func exitIfOutputWasLost() {
+        guard let code = stdoutFailures.withLock({ $0 }) else { return }
+        error(
+            "The output could not be written (\(String(cString: strerror(code)))). What the command did is done; "
+                + "run it again where its output has room (a status or list command changes nothing).")
+        exit(1)
     }
 
     /// What runs when stdout or stderr is a pipe whose reader went away: the command's cleanup

@@ -31,8 +31,10 @@ struct SpotlinkCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            Output.exitIfOutputWasLost()
             exit(withError: error)
         }
+        Output.exitIfOutputWasLost()
     }
 
     /// `spotlink --emulator URL playlists`: the global options (``GlobalOptions``) given before the

@@ -31,12 +31,16 @@ package enum PrivateFiles {
 
     /// Writes `data` to `url` so that a crash leaves the old file or the new one, and no reader but
     /// the owner ever sees either: a temporary file created 0600 beside it, synced, then renamed
-    /// over it. A temporary file a killed writer left behind is 0600 too.
-    package static func replaceFile(at url: URL, with data: Data) throws {
+    /// over it. A temporary file a killed writer left behind is 0600 too; `temporaryCreated` is told
+    /// its path first, so a caller can remove it when a signal ends the process mid-write.
+    package static func replaceFile(
+        at url: URL, with data: Data, temporaryCreated: (URL) -> Void = { _ in }
+    ) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(temporary) }
+        temporaryCreated(temporary)
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {

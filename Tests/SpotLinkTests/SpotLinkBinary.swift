@@ -37,6 +37,8 @@ struct SpotLinkBinary {
     var workingDirectory: URL?
     /// The user the child runs as (`runuser -u`), when the test (run as root) sets one.
     var user: String?
+    /// Where the child's stdout goes in place of the test's pipe (`/dev/full`), when the test sets it.
+    var stdoutPath: String?
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-cli-\(UUID().uuidString)")
@@ -101,6 +103,10 @@ struct SpotLinkBinary {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 ["-c", "umask \(umask); exec \"$0\" \"$@\"", builtExecutable(named: "spotlink").path] + arguments
+        } else if let stdoutPath {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "exec \"$0\" \"$@\" > '\(stdoutPath)'", builtExecutable(named: "spotlink").path] + arguments
         } else if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
             process.arguments = ["-u", user, "--", builtExecutable(named: "spotlink").path] + arguments

@@ -150,8 +150,11 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global, requireClientID: false)
+        let destination = URL(fileURLWithPath: file)
+        try ExportDestination.check(destination, ownFolders: [context.dataDirectory, context.configDirectory])
         let data = try await context.journal().exportBackup()
-        try Context.writePrivately(data, to: URL(fileURLWithPath: file))
+        // A signal mid-write removes the temporary file; the destination is untouched until the rename.
+        try PrivateFiles.replaceFile(at: destination, with: data) { ExitCleanup.remove($0) }
         if global.json {
             Output.json(ExportJSON(file: file, bytes: data.count))
         } else {
