@@ -27,6 +27,11 @@ struct DataFolderTests {
         #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
         #expect(refused.stderr.contains("newer version") && refused.stderr.contains("update"), "\(refused.stderr)")
         #expect(try sessions(path) == before, "nothing was written")
+        // doctor says what every command meets, never "integrity ok" (issue 66 item 8).
+        let doctor = try await cli.run(["doctor"] + data)
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.contains("✗ database:") && doctor.stdout.contains("newer version"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("integrity ok"), "\(doctor.stdout)")
     }
 }
 

@@ -26,6 +26,11 @@ extension SpotLinkCommandTests {
                     first.stderr.contains("daily request quota") && first.stderr.contains("about 12 h, around "),
                     "\(first.stderr)")
                 #expect(first.stderr.contains("readable offline"))
+                // As if the refusal had come after sixty requests in the day: enough to learn from.
+                let ledger = try DatabaseQueue(
+                    path: cli.home.appendingPathComponent("data/spotlink/spotify-requests.sqlite").path)
+                try await ledger.write { db in try db.execute(sql: "UPDATE quotaRefusal SET windowCount = 60") }
+                try ledger.close()
                 await emulator.resetStatistics()
                 for arguments in [
                     ["playlists"], ["search", "focus"], ["playlist", "show", deep], ["now-playing"], ["refresh"],
@@ -46,8 +51,17 @@ extension SpotLinkCommandTests {
                     try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
                 #expect((object["cooldown"] as? [String: Any])?["kind"] as? String == "quota")
                 #expect(((object["requests"] as? [String: Any])?["by_outcome"] as? [String: Int])?["429"] == 1)
+                // The limit learned from the refusal is shown by both (issue 66 item 8).
+                #expect(
+                    status.stdout.contains(
+                        "Learned limit: Spotify refused this app after 60 requests in a day (learned "),
+                    "\(status.stdout)")
+                #expect(status.stdout.contains("background work stops at 45 a day."), "\(status.stdout)")
+                let learned = try #require(object["learned_limit"] as? [String: Any], "\(json.stdout)")
+                #expect(learned["limit"] as? Int == 60 && learned["background_budget"] as? Int == 45)
                 let doctor = try await cli.run(["doctor"] + common)
                 #expect(doctor.stdout.contains("✗ request quota: Spotify's daily request quota"), "\(doctor.stdout)")
+                #expect(doctor.stdout.contains("; Spotify refused this app after 60 requests"), "\(doctor.stdout)")
                 #expect(await emulator.totalRequests(prefix: "GET /v1/") == 0)
                 // Half a day later the cooldown has ended by itself.
                 var later = cli

@@ -303,6 +303,7 @@ struct Status: AsyncParsableCommand {
                     signedInDaysAgo: ageDays,
                     signInExpiresAt: ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
                     issuer: context.server.issuer, cooldown: limits.cooldownJSON, requests: limits.requestsJSON,
+                    learnedLimit: limits.learnedJSON,
                     quotaShare: StatusJSON.Share(share)))
             return
         }
@@ -333,16 +334,27 @@ struct RequestReport {
     var cooldown: Cooldown?
     var usage: RequestUsage?
     var message: String?
+    /// The daily limit learned from Spotify's refusals of the last 30 days, if it refused.
+    var learned: LearnedQuota?
 
     init(client: SpotifyClient) async {
         cooldown = await client.cooldown()
         usage = try? await client.requestUsage()
         message = cooldown.map { SpotifyAPIError.coolingDown($0, now: client.clock.now).message }
+        learned = try? await client.ledger.learnedQuota(at: client.clock.now)
+    }
+
+    /// The learned limit in words: what Spotify refused at, and what background work keeps to.
+    static func words(_ learned: LearnedQuota) -> String {
+        "Spotify refused this app after \(Output.count(learned.limit, "request")) in a day "
+            + "(learned \(ISO8601DateFormatter().string(from: learned.learnedAt))); background work stops at "
+            + "\(learned.backgroundBudget) a day"
     }
 
     var lines: [String] {
         var lines: [String] = []
         if let message { lines.append("Cooldown: " + message) }
+        if let learned { lines.append("Learned limit: " + Self.words(learned) + ".") }
         if let usage {
             lines.append(
                 "Requests to Spotify: \(usage.lastHour) in the last hour, \(usage.last24Hours) in the last 24 h"
@@ -368,6 +380,27 @@ struct RequestReport {
                 byEndpoint: Dictionary(uniqueKeysWithValues: usage.byRoute.map { ($0.route, $0.count) }),
                 byOutcome: Dictionary(uniqueKeysWithValues: usage.byStatus.map { (String($0.key), $0.value) })
                     .merging(usage.unanswered > 0 ? ["no answer": usage.unanswered] : [:]) { $1 })
+        }
+    }
+
+    /// The learned limit, for `--json`: `null` when Spotify has not refused in 30 days.
+    var learnedJSON: LearnedJSON? {
+        learned.map {
+            LearnedJSON(
+                limit: $0.limit, backgroundBudget: $0.backgroundBudget,
+                learnedAt: ISO8601DateFormatter().string(from: $0.learnedAt))
+        }
+    }
+
+    /// A learned limit in `--json`.
+    struct LearnedJSON: Encodable {
+        let limit: Int
+        let backgroundBudget: Int
+        let learnedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case limit
+            case backgroundBudget = "background_budget", learnedAt = "learned_at"
         }
     }
 
@@ -488,10 +521,13 @@ private struct StatusJSON: Encodable {
     let issuer: String
     @Nullable var cooldown: RequestReport.CooldownJSON?
     let requests: RequestReport.RequestsJSON?
+    /// The limit learned from Spotify's refusals: `null` when it has not refused in 30 days.
+    @Nullable var learnedLimit: RequestReport.LearnedJSON?
     let quotaShare: Share
 
     enum CodingKeys: String, CodingKey {
         case user, scopes, store, issuer, cooldown, requests
+        case learnedLimit = "learned_limit"
         case accountID = "account_id", displayName = "display_name"
         case accessTokenExpiresAt = "access_token_expires_at", signedInDaysAgo = "signed_in_days_ago"
         case signInExpiresAt = "sign_in_expires_at", quotaShare = "quota_share"

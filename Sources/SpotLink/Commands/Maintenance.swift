@@ -287,6 +287,8 @@ struct Doctor: AsyncParsableCommand {
             checks.append(("token store", false, CLIFailure(error).message))
         }
         do {
+            // Opened as every command opens it: a journal a newer spotlink wrote fails them all.
+            _ = try context.journal()
             let result = try context.linkStore().integrityCheck()
             checks.append(
                 (
@@ -299,13 +301,15 @@ struct Doctor: AsyncParsableCommand {
         let ledger = try context.openLedger()
         let now = Context.wallClock.now
         do {
+            let learned = try await ledger.learnedQuota(at: now).map { "; " + RequestReport.words($0) } ?? ""
             if let cooldown = try await ledger.activeCooldown(at: now) {
-                checks.append(("request quota", false, SpotifyAPIError.coolingDown(cooldown, now: now).message))
+                checks.append(
+                    ("request quota", false, SpotifyAPIError.coolingDown(cooldown, now: now).message + learned))
             } else {
                 let spent =
                     (try? await ledger.usage(at: now)).map { "\($0.last24Hours) requests in the last 24 h" }
                     ?? "no requests counted"
-                checks.append(("request quota", true, "no cooldown; \(spent)"))
+                checks.append(("request quota", true, "no cooldown; \(spent)\(learned)"))
             }
         } catch {
             // Said as it is: a ledger that cannot be read holds every request back.
