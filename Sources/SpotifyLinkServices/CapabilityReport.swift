@@ -96,8 +96,16 @@ extension SpotifyServices {
         return report
     }
 
-    /// The report's requests: the account, the client's kind, then a playlist's songs.
+    /// The report's requests: the account, the client's kind, then a playlist's songs. Sent once
+    /// each, never retried, so the report keeps to its five and says what it sent (a retried 5xx
+    /// used to make six requests of a report that said three).
     private func ask(_ report: inout CapabilityReport) async throws {
+        var once = client.configuration
+        once.maxAttempts = 1
+        once.maxRateLimitRetries = 0
+        let client = SpotifyClient(
+            configuration: once, tokens: session, transport: configuration.transport, clock: configuration.clock,
+            logger: configuration.logger, ledger: self.client.ledger)
         let user: CurrentUser
         do {
             report.requestsSpent += 1

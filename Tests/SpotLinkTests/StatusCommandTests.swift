@@ -90,6 +90,15 @@ extension SpotLinkCommandTests {
                 #expect(report["client_generation"] as? String == "newer" && report["user_listed"] as? Bool == true)
                 #expect(report["playlist_entries_readable"] as? Bool == true)
 
+                // A server error is reported, not retried: the report keeps to what it says it sent
+                // (issue 66 item 8; a retried 5xx made six requests of a report that said three).
+                await emulator.control("faults", ["kind": "500", "count": "1"])
+                let failingFrom = await emulator.totalRequests(prefix: "GET /v1/")
+                let failed = try await cli.run(["doctor", "--online"] + common)
+                #expect(failed.status == 1)
+                #expect(failed.stdout.contains("✗ what this app may do: "), "\(failed.stdout)")
+                #expect(await emulator.totalRequests(prefix: "GET /v1/") - failingFrom == 1)
+
                 await emulator.control("faults", ["kind": "403-not-registered", "count": "10"])
                 let refused = try await cli.run(["doctor", "--online"] + common)
                 #expect(refused.status == 1)
