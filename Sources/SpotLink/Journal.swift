@@ -172,8 +172,13 @@ extension Journal {
         for number in linked.subtracting(sessions.map(\.number)).sorted() {
             sessions.append((number, "imported-\(fingerprint)-\(number)", "Imported session \(number)", nil, Date()))
         }
+        // The links are read and checked before anything is written; then the sessions and the
+        // links go in one transaction: a file the store refuses, a full disk or a kill leaves the
+        // journal as it was, never sessions without their links.
+        let (restoredLinks, metadata) = try self.links.decodedExport(
+            document == nil ? data : try JSONSerialization.data(withJSONObject: links))
         let restored = sessions
-        let (renumbered, created) = try await database.write { db in
+        let (report, created) = try await database.write { db in
             var renumbered: [Int64: Int64] = [:]
             var created = 0
             for session in restored {
@@ -189,10 +194,11 @@ extension Journal {
                     created += 1
                 }
             }
-            return (renumbered, created)
+            let report = try SQLitePlaylistLinkStore.restoreRows(
+                db, links: restoredLinks.map { Self.renumbered($0, renumbered) }, metadata: metadata,
+                replacingNewer: replacingNewer)
+            return (report, created)
         }
-        let report = try await self.links.importJSON(
-            Self.renumbering(links, renumbered, original: document == nil ? data : nil), replacingNewer: replacingNewer)
         return (report, created)
     }
 
@@ -223,21 +229,13 @@ extension Journal {
             })
     }
 
-    /// The links export with each session renumbered; a file that is not JSON goes to the store as
-    /// it came, which says what is wrong with it.
-    private static func renumbering(_ links: [String: Any], _ numbers: [Int64: Int64], original: Data?) throws -> Data {
-        if let original { return original }
-        var links = links
-        links["links"] = (links["links"] as? [[String: Any]])?.map { link in
-            var link = link
-            if var record = link["record"] as? [String: Any], record["namespace"] as? String == "session",
-                let old = (record["id"] as? String).flatMap(Int64.init), let new = numbers[old]
-            {
-                record["id"] = String(new)
-                link["record"] = record
-            }
+    /// `link` with its session renumbered as this journal numbers it (other records as they are).
+    private static func renumbered(_ link: PlaylistLink, _ numbers: [Int64: Int64]) -> PlaylistLink {
+        guard link.record.namespace == "session", let old = Int64(link.record.id), let new = numbers[old] else {
             return link
         }
-        return try JSONSerialization.data(withJSONObject: links)
+        var link = link
+        link.record = RecordID(namespace: "session", id: String(new))
+        return link
     }
 }

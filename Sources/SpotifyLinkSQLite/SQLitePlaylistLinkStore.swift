@@ -332,31 +332,39 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         -> RestoreReport
     {
         try await write { db in
-            var report = RestoreReport()
-            for playlist in metadata { try PlaylistRow(playlist).save(db) }
-            for link in links {
-                let existing = try Row.fetchOne(
-                    db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
-                    arguments: [link.record.namespace, link.record.id]
-                ).map { row in
-                    PlaylistLink(
-                        record: link.record, playlist: SpotifyID(unchecked: row["playlistID"]),
-                        linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
-                }
-                let decision = RestoreReport.decision(
-                    existing: existing, restored: link, replacingNewer: replacingNewer)
-                report.note(decision, link)
-                guard decision == .add || decision == .replace else { continue }
-                try PlaylistRow(PlaylistMetadata(id: link.playlist)).insert(db, onConflict: .ignore)
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
-                    arguments: [
-                        link.record.namespace, link.record.id, link.playlist.rawValue,
-                        link.linkedAt.timeIntervalSince1970,
-                    ])
-            }
-            return report
+            try Self.restoreRows(db, links: links, metadata: metadata, replacingNewer: replacingNewer)
         }
+    }
+
+    /// ``restore(links:metadata:replacingNewer:)`` inside a write the caller holds: for a caller
+    /// whose own rows must be written in the same transaction (the CLI's journal sessions).
+    package static func restoreRows(
+        _ db: Database, links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool
+    ) throws -> RestoreReport {
+        var report = RestoreReport()
+        for playlist in metadata { try PlaylistRow(playlist).save(db) }
+        for link in links {
+            let existing = try Row.fetchOne(
+                db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
+                arguments: [link.record.namespace, link.record.id]
+            ).map { row in
+                PlaylistLink(
+                    record: link.record, playlist: SpotifyID(unchecked: row["playlistID"]),
+                    linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
+            }
+            let decision = RestoreReport.decision(
+                existing: existing, restored: link, replacingNewer: replacingNewer)
+            report.note(decision, link)
+            guard decision == .add || decision == .replace else { continue }
+            try PlaylistRow(PlaylistMetadata(id: link.playlist)).insert(db, onConflict: .ignore)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
+                arguments: [
+                    link.record.namespace, link.record.id, link.playlist.rawValue,
+                    link.linkedAt.timeIntervalSince1970,
+                ])
+        }
+        return report
     }
 
     /// Forgets what Spotify said, then rewrites the file (`VACUUM`) and empties its write-ahead

@@ -58,6 +58,30 @@ struct BackupTests {
         #expect(after.count == 3)
     }
 
+    /// A backup whose links the store refuses is imported not at all: its sessions are not added
+    /// without their links (issue 66 item 5; they were, a transaction before the links').
+    @Test func aBackupWhoseLinksAreRefusedAddsNoSession() async throws {
+        let cli = try SpotLinkBinary()
+        let first = Self.folder(cli, "first")
+        let file = cli.home.appendingPathComponent("backup.json")
+        #expect(try await cli.run(["session", "new", "Morning"] + first).status == 0)
+        #expect(try await cli.run(["session", "new", "Evening"] + first).status == 0)
+        #expect(try await cli.run(["session", "attach", "1", Self.deepWork] + first).status == 0)
+        #expect(try await cli.run(["export", file.path] + first).status == 0)
+        // Changed by hand: the link names a playlist ID that is not one.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("3cEYpjA9oz9GiPac4AsH4n"))
+        try Data(text.replacingOccurrences(of: "3cEYpjA9oz9GiPac4AsH4n", with: "not-an-id").utf8).write(to: file)
+
+        let fresh = Self.folder(cli, "fresh")
+        #expect(try await cli.run(["session", "new", "Local"] + fresh).status == 0)
+        let imported = try await cli.run(["import", file.path] + fresh)
+        #expect(imported.status != 0, "\(imported.stdout)")
+        #expect(imported.stderr.contains("is not a SpotifyLink export"), "\(imported.stderr)")
+        let list = try await Self.sessions(cli, fresh)
+        #expect(list.map { $0["title"] as? String } == ["Local"], "\(list)")
+    }
+
     /// A folder with sessions of its own: the imported ones get numbers of this folder's, and the
     /// link follows the imported session, not the local session that happens to have its old number.
     @Test func importedSessionsTakeFreeNumbersAndTheirLinksFollow() async throws {

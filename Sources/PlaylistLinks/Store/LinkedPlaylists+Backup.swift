@@ -38,6 +38,15 @@ extension LinkedPlaylists {
     ///   this version reads; nothing is changed then.
     @discardableResult
     public func importJSON(_ data: Data, replacingNewer: Bool = false) async throws -> RestoreReport {
+        let (links, metadata) = try decodedExport(data)
+        return try await store.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
+    }
+
+    /// What an export restores, read and checked with nothing written: for a caller that restores
+    /// it in a transaction of its own (the CLI's journal, with its sessions).
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidImport` when `data` is not an export
+    ///   this version reads.
+    package func decodedExport(_ data: Data) throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let backup: Backup
@@ -72,7 +81,7 @@ extension LinkedPlaylists {
             playlist.totalDuration = playlist.totalDuration?.clamped(to: .longestTotal)
             return playlist
         }
-        return try await store.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
+        return (links, metadata)
     }
 
     /// Why `data` is not an export, in words: what was expected and where it went wrong, never the
