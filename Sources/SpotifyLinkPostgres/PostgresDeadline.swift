@@ -21,8 +21,7 @@ public enum PostgresDeadline {
 
     /// The deadline `environment` sets, or `nil` when it sets none or not a positive whole number.
     package static func fromEnvironment(_ environment: [String: String]) -> Duration? {
-        guard let text = environment[environmentVariable], let seconds = Int(text), seconds > 0 else { return nil }
-        return .seconds(seconds)
+        .wholeSeconds(in: environment, environmentVariable)
     }
 
     /// Runs `body`, returning its result, or throwing `expired()` once `limit` has passed on

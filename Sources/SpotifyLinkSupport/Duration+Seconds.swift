@@ -55,3 +55,12 @@ extension Duration {
         self < .zero ? .zero : min(self, limit)
     }
 }
+
+extension Duration {
+    /// The positive whole seconds the environment variable `name` holds, or `nil` when it holds
+    /// none or something else: how a deadline is set for an environment known to be slow.
+    package static func wholeSeconds(in environment: [String: String], _ name: String) -> Duration? {
+        guard let text = environment[name], let seconds = Int(text), seconds > 0 else { return nil }
+        return .seconds(seconds)
+    }
+}

@@ -66,11 +66,11 @@ struct SpotLinkBinary {
         // Under ThreadSanitizer the child is instrumented too: it keeps the run's options, so a
         // race in it halts it with its report on stderr, as in the test process.
         let sanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"].map { ["TSAN_OPTIONS": $0] } ?? [:]
-        // The PostgreSQL stores' deadline that scripts/with-postgres.sh sets for a loaded machine.
-        let deadline =
-            ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_DEADLINE"].map {
-                ["SPOTLINK_POSTGRES_DEADLINE": $0]
-            } ?? [:]
+        // The PostgreSQL stores' deadline that scripts/with-postgres.sh sets for a loaded machine,
+        // and the transports' answer deadline that scripts/tsan.sh sets.
+        let deadline = ProcessInfo.processInfo.environment.filter {
+            ["SPOTLINK_POSTGRES_DEADLINE", "SPOTLINK_ANSWER_DEADLINE"].contains($0.key)
+        }
         return [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1",

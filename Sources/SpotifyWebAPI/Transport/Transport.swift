@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import SpotifyLinkSupport
 
 /// Sends one HTTP request and returns the whole response.
 ///
@@ -56,7 +57,6 @@ package enum AnswerDeadline {
 
     /// The deadline `environment` sets, or `nil` when it sets none or not a positive whole number.
     package static func fromEnvironment(_ environment: [String: String]) -> Duration? {
-        guard let text = environment[environmentVariable], let seconds = Int(text), seconds > 0 else { return nil }
-        return .seconds(seconds)
+        .wholeSeconds(in: environment, environmentVariable)
     }
 }
