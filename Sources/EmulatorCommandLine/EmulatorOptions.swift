@@ -136,6 +136,9 @@ public struct EmulatorOptions: ParsableArguments {
     /// Serves until SIGINT or SIGTERM. The first line on stdout is `listening on http://HOST:PORT`,
     /// the second `control token: TOKEN`.
     public func serve() async throws {
+        // The signals are caught before the first line is written: a parent that stops the emulator
+        // as soon as it has read the port gets a graceful stop, never a kill by the default action.
+        let termination = await Self.catchTerminationSignals()
         let server = try await EmulatorServer.start(configuration())
         // Written unbuffered: a parent process reads these lines to find the port and the token.
         FileHandle.standardOutput.write(
@@ -147,21 +150,37 @@ public struct EmulatorOptions: ParsableArguments {
                         + "its users and read their data. Use --host 127.0.0.1 (the default) unless others "
                         + "must reach it.\n").utf8))
         }
-        await Self.waitForTerminationSignal()
+        await termination.wait()
         await server.stop()
     }
 
-    private static func waitForTerminationSignal() async {
+    /// SIGINT and SIGTERM, caught from now on; `wait()` returns at the first.
+    private struct TerminationSignals {
+        let stream: AsyncStream<Int32>
+        let sources: [any DispatchSourceSignal]
+
+        func wait() async {
+            for await _ in stream { break }
+            sources.forEach { $0.cancel() }
+        }
+    }
+
+    /// Returns once both sources are registered with the system: a signal sent after this is
+    /// caught, where one sent between `SIG_IGN` and the registration would be lost.
+    private static func catchTerminationSignals() async -> TerminationSignals {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let registered = AsyncStream.makeStream(of: Void.self)
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
+            source.setRegistrationHandler { registered.continuation.yield() }
             source.resume()
             return source
         }
-        for await _ in stream { break }
-        sources.forEach { $0.cancel() }
+        var registrations = registered.stream.makeAsyncIterator()
+        for _ in sources { await registrations.next() }
+        return TerminationSignals(stream: stream, sources: sources)
     }
 }
 
