@@ -143,15 +143,30 @@ struct EmulatorResponder: HTTPResponder {
     let state: EmulatorState
     /// The largest request body read; a larger one is answered 413.
     static let maxBody = 64 * 1024
+    /// How much of an oversized body is read and dropped before its connection is closed.
+    static let maxDropped = 16 << 20
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.maxBody)
-        } catch {
+        // The body is read here rather than by `collectBody(upTo:)`, which leaves nothing to read
+        // the rest with: an oversized body is read on, bounded, and dropped, so that the connection
+        // can be closed with nothing unread for the system to answer with a reset (which could
+        // lose the 413).
+        var chunks = request.body.makeAsyncIterator()
+        var body = ByteBuffer()
+        var dropped = 0
+        while dropped < Self.maxDropped, let chunk = try await chunks.next() {
+            if dropped == 0 && body.readableBytes + chunk.readableBytes <= Self.maxBody {
+                body.writeImmutableBuffer(chunk)
+            } else {
+                dropped += chunk.readableBytes
+            }
+        }
+        if dropped > 0 {
             // Live answers an oversized body with 413 and closes; a 500 (or a stalled sender)
-            // would tell a client something else went wrong.
+            // would tell a client something else went wrong. Hummingbird keeps a connection open
+            // whatever the answer says, so the emulator closes its input: Hummingbird writes the
+            // answer and, finding no next request, closes the connection.
+            context.channel.close(mode: .input, promise: nil)
             return Response(
                 status: .contentTooLarge, headers: [.contentType: "application/json", .connection: "close"],
                 body: .init(
