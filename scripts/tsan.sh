@@ -16,5 +16,6 @@ swift build --build-tests "${flags[@]}"
 # The transports' answer deadline (10 s) is for Spotify; an emulator answering a CLI child on a
 # loaded two-core machine under ThreadSanitizer is slower, as with SPOTLINK_POSTGRES_DEADLINE.
 export SPOTLINK_ANSWER_DEADLINE="${SPOTLINK_ANSWER_DEADLINE:-120}"
+export SPOTLINK_COMMAND_DEADLINE="${SPOTLINK_COMMAND_DEADLINE:-600}"
 # halt_on_error: the first race fails the run with its report instead of scrolling past.
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt ${TSAN_OPTIONS:-}" swift test --skip-build "${flags[@]}" "$@"

@@ -25,6 +25,8 @@ struct CLIFailure: Error {
         switch error {
         case let failure as CLIFailure:
             self = failure
+        case let expired as CommandDeadlineExpired:
+            self = expired.failure
         case let error as CocoaError:
             // A file the command reads or writes: its path and the reason, never NSCocoaErrorDomain.
             let path = (error.userInfo[NSFilePathErrorKey] as? String).map { " \($0)" } ?? ""

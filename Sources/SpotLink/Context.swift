@@ -21,6 +21,11 @@ struct GlobalOptions: ParsableArguments {
     var json = false
     @Flag(help: "Log requests to stderr (tokens are never logged).")
     var verbose = false
+    @Option(
+        help: """
+            Seconds a command that talks to Spotify may take in all, 1 to 86400 (default:             SPOTLINK_COMMAND_DEADLINE, else 120).
+            """)
+    var deadline: Int?
 
     /// The emulator's address, checked before any command runs.
     var emulatorURL: URL? {
@@ -32,6 +37,9 @@ struct GlobalOptions: ParsableArguments {
     func validate() throws {
         if emulator != nil, emulatorURL == nil {
             throw ValidationError("--emulator needs a URL such as http://127.0.0.1:8080.")
+        }
+        if let deadline, !(1...Self.longestDeadline).contains(deadline) {
+            throw ValidationError("--deadline takes seconds from 1 to \(Self.longestDeadline), as 120")
         }
     }
 }

@@ -25,8 +25,8 @@ struct SpotlinkCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                try await run(asyncCommand)
             } else {
                 try command.run()
             }
@@ -41,7 +41,7 @@ struct SpotlinkCommand: AsyncParsableCommand {
     /// subcommand move after it, where every subcommand's option group parses them, so they work on
     /// either side. Only the options before the first other word move; a `--` stays last.
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
-        let valued: Set = ["--data-dir", "--emulator", "--client-id"]
+        let valued: Set = ["--data-dir", "--emulator", "--client-id", "--deadline"]
         let flags: Set = ["--json", "--verbose"]
         var moved: [String] = []
         var index = arguments.startIndex

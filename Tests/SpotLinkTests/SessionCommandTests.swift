@@ -25,11 +25,30 @@ extension SpotLinkCommandTests {
                 "127.0.0.1"
             ),
             (["status", "--emulator", "http://127.0.0.1:9"], 3, "spotlink login"),
+            (["login", "--timeout", "0", "--emulator", "http://127.0.0.1:9"], 2, "from 1 to 3600"),
         ])
         func failureModes(arguments: [String], status: Int32, message: String) async throws {
             let result = try await SpotLinkBinary().run(arguments)
             #expect(result.status == status, "\(arguments): \(result.stderr)")
             #expect(result.stderr.lowercased().contains(message.lowercased()), "\(result.stderr)")
+        }
+
+        /// A sign-in nobody finishes (the page never loaded: a captive portal, a stalled proxy)
+        /// says what it waits for when it starts, and at its deadline what did not happen and what
+        /// to do (issue 66 item 2: it waited its whole timeout in silence, then "not finished in time").
+        @Test func aLoginNobodyFinishesSaysWhatItWaitedFor() async throws {
+            try await withEmulator { emulator in
+                let result = try await SpotLinkBinary().run([
+                    "login", "--no-browser", "--store", "file", "--timeout", "1", "--emulator",
+                    emulator.baseURL.absoluteString,
+                ])
+                #expect(result.status == 1, "\(result.stderr)")
+                #expect(
+                    result.stderr.contains("Waiting up to 1 second for the browser to come back"), "\(result.stderr)")
+                #expect(result.stderr.contains("No sign-in came back within 1 second"), "\(result.stderr)")
+                #expect(result.stderr.contains("check the network connection"), "\(result.stderr)")
+                #expect(await emulator.requestCount("POST /api/token") == 0)
+            }
         }
 
         @Test func badLinkIsAUsageError() async throws {

@@ -67,9 +67,9 @@ struct SpotLinkBinary {
         // race in it halts it with its report on stderr, as in the test process.
         let sanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"].map { ["TSAN_OPTIONS": $0] } ?? [:]
         // The PostgreSQL stores' deadline that scripts/with-postgres.sh sets for a loaded machine,
-        // and the transports' answer deadline that scripts/tsan.sh sets.
+        // and the transports' answer deadline and the commands' deadline that scripts/tsan.sh sets.
         let deadline = ProcessInfo.processInfo.environment.filter {
-            ["SPOTLINK_POSTGRES_DEADLINE", "SPOTLINK_ANSWER_DEADLINE"].contains($0.key)
+            ["SPOTLINK_POSTGRES_DEADLINE", "SPOTLINK_ANSWER_DEADLINE", "SPOTLINK_COMMAND_DEADLINE"].contains($0.key)
         }
         return [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,

@@ -51,6 +51,24 @@ struct ConnectionTests {
         }
     }
 
+    /// Stopping the emulator ends answers still waiting out their latency: a client that gave up
+    /// on a ten-minute latency no longer holds the stop for the rest of it (the CLI's command
+    /// deadline test hung here for ten minutes).
+    @Test func stoppingEndsAnswersWaitingOutTheirLatency() async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.latency = .seconds(600)
+        let emulator = try await EmulatorServer.start(configuration)
+        let waiting = Task { try? await TestHTTP().send(.get, emulator.baseURL.appendingPathComponent("v1/me")) }
+        try await waitUntil("the request counted by the emulator") { await emulator.requestCount("GET /v1/me") == 1 }
+        let (stopped, done) = AsyncStream.makeStream(of: Void.self)
+        Task {
+            await emulator.stop()
+            done.yield()
+        }
+        try await nextElement(of: stopped, "the emulator's stop, with an answer waiting out ten minutes of latency")
+        waiting.cancel()
+    }
+
     @Test func aTenMegabyteQueryIsRefusedAndClosed() async throws {
         try await withEmulator(Self.configuration) { (emulator: EmulatorServer) async throws in
             let connection = try RawConnection(port: Self.port(emulator))

@@ -30,10 +30,13 @@ struct Login: AsyncParsableCommand {
             "A scope to add to the ones granted now (repeatable), e.g. user-top-read; Spotify shows its consent page again."
     )
     var addedScopes: [String] = []
-    @Option(help: "Seconds to wait for the sign-in to finish.")
+    @Option(help: "Seconds to wait for the sign-in to finish in the browser (1 to 3600).")
     var timeout = 300
 
     func validate() throws {
+        guard (1...3600).contains(timeout) else {
+            throw ValidationError("--timeout takes seconds from 1 to 3600, as 300 (five minutes)")
+        }
         do {
             _ = try RedirectURIPolicy.validate(redirectURI)
         } catch let error as OAuthError {
@@ -52,9 +55,11 @@ struct Login: AsyncParsableCommand {
         let signIn = LoopbackSignIn(redirectURI: redirectURI, timeout: .seconds(timeout))
         let noBrowser = noBrowser
         do {
+            let waiting = Self.waiting(timeout)
             let tokens = try await signIn.run(session: session, adding: addedScopes) { url in
                 Output.note("Open this URL to sign in: \(url.absoluteString)")
                 if !noBrowser { Browser.open(url) }
+                Output.note("\(waiting)")
             }
             try context.remember(store: store)
             let user = try await Self.checkAccount(spotify.client, session)
@@ -69,7 +74,29 @@ struct Login: AsyncParsableCommand {
             }
         } catch let error as OAuthError where error.code == .configuration {
             throw CLIFailure(error.message, exitCode: 2)
+        } catch let error as OAuthError where error.code == .timedOut {
+            throw CLIFailure(Self.notFinished(timeout))
         }
+    }
+
+    /// What the command waits for, said when it starts waiting (issue 66 item 2: it waited its
+    /// whole timeout in silence, so a page that never loaded looked like a hung command).
+    static func waiting(_ seconds: Int) -> String {
+        "Waiting up to \(Self.span(seconds)) for the browser to come back to this computer with the sign-in "
+            + "(Ctrl-C stops)."
+    }
+
+    /// The timeout's message: what did not happen, the likely causes, and what to do.
+    static func notFinished(_ seconds: Int) -> String {
+        "No sign-in came back within \(Self.span(seconds)). If Spotify's page did not load in the browser, check "
+            + "the network connection (a captive portal or a stalled proxy can hold it); if the page said the "
+            + "address is not allowed, register the redirect URI in the app's settings on Spotify's developer "
+            + "dashboard. Run 'spotlink login' again when ready (--timeout gives more time)."
+    }
+
+    private static func span(_ seconds: Int) -> String {
+        seconds % 60 == 0 && seconds >= 120
+            ? "\(seconds / 60) minutes" : seconds == 1 ? "1 second" : "\(seconds) seconds"
     }
 
     /// Asks Spotify who signed in (one request). A user not on a Development Mode app's user list

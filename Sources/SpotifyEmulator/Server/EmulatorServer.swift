@@ -5,6 +5,7 @@ import LocalHTTPServer
 import Logging
 import NIOCore
 import SpotifyLinkSupport
+import Synchronization
 
 /// A running emulator: a Hummingbird server on a loopback port over an ``EmulatorConfiguration``'s
 /// world.
@@ -22,11 +23,13 @@ public final class EmulatorServer: Sendable {
     /// `/emulator/images/` need none).
     package var controlToken: String { state.controlToken }
     private let server: LocalHTTPServer
+    private let stopping: StopSignal
 
-    private init(baseURL: URL, state: EmulatorState, server: LocalHTTPServer) {
+    private init(baseURL: URL, state: EmulatorState, server: LocalHTTPServer, stopping: StopSignal) {
         self.baseURL = baseURL
         self.state = state
         self.server = server
+        self.stopping = stopping
     }
 
     /// Binds `configuration.host:configuration.port` (port 0 = any free port) and serves until ``stop()``.
@@ -51,9 +54,11 @@ public final class EmulatorServer: Sendable {
     private static func start(_ configuration: EmulatorConfiguration, state: EmulatorState) async throws
         -> EmulatorServer
     {
+        let stopping = StopSignal()
         guard
             let server = await LocalHTTPServer.start(
-                responder: EmulatorResponder(state: state), host: configuration.host, port: configuration.port,
+                responder: EmulatorResponder(state: state, stopping: stopping), host: configuration.host,
+                port: configuration.port,
                 // Request heads are bounded: a 10 MB query is refused and its connection closed.
                 server: LocalHTTPServer.boundedHTTP1(
                     idleTimeout: configuration.connectionIdleTimeout, maxHeadBytes: 64 * 1024),
@@ -69,11 +74,12 @@ public final class EmulatorServer: Sendable {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let baseURL = URL(string: "http://\(host):\(port)")!
         await state.setBaseURL(baseURL.absoluteString)
-        return EmulatorServer(baseURL: baseURL, state: state, server: server)
+        return EmulatorServer(baseURL: baseURL, state: state, server: server, stopping: stopping)
     }
 
     /// Stops accepting connections and waits until the server has shut down.
     public func stop() async {
+        stopping.stop()
         await server.stop()
     }
 
@@ -141,6 +147,7 @@ extension EmulatorError.Code: ErrorCode {
 struct EmulatorResponder: HTTPResponder {
     typealias Context = EmulatorRequestContext
     let state: EmulatorState
+    let stopping: StopSignal
     /// The largest request body read; a larger one is answered 413.
     static let maxBody = 64 * 1024
     /// How much of an oversized body is read and dropped before its connection is closed.
@@ -190,7 +197,7 @@ struct EmulatorResponder: HTTPResponder {
         let arrived = ContinuousClock.now
         let response = await state.respond(to: emulated).rendered()
         let remaining = latency - (ContinuousClock.now - arrived)
-        if remaining > .zero { try await Task.sleep(for: remaining) }
+        if remaining > .zero { try await stopping.wait(remaining) }
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
@@ -216,7 +223,46 @@ struct EmulatorResponder: HTTPResponder {
     }
 }
 
-enum EmulatedFault: Error { case truncated, reset }
+/// Told once, when the server stops: answers still waiting out their latency end at once, so
+/// stopping is not held for the rest of a long latency by requests nobody will read.
+final class StopSignal: Sendable {
+    private let state = Mutex<(stopped: Bool, waiters: [UUID: AsyncStream<Void>.Continuation])>((false, [:]))
+
+    func stop() {
+        let waiters = state.withLock { state in
+            state.stopped = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        waiters.forEach { $0.finish() }
+    }
+
+    /// Waits `latency`, or throws `EmulatedFault.stopping` when the server stops first.
+    func wait(_ latency: Duration) async throws {
+        let id = UUID()
+        let (stopped, continuation) = AsyncStream.makeStream(of: Void.self)
+        let already = state.withLock { state in
+            if !state.stopped { state.waiters[id] = continuation }
+            return state.stopped
+        }
+        if already { throw EmulatedFault.stopping }
+        defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await Task.sleep(for: latency)
+                return true
+            }
+            group.addTask {
+                for await _ in stopped {}
+                return false
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else { throw EmulatedFault.stopping }
+        }
+    }
+}
+
+enum EmulatedFault: Error { case truncated, reset, stopping }
 
 /// A request context that keeps the connection, so a fault can close it without answering.
 struct EmulatorRequestContext: RequestContext {
