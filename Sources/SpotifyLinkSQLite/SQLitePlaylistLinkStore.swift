@@ -284,6 +284,44 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         }
     }
 
+    /// The cards of every record of `namespace`, keyed by record ID, without their covers: what a
+    /// list of records shows, with the limits applied first as ``card(for:detailsSavedBefore:coversShownBefore:at:)``
+    /// applies them. One read (and one write when something is past its limit), however many
+    /// records: a list of 100,000 sessions read card by card took a minute.
+    @_spi(Storage) public func cardsWithoutCovers(
+        in namespace: String, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date
+    ) async throws -> [String: PlaylistCard] {
+        let limits = (
+            details: detailsSavedBefore.timeIntervalSince1970, covers: coversShownBefore.timeIntervalSince1970
+        )
+        if try await read({ db in try Self.pastLimits(db, limits) }) {
+            if try isReadOnly {
+                readOnlyCutoff.withLock { $0 = (limits.details, now) }
+            } else {
+                try await write { db in try Self.expire(db, limits, at: now) }
+            }
+        }
+        return try await read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT link.recordID, link.linkedAt, playlist.*
+                    FROM link JOIN playlist ON playlist.id = link.playlistID
+                    WHERE link.namespace = ?
+                    """,
+                arguments: [namespace])
+            var cards: [String: PlaylistCard] = [:]
+            while let row = try rows.next() {
+                let id: String = row["recordID"]
+                cards[id] = PlaylistCard(
+                    record: RecordID(namespace: namespace, id: id),
+                    metadata: retained(try PlaylistRow(row: row).metadata),
+                    linkedAt: Date(timeIntervalSince1970: row["linkedAt"]), cover: nil)
+            }
+            return cards
+        }
+    }
+
     /// The card of `record` read in `db`, and when its cover was last noted shown.
     private func card(_ record: RecordID, _ db: Database) throws -> (card: PlaylistCard, coverShownAt: Double?)? {
         guard

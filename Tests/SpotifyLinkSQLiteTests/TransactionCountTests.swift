@@ -103,6 +103,43 @@ struct TransactionCountTests {
         #expect(try await store.cover(for: Self.focus) == nil)
     }
 
+    /// A list of a namespace's cards (the CLI's `session list`) reads them all in one transaction
+    /// however many there are, without covers and without other namespaces' records; details past
+    /// their retention are dropped first, in one write (issue 66 item 9: a card read per session
+    /// took a minute for 100,000).
+    @Test func aListOfCardsIsOneReadHoweverMany() async throws {
+        let clock = VirtualClock()
+        let transactions = Transactions()
+        let (store, folder) = try await Self.linkedStore(transactions, clock: clock)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for number in 2...50 {
+            try await store.linked.link(RecordID(namespace: "session", id: "\(number)"), to: Self.focus)
+        }
+        try await store.linked.link(RecordID(namespace: "routine", id: "1"), to: Self.focus)
+        func cards() async throws -> [String: PlaylistCard] {
+            let now = clock.now
+            return try await store.cardsWithoutCovers(
+                in: "session",
+                detailsSavedBefore: now.addingTimeInterval(-RetentionPolicy.default.detailsKeptFor.seconds),
+                coversShownBefore: now.addingTimeInterval(-RetentionPolicy.default.coverUnusedFor.seconds), at: now)
+        }
+
+        transactions.reset()
+        let fresh = try await cards()
+        #expect(fresh.count == 50 && fresh.values.allSatisfy { $0.metadata.name == "Focus" && $0.cover == nil })
+        #expect(fresh["1"]?.record == Self.session)
+        #expect(transactions.begun == 2 && transactions.wrote == 0, "the limits' check and the list")
+
+        clock.advance(by: .seconds(91 * 86_400))
+        transactions.reset()
+        let past = try await cards()
+        #expect(
+            past.count == 50 && past.values.allSatisfy { $0.metadata.name == nil && $0.metadata.droppedAt == clock.now }
+        )
+        #expect(transactions.begun == 3 && transactions.wrote == 1, "the check, one write that drops, the list")
+        #expect(try await store.cover(for: Self.focus) == nil)
+    }
+
     /// An export reads the links and the playlists in one transaction.
     @Test func anExportIsOneRead() async throws {
         let clock = VirtualClock()

@@ -2,17 +2,19 @@ public import Foundation
 import SpotifyLinkSupport
 import SpotifyWebAPI
 
-/// The backup file: every link and the cached metadata, as JSON.
-private struct Backup: Codable {
-    struct Link: Codable {
-        var record: RecordID
-        var playlist: String
-        var linkedAt: Date
+/// The backup file: every link and the cached metadata, as JSON. A caller that writes it inside a
+/// document of its own (the CLI's backup, with its sessions) encodes and decodes this value in
+/// place, so the links are read once and never turned into text and back.
+package struct LinksExport: Codable, Sendable {
+    package struct Link: Codable, Sendable {
+        package var record: RecordID
+        package var playlist: String
+        package var linkedAt: Date
     }
-    var format = "spotifylink-links"
-    var version = 1
-    var links: [Link]
-    var playlists: [PlaylistMetadata]
+    package var format = "spotifylink-links"
+    package var version = 1
+    package var links: [Link]
+    package var playlists: [PlaylistMetadata]
 }
 
 extension LinkedPlaylists {
@@ -20,14 +22,31 @@ extension LinkedPlaylists {
     /// left out (they can be fetched again); no token or secret is in the store, so none is in the
     /// export.
     public func exportJSON() async throws -> Data {
+        try Self.exportEncoder.encode(try await exportDocument())
+    }
+
+    /// What ``exportJSON()`` writes, as a value.
+    package func exportDocument() async throws -> LinksExport {
         let snapshot = try await store.snapshot()
         let links = snapshot.links.map {
-            Backup.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt)
+            LinksExport.Link(record: $0.record, playlist: $0.playlist.rawValue, linkedAt: $0.linkedAt)
         }
+        return LinksExport(links: links, playlists: snapshot.metadata)
+    }
+
+    /// The encoder of exports: sorted keys, indented, ISO 8601 dates.
+    package static var exportEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(Backup(links: links, playlists: snapshot.metadata))
+        return encoder
+    }
+
+    /// The decoder of exports: ISO 8601 dates.
+    package static var exportDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 
     /// Restores an export, all or nothing. A record linked here more recently than in the export,
@@ -47,15 +66,20 @@ extension LinkedPlaylists {
     /// - Throws: ``PlaylistLinksError`` with code `.invalidImport` when `data` is not an export
     ///   this version reads.
     package func decodedExport(_ data: Data) throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let backup: Backup
+        let backup: LinksExport
         do {
-            backup = try decoder.decode(Backup.self, from: data)
+            backup = try Self.exportDecoder.decode(LinksExport.self, from: data)
         } catch {
             throw PlaylistLinksError(
                 code: .invalidImport, message: Self.whyNotAnExport(error, data), underlying: error)
         }
+        return try decodedExport(backup)
+    }
+
+    /// What an export already decoded restores, checked with nothing written.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidImport` when `backup` is not an export
+    ///   this version reads.
+    package func decodedExport(_ backup: LinksExport) throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
         guard backup.format == "spotifylink-links", backup.version == 1 else {
             throw PlaylistLinksError(
                 code: .invalidImport,
@@ -86,7 +110,7 @@ extension LinkedPlaylists {
 
     /// Why `data` is not an export, in words: what was expected and where it went wrong, never the
     /// decoder's debug description.
-    static func whyNotAnExport(_ error: any Error, _ data: Data) -> String {
+    package static func whyNotAnExport(_ error: any Error, _ data: Data) -> String {
         let start = "This file is not a SpotifyLink export (one is written by exportJSON or `spotlink export`)"
         guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
             return start + ": it is not JSON."

@@ -51,14 +51,15 @@ struct SessionCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try Context(global, requireClientID: false)
             let journal = try context.journal()
-            let links = journal.links
             let entries = try journal.all()
-            // Reading a card drops the saved details past their retention, as an app's card does.
-            var rows: [(Journal.Entry, PlaylistCard?)] = []
-            for entry in entries {
-                rows.append(
-                    (entry, try await links.card(for: entry.record, retention: .default, at: Context.wallClock.now)))
-            }
+            // The details past their retention are dropped first, as an app's card drops them; then
+            // every card is read at once (the list shows no cover).
+            let now = Context.wallClock.now
+            let retention = RetentionPolicy.default
+            let cards = try await journal.store.cardsWithoutCovers(
+                in: "session", detailsSavedBefore: now.addingTimeInterval(-retention.detailsKeptFor.seconds),
+                coversShownBefore: now.addingTimeInterval(-retention.coverUnusedFor.seconds), at: now)
+            let rows = entries.map { ($0, cards[$0.record.id]) }
             if global.json {
                 Output.json(["sessions": rows.map { SessionRowJSON($0, playlist: $1) }])
                 return

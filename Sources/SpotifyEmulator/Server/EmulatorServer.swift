@@ -226,7 +226,7 @@ struct EmulatorResponder: HTTPResponder {
 /// Told once, when the server stops: answers still waiting out their latency end at once, so
 /// stopping is not held for the rest of a long latency by requests nobody will read.
 final class StopSignal: Sendable {
-    private let state = Mutex<(stopped: Bool, waiters: [UUID: AsyncStream<Void>.Continuation])>((false, [:]))
+    private let state = Lock<(stopped: Bool, waiters: [UUID: AsyncStream<Void>.Continuation])>((false, [:]))
 
     func stop() {
         let waiters = state.withLock { state in
