@@ -144,8 +144,10 @@ extension Journal {
         var sessions: [(number: Int64, uid: String, title: String, minutes: Int?, createdAt: Date)] = []
         let decoded: (links: [PlaylistLink], metadata: [PlaylistMetadata])
         let decoder = LinkedPlaylists.exportDecoder
-        if (try? decoder.decode(BackupFile.Probe.self, from: data))?.format == Self.backupFormat {
-            let backup = try Self.decodeBackup(data, decoder)
+        // The format and version are read once: each decode parses the whole file.
+        let probe = try? decoder.decode(BackupFile.Probe.self, from: data)
+        if probe?.format == Self.backupFormat {
+            let backup = try Self.decodeBackup(data, version: probe?.version, decoder)
             let dates = ISO8601DateFormatter()
             for session in backup.sessions {
                 let createdAt = session.createdAt.flatMap(dates.date(from:)) ?? Date()
@@ -199,8 +201,8 @@ extension Journal {
     }
 
     /// A backup of this format, decoded; what does not decode is named as the file's fault.
-    private static func decodeBackup(_ data: Data, _ decoder: JSONDecoder) throws -> BackupFile {
-        guard (try? decoder.decode(BackupFile.Probe.self, from: data))?.version == 1 else {
+    private static func decodeBackup(_ data: Data, version: Int?, _ decoder: JSONDecoder) throws -> BackupFile {
+        guard version == 1 else {
             throw CLIFailure(Self.newerBackup, exitCode: 1)
         }
         do {
