@@ -257,10 +257,11 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
             """, logger: logger)
         for try await row in rows {
             let columns = row.makeRandomAccess()
+            let metadata = try PostgresPlaylistRow.metadata(columns)
             return PlaylistCard(
-                record: record, metadata: try PostgresPlaylistRow.metadata(columns),
+                record: record, metadata: metadata,
                 linkedAt: Date(timeIntervalSince1970: try columns["linked_at"].decode(Double.self)),
-                cover: try columns["bytes"].decode(Data?.self))
+                cover: metadata.shownCover(try columns["bytes"].decode(Data?.self)))
         }
         return nil
     }

@@ -270,7 +270,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
             let metadata = retained(card.metadata)
             return PlaylistCard(
                 record: record, metadata: metadata, linkedAt: card.linkedAt,
-                cover: metadata.hasDetails ? card.cover : nil)
+                cover: metadata.shownCover(card.cover))
         }
         return try await write { db in
             try Self.expire(db, limits, at: now)
@@ -339,7 +339,7 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
         let metadata = retained(try PlaylistRow(row: row).metadata)
         let card = PlaylistCard(
             record: record, metadata: metadata, linkedAt: Date(timeIntervalSince1970: row["linkedAt"]),
-            cover: metadata.hasDetails ? row["coverBytes"] : nil)
+            cover: metadata.shownCover(row["coverBytes"]))
         return (card, row["coverShownAt"])
     }
 

@@ -142,6 +142,14 @@ extension PlaylistMetadata {
         return first
     }
 
+    /// The cover a card of this playlist shows, of the saved `bytes`: none while no detail is
+    /// saved (a playlist linked by its ID alone, forgotten or dropped for its age), so a cover is
+    /// shown, and counted as shown for ``RetentionPolicy/coverUnusedFor``, only beside its details.
+    /// Every store builds its cards with this rule; the model-based property test holds them to it.
+    @_spi(Storage) public func shownCover(_ bytes: Data?) -> Data? {
+        hasDetails ? bytes : nil
+    }
+
     /// When these details were taken from Spotify, by which ``RetentionPolicy`` ages them:
     /// ``savedAt``, else ``fetchedAt``; `nil` when they never were. A store's query for the details
     /// past a limit states the same (`COALESCE(saved_at, fetched_at) < limit`), and the

@@ -63,7 +63,8 @@ public actor InMemoryPlaylistLinkStore: PlaylistLinkStore {
     public func card(for record: RecordID) -> PlaylistCard? {
         guard let link = linksByRecord[record], let metadata = metadataByID[link.playlist] else { return nil }
         return PlaylistCard(
-            record: record, metadata: metadata, linkedAt: link.linkedAt, cover: covers[link.playlist]?.bytes)
+            record: record, metadata: metadata, linkedAt: link.linkedAt,
+            cover: metadata.shownCover(covers[link.playlist]?.bytes))
     }
 
     public func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date)
@@ -75,8 +76,8 @@ public actor InMemoryPlaylistLinkStore: PlaylistLinkStore {
         }
         covers = covers.filter { $0.value.shownAt >= coversShownBefore }
         guard let card = card(for: record) else { return nil }
-        // Noted at most once a day, as this package's stores note it.
-        if let cover = covers[card.metadata.id], cover.shownAt < now.addingTimeInterval(-86_400) {
+        // The cover the card shows, noted at most once a day, as this package's stores note it.
+        if card.cover != nil, let cover = covers[card.metadata.id], cover.shownAt < now.addingTimeInterval(-86_400) {
             covers[card.metadata.id] = (cover.bytes, now)
         }
         return card

@@ -62,6 +62,7 @@ public enum PlaylistLinkStoreConformance {
         Check(description: "an import keeps a newer link unless asked", body: keepsNewerLinksOnImport),
         Check(description: "a bad import changes nothing", body: refusesABadImport),
         Check(description: "an absurd duration is saved without a crash", body: savesAnAbsurdDuration),
+        Check(description: "a cover shows only beside its details", body: showsACoverOnlyBesideDetails),
     ]
 
     // MARK: - The checks
@@ -138,6 +139,25 @@ public enum PlaylistLinkStoreConformance {
         #expect(try await store.cover(for: deepWork) == nil)
         let card = try #require(try await store.linked.card(for: other, retention: policy, at: clock.now))
         #expect(card.cover == nil && card.metadata.name == "Deep Work")
+    }
+
+    /// A card of a playlist known by its ID alone shows no cover, though one is saved, and does
+    /// not count it as shown: 30 days on it is deleted. Details make the same bytes shown.
+    static func showsACoverOnlyBesideDetails(_ make: MakeStore) async throws {
+        let clock = VirtualClock()
+        let store = try await make(clock)
+        try await store.linked.link(session, to: deepWork)
+        try await store.saveCover(Data("deep".utf8), for: deepWork)
+        clock.advance(by: .seconds(2 * 86_400))
+        let card = try await store.linked.card(for: session, retention: .default, at: clock.now)
+        #expect(card?.cover == nil, "no detail is saved: the card shows no cover")
+        #expect(try await store.linked.card(for: session)?.cover == nil)
+        clock.advance(by: .seconds(29 * 86_400))
+        _ = try await store.linked.card(for: session, retention: .default, at: clock.now)
+        #expect(try await store.cover(for: deepWork) == nil, "a cover no card showed for 31 days is deleted")
+        try await store.saveCover(Data("deep".utf8), for: deepWork)
+        try await store.saveMetadata(described(deepWork, "Deep Work", savedAt: nil))
+        #expect(try await store.linked.card(for: session)?.cover == Data("deep".utf8))
     }
 
     /// A disconnect forgets what Spotify said (names, owners, counts, durations, covers, the
