@@ -83,7 +83,9 @@ struct FidelityTests {
             let tracks = try #require(first["tracks"] as? [String: Any], "the tracks twin")
             #expect(
                 items["total"] as? Int == tracks["total"] as? Int
-                    && items["href"] as? String == tracks["href"] as? String)
+                    && (items["href"] as? String)?.hasSuffix("/items") == true
+                    && (tracks["href"] as? String)?.hasSuffix("/tracks") == true,
+                "each twin links to its own route, as recorded")
             // The recorded fixture has the same two keys.
             let fixture =
                 try JSONSerialization.jsonObject(
@@ -121,11 +123,68 @@ struct FidelityTests {
             }
             let album = try #require(await emulator.albumIDs().first)
             let albums = try await http.json(emulator.url("v1/albums", [("ids", album)]), token: access)
-            #expect(albums.status == (older ? 200 : 404))
+            #expect(albums.status == (older ? 200 : 403))
             let artists = try await http.json(emulator.url("v1/artists", [("ids", artist)]), token: access)
-            #expect(artists.status == (older ? 200 : 404))
+            #expect(artists.status == (older ? 200 : 403))
             let users = try await http.json(emulator.url("v1/users/emu-user/playlists"), token: access)
-            #expect(users.status == (older ? 200 : 404))
+            #expect(users.status == (older ? 200 : 403))
+            // Removed in February 2026 for a new client; an older one keeps them.
+            for (path, key) in [("v1/browse/new-releases", "albums"), ("v1/browse/categories", "categories")] {
+                let answer = try await http.json(emulator.url(path), token: access)
+                #expect(answer.status == (older ? 200 : 403), "\(path)")
+                if older { #expect((answer.object[key] as? [String: Any])?["items"] is [Any], "\(path)") }
+            }
+            // Removed on 2024-11-27 for every app created since: 403 for both.
+            let track = try #require(await emulator.state.catalog.trackOrder.first)
+            for path in [
+                "v1/audio-features/\(track)", "v1/audio-features", "v1/audio-analysis/\(track)",
+                "v1/browse/featured-playlists", "v1/browse/categories/0JQ5DAqbMKFEC4WFtoNRpw/playlists",
+                "v1/recommendations/available-genre-seeds",
+            ] {
+                #expect(try await http.json(emulator.url(path), token: access).status == 403, "\(path)")
+            }
+            // An unknown route stays 404.
+            #expect(try await http.json(emulator.url("v1/browse/nowhere"), token: access).status == 404)
+        }
+    }
+
+    /// The user's library since 2026: `PUT`/`DELETE /me/library` and `GET /me/library/contains`,
+    /// by URI, each kind under its scope; a method the route does not take is 405.
+    @Test func theLibraryIsSavedAndCheckedByURI() async throws {
+        try await withEmulator { (emulator: EmulatorServer) async throws in
+            let modify = await emulator.issueAccessToken(
+                scopes: ["user-library-modify", "user-library-read", "playlist-modify-public", "playlist-read-private"])
+            let readOnly = await emulator.issueAccessToken(scopes: ["user-library-read"])
+            let track = try #require(await emulator.state.catalog.trackOrder.last)
+            let album = try #require(await emulator.albumIDs().first)
+            let playlist = try await emulator.playlistID(named: "Focus Piano")
+            let uris = "spotify:track:\(track),spotify:album:\(album),spotify:playlist:\(playlist)"
+            func contains(_ token: String) async throws -> (status: Int, flags: [Bool]) {
+                let (status, _, body) = try await http.send(
+                    .get, emulator.url("v1/me/library/contains", [("uris", uris)]),
+                    headers: ["Authorization": "Bearer \(token)"])
+                return (status, (try? JSONSerialization.jsonObject(with: body)) as? [Bool] ?? [])
+            }
+            func change(_ method: HTTPRequest.Method, _ token: String, _ uris: String) async throws -> Int {
+                try await http.send(
+                    method, emulator.url("v1/me/library", [("uris", uris)]),
+                    headers: ["Authorization": "Bearer \(token)"]
+                ).status
+            }
+            #expect(try await contains(modify) == (200, [false, false, false]))
+            #expect(try await change(.put, readOnly, uris) == 403, "user-library-modify is needed")
+            #expect(try await change(.put, modify, uris) == 200)
+            #expect(try await contains(modify) == (200, [true, true, true]))
+            let saved = try await http.json(emulator.url("v1/me/tracks", [("limit", "1")]), token: modify)
+            let first = (saved.object["items"] as? [[String: Any]])?.first?["track"] as? [String: Any]
+            #expect(first?["id"] as? String == track, "a saved track comes first in /me/tracks")
+            #expect(try await change(.delete, modify, uris) == 200)
+            #expect(try await contains(modify) == (200, [false, false, false]))
+            #expect(try await change(.put, modify, "spotify:track:nope") == 400)
+            #expect(try await change(.put, modify, "spotify:artist:\(album)") == 400, "artists are followed elsewhere")
+            let many = Array(repeating: "spotify:track:\(track)", count: 41).joined(separator: ",")
+            #expect(try await change(.put, modify, many) == 400, "40 URIs at most")
+            #expect(try await change(.post, modify, uris) == 405)
         }
     }
 

@@ -129,6 +129,10 @@ package struct Catalog: Sendable {
     package var episodes: [String: CatalogItem] = [:]
     /// Every show by ID (`/shows/{id}`), made of its episodes.
     package var shows: [String: CatalogShow] = [:]
+    /// What else the user saved or follows through `PUT /me/library`, by URI (albums, episodes,
+    /// shows, audiobooks, artists, users; tracks not in the catalog): tracks of the catalog go to
+    /// ``savedTrackIDs``, playlists to ``libraryOrder``.
+    package var savedURIs: Set<String> = []
 
     package init(userID: String, userName: String, playlists: [CatalogPlaylist], savedTrackIDs: [String] = []) {
         self.userID = userID

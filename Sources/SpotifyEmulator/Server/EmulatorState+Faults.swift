@@ -6,6 +6,9 @@ package struct FaultRule: Sendable {
     package enum Kind: String, Sendable, CaseIterable {
         /// 429 with the rule's `Retry-After` (any text, even garbage).
         case rateLimited = "429"
+        /// 429 with a `Retry-After` of 1–4 s at random, whatever the caller's pace: the noisy
+        /// neighbour a client ID shared with other apps or devices sees in 2026.
+        case noisyNeighbour = "429-noisy"
         /// 429 `QUOTA_EXCEEDED`, the Development Mode quota, with the rule's `Retry-After`.
         case quotaExceeded = "429-quota"
         case serverError = "500"
@@ -73,6 +76,7 @@ extension EmulatorState {
     private func response(for rule: FaultRule) -> EmulatorResponse {
         switch rule.kind {
         case .rateLimited: return .rateLimitExceeded(retryAfter: rule.retryAfter)
+        case .noisyNeighbour: return .rateLimitExceeded(retryAfter: "\(1 + random.next() % 4)")
         case .quotaExceeded: return .quotaExceeded(retryAfter: rule.retryAfter)
         case .notRegistered:
             return EmulatorResponse(

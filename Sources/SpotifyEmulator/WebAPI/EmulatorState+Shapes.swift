@@ -65,15 +65,18 @@ extension CatalogRenderer {
     }
 
     func simplifiedPlaylistJSON(_ playlist: CatalogPlaylist) -> JSONValue {
-        let reference = JSONValue.object([
-            ("href", .string("\(baseURL)/v1/playlists/\(playlist.id)/items")),
-            ("total", .int(playlist.entries.count)),
-        ])
+        func reference(_ route: String) -> JSONValue {
+            .object([
+                ("href", .string("\(baseURL)/v1/playlists/\(playlist.id)/\(route)")),
+                ("total", .int(playlist.entries.count)),
+            ])
+        }
         // Simplified playlists keep the deprecated `tracks` twin beside `items` (the contract, and the
-        // recorded `current_user_playlist_1.json`); only the full playlist dropped the old keys.
+        // recorded `current_user_playlist_1.json`, where it links to `/tracks`); only the full
+        // playlist dropped the old keys.
         var fields = commonPlaylistFields(playlist)
         fields += [
-            ("items", reference), ("tracks", reference), ("type", .string("playlist")),
+            ("items", reference("items")), ("tracks", reference("tracks")), ("type", .string("playlist")),
             ("uri", .string("spotify:playlist:\(playlist.id)")),
         ]
         return .object(fields)
@@ -89,11 +92,17 @@ extension CatalogRenderer {
             let items = playlist.entries.prefix(limit).enumerated().map { index, item in
                 entryJSON(item, index: index, playlist: playlist, episodes: episodes)
             }
-            let pageValue = page(
-                items, total: playlist.entries.count, limit: limit, offset: 0, path: "/playlists/\(playlist.id)/items",
-                extra: [("additional_types", episodes ? "track,episode" : nil)])
-            if transition { fields.append(("tracks", pageValue)) }
-            fields.append(("items", pageValue))
+            // Live embeds 100 entries (the recorded `href` says `limit=100`); `/items` serves 50 at
+            // most, so the page's `next` asks for 50. The `tracks` twin links to `/tracks`, as
+            // recorded, which answers 403 to a Development Mode app, as live.
+            func embedded(_ route: String) -> JSONValue {
+                page(
+                    items, total: playlist.entries.count, limit: limit, offset: 0,
+                    path: "/playlists/\(playlist.id)/\(route)",
+                    extra: [("additional_types", episodes ? "track,episode" : nil)], linkLimit: 50)
+            }
+            if transition { fields.append(("tracks", embedded("tracks"))) }
+            fields.append(("items", embedded("items")))
         }
         fields += [("type", .string("playlist")), ("uri", .string("spotify:playlist:\(playlist.id)"))]
         return .object(fields)
@@ -172,23 +181,30 @@ extension CatalogRenderer {
             path: "/playlists/\(playlist.id)/items", extra: [("additional_types", episodes ? "track,episode" : nil)])
     }
 
-    func page(_ items: [JSONValue], total: Int, limit: Int, offset: Int, path: String, extra: [(String, String?)])
-        -> JSONValue
-    {
-        func link(_ offset: Int) -> JSONValue {
+    /// A paging object of `items`, the page at `offset` of `limit`, with the links live writes.
+    /// Every `next` and `previous` is one the emulator answers: none past `bound` (search's 1,000),
+    /// the next page's `limit` cut to end there, and `linkLimit` (the most `path` takes) instead of
+    /// `limit` on a page longer than its route serves (a full playlist's embedded 100 entries).
+    func page(
+        _ items: [JSONValue], total: Int, limit: Int, offset: Int, path: String, extra: [(String, String?)],
+        bound: Int = .max, linkLimit: Int? = nil
+    ) -> JSONValue {
+        func link(_ offset: Int, _ limit: Int) -> JSONValue {
             let parts =
                 extra.compactMap { key, value in value.map { (key, $0) } } + [
                     ("offset", "\(offset)"), ("limit", "\(limit)"),
                 ]
             return .string("\(baseURL)/v1\(path)?\(FormEncoding.encode(parts))")
         }
+        let step = min(linkLimit ?? limit, limit)
+        let end = offset + limit
         return .object([
-            ("href", link(offset)),
+            ("href", link(offset, limit)),
             ("items", .array(items)),
             ("limit", .int(limit)),
-            ("next", limit > 0 && offset + limit < total ? link(offset + limit) : .null),
+            ("next", limit > 0 && end < min(total, bound) ? link(end, min(linkLimit ?? limit, bound - end)) : .null),
             ("offset", .int(offset)),
-            ("previous", offset > 0 ? link(max(0, offset - limit)) : .null),
+            ("previous", offset > 0 ? link(max(0, offset - step), step) : .null),
             ("total", .int(total)),
         ])
     }

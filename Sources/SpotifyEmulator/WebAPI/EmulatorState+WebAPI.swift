@@ -51,21 +51,22 @@ extension EmulatorState {
         },
         WebAPIRoute("/artists/{}/albums") { state, call in state.artistAlbums(call) },
         WebAPIRoute("/albums/{}/tracks") { state, call in state.albumTracks(call) },
-        // What Spotify postponed removing for client IDs created before 2026-02-11.
-        WebAPIRoute("/users/{}", .olderClients) { state, call in
+        // Removed in February 2026 (the contract's list): 403 for a client created since; what
+        // Spotify postponed removing for client IDs created before 2026-02-11 still answers them.
+        WebAPIRoute("/users/{}", .removedForNewerClients) { state, call in
             guard call.parameters[0] == state.catalog.userID else { return .apiError(404, "Resource not found") }
             return .json(state.publicUserJSON())
         },
-        WebAPIRoute("/users/{}/playlists", .olderClients) { state, call in state.userPlaylists(call) },
-        WebAPIRoute("/markets", .olderClients) { _, _ in
+        WebAPIRoute("/users/{}/playlists", .removedForNewerClients) { state, call in state.userPlaylists(call) },
+        WebAPIRoute("/markets", .removedForNewerClients) { _, _ in
             .json(.object([("markets", .array(["JP", "US", "GB", "DE", "FR"].map(JSONValue.string)))]))
         },
-        WebAPIRoute("/albums", .olderClients) { state, call in
+        WebAPIRoute("/albums", .removedForNewerClients) { state, call in
             state.several(call.request, key: "albums", most: 20) {
                 state.catalog.albums[$0].map(state.renderer.fullAlbumJSON)
             }
         },
-        WebAPIRoute("/artists", .olderClients) { state, call in
+        WebAPIRoute("/artists", .removedForNewerClients) { state, call in
             state.several(call.request, key: "artists", most: 50) { id in
                 state.artist(id).map(state.renderer.fullArtistJSON)
             }
@@ -77,9 +78,32 @@ extension EmulatorState {
             }
         },
         WebAPIRoute("/artists/{}/top-tracks", .removedForNewerClients) { state, call in state.topTracks(call) },
+        WebAPIRoute("/browse/new-releases", .removedForNewerClients) { state, call in state.newReleases(call) },
+        WebAPIRoute("/browse/categories", .removedForNewerClients) { state, call in state.categories(call) },
+        WebAPIRoute("/browse/categories/{}", .removedForNewerClients) { state, call in
+            guard let category = EmulatorState.categories.first(where: { $0.id == call.parameters[0] }) else {
+                return .apiError(404, "Resource not found")
+            }
+            return .json(state.renderer.categoryJSON(category))
+        },
+        // Removed on 2024-11-27 for every app created since, which every Development Mode app of
+        // 2026 is: 403 whatever is asked.
         .removed("/artists/{}/related-artists"),
         .removed("/recommendations"),
+        .removed("/recommendations/available-genre-seeds"),
+        .removed("/audio-features"),
+        .removed("/audio-features/{}"),
+        .removed("/audio-analysis/{}"),
+        .removed("/browse/featured-playlists"),
+        .removed("/browse/categories/{}/playlists"),
         .removed("/users/{}/playlists", method: "POST"),
+        // The user's library, one route for every kind of item since 2026.
+        WebAPIRoute("/me/library", method: "PUT", user: true) { state, call in state.changeLibrary(call, saving: true)
+        },
+        WebAPIRoute("/me/library", method: "DELETE", user: true) { state, call in
+            state.changeLibrary(call, saving: false)
+        },
+        WebAPIRoute("/me/library/contains", user: true) { state, call in state.libraryContains(call) },
     ]
 
     /// Live's order: the token first (401), then the route (403 for one removed in 2026, 404 for
@@ -96,7 +120,7 @@ extension EmulatorState {
             configuration.clients.first { $0.id == access.clientID }?.predatesRestrictions ?? false
         let found = Self.webAPIRoutes.compactMap { route in
             route.parameters(of: segments).map { (route: route, parameters: $0) }
-        }.filter { $0.route.exists(predatesRestrictions: predatesRestrictions) }
+        }
         guard let (route, parameters) = found.first(where: { $0.route.method == request.method }) else {
             let served = found.contains { !$0.route.isRemoved(predatesRestrictions: predatesRestrictions) }
             return served ? .apiError(405, "Method not allowed") : .apiError(404, "Service not found")
@@ -240,7 +264,7 @@ extension EmulatorState {
         return .quotaExceeded(retryAfter: "\(retry)")
     }
 
-    private func requireScope(_ access: AccessRecord, anyOf scopes: [String]) -> EmulatorResponse? {
+    func requireScope(_ access: AccessRecord, anyOf scopes: [String]) -> EmulatorResponse? {
         access.scopes.isDisjoint(with: scopes) ? .apiError(403, "Insufficient client scope") : nil
     }
 
@@ -422,7 +446,8 @@ extension EmulatorState {
             let (request, access) = (call.request, call.access)
             let episodes = (request.parameter("additional_types") ?? "").contains("episode")
             guard access.userID != nil, catalog.canReadItems(playlist) else { return .apiError(403, "Forbidden") }
-            guard let (limit, offset) = paging(request, defaultLimit: 100, maxLimit: 50, maxOffset: Int(Int32.max))
+            // 20 unless asked, 50 at most (the OpenAPI document).
+            guard let (limit, offset) = paging(request, defaultLimit: 20, maxLimit: 50, maxOffset: Int(Int32.max))
             else {
                 return pagingError(request, maxLimit: 50)
             }
@@ -457,7 +482,10 @@ extension EmulatorState {
     static let searchTypes: Set = ["album", "artist", "playlist", "track", "show", "episode", "audiobook"]
 
     private func search(_ request: EmulatorRequest, predatesRestrictions: Bool) -> EmulatorResponse {
-        guard let query = request.parameter("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+        // `q` as documented; `query` as live's own paging links write it (the recorded `search.json`).
+        guard let query = request.parameter("q") ?? request.parameter("query"),
+            !query.trimmingCharacters(in: .whitespaces).isEmpty
+        else {
             return .apiError(400, "No search query")
         }
         let types = (request.parameter("type") ?? "").split(separator: ",").map(String.init)
@@ -558,7 +586,7 @@ extension EmulatorState {
         }
         return renderer.page(
             Array(results.dropFirst(offset).prefix(limit)), total: results.count, limit: limit, offset: offset,
-            path: "/search", extra: [("query", query), ("type", type)])
+            path: "/search", extra: [("query", query), ("type", type)], bound: 1000)
     }
 
     // MARK: - /me/player/recently-played
@@ -615,7 +643,7 @@ extension EmulatorState {
 
     // MARK: - Paging
 
-    private func paging(
+    func paging(
         _ request: EmulatorRequest, defaultLimit: Int, maxLimit: Int, maxOffset: Int, minLimit: Int = 1
     ) -> (Int, Int)? {
         let limitText = request.parameter("limit")
@@ -627,7 +655,7 @@ extension EmulatorState {
         return (limit, offset)
     }
 
-    private func pagingError(_ request: EmulatorRequest, maxLimit: Int) -> EmulatorResponse {
+    func pagingError(_ request: EmulatorRequest, maxLimit: Int) -> EmulatorResponse {
         if let limit = request.parameter("limit"), !(Int(limit).map { (0...maxLimit).contains($0) } ?? false) {
             return .apiError(400, "Invalid limit")
         }

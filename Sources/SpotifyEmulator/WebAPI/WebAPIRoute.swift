@@ -5,11 +5,9 @@ struct WebAPIRoute: Sendable {
     enum Reach: Sendable {
         /// Every client.
         case everyClient
-        /// Only a client created before 2026-02-11, for which Spotify postponed removing the route;
-        /// a newer client gets 404, as for an unknown route.
-        case olderClients
-        /// Removed in February 2026 for a client created since: 403, as live answers. An older
-        /// client is still served.
+        /// Removed in February 2026 for a client created since: 403, as the 2026 reports show for
+        /// each removal they name (the emulator's README cites them; one counter-report says 404).
+        /// A client created before 2026-02-11, for which Spotify postponed the removal, is served.
         case removedForNewerClients
         /// Removed in 2026 for every client: 403, as live answers (``WebAPIRoute/removed(_:method:)``).
         case removed
@@ -71,10 +69,6 @@ struct WebAPIRoute: Sendable {
         }
         return parameters
     }
-
-    /// Whether the route answers a client: a removed route answers (403), a route kept for older
-    /// clients does not exist for a newer one.
-    func exists(predatesRestrictions: Bool) -> Bool { reach != .olderClients || predatesRestrictions }
 
     /// Whether the route is removed for a client: it answers 403.
     func isRemoved(predatesRestrictions: Bool) -> Bool {

@@ -95,3 +95,30 @@ struct OutageTests {
         }
     }
 }
+
+/// A client ID shared with other apps and devices meets 429s it did not earn, with a short
+/// `Retry-After` (the emulator's `429-noisy`: 1–4 s at random, whatever the pace): the client
+/// waits that long on its clock and retries once, inside its wait limit, and the user sees no error.
+@Suite("A noisy neighbour's 429")
+struct NoisyNeighbourTests {
+    @Test(arguments: 0..<4)
+    func aShortRateLimitIsWaitedOutAndRetriedOnce(round: Int) async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.seed = UInt64(round)
+        try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
+            let token = await emulator.issueAccessToken()
+            let clock = VirtualClock(mode: .automatic)
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL), tokens: StaticAccessTokenProvider(AccessToken(token)),
+                transport: PatientTransport(), clock: clock)
+            await emulator.control("faults", ["kind": "429-noisy", "count": "1"])
+            #expect(try await client.currentUser().id == "emu-user")
+            #expect(await emulator.requestCount("GET /v1/me", status: 429) == 1)
+            #expect(await emulator.requestCount("GET /v1/me", status: 200) == 1, "one retry, no more")
+            #expect(
+                clock.totalSlept >= .seconds(1) && clock.totalSlept <= .seconds(4),
+                "the Retry-After waited, on the clock: \(clock.totalSlept)")
+            #expect(client.configuration.maxRateLimitWait >= .seconds(4), "within the client's wait limit")
+        }
+    }
+}
