@@ -5,7 +5,8 @@
     python3 AppleCheck/check.py macos    # macOS, at the package's macOS deployment target
     python3 AppleCheck/check.py ios --probes   # and each probe (a mistake Apple rejects) must fail
 
-Nothing here compiles for Linux. Every module is type-checked with `-target
+Nothing here compiles for Linux. Every module, an app example too, is compiled (`-emit-module`:
+SIL and its mandatory diagnostics, not only type-checking) with `-target
 x86_64-apple-ios<N>-simulator` (or `x86_64-apple-macos<N>`), where N is read from Package.swift,
 against a small Apple SDK made here, at check time, from:
 
@@ -646,10 +647,14 @@ def compile_examples(sdk, replacements=None, probe=False):
         files = materialize(files, replacements)
         flags = ["-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility"]
         command_what = None if not probe else name
-        # An app's files: compiled as a module of their own, as an app target is (no module emitted
-        # for others; the folder name keeps the .swiftmodule apart from the SDK's).
+        # An app's files: compiled as a module of their own, as an app target is, and as the
+        # package's targets are (`-emit-module`, not `-typecheck`): SIL is made and its mandatory
+        # diagnostics run, as in Xcode, so that region isolation (`sending`), definite
+        # initialization and a missing return are refused here too. The module goes to a scratch
+        # folder, apart from the SDK's.
         result = run(
-            ["swiftc", "-frontend", "-typecheck", "-module-name", name, "-parse-as-library"]
+            ["swiftc", "-frontend", "-emit-module", "-module-name", name, "-parse-as-library",
+             "-o", os.path.join(scratch(), name + ".swiftmodule")]
             + sdk.base_flags() + flags + ["-warnings-as-errors"] + files,
             f"the app example {name}", check=not probe,
         )

@@ -99,10 +99,35 @@ PROBES = [
      "func expiringProbe(_ counter: ActivityCounter) {\n"
      "    ProcessInfo.processInfo.performExpiringActivity(withReason: \"probe\") { _ in counter.value += 1 }\n}\n",
      r"non-Sendable|non-sendable"),
+    # -- what only SIL's mandatory diagnostics see (an example compiled, not type-checked) ------
+    ("a non-Sendable value sent to a detached task and used after", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
+     "\nfinal class RegionBox { var value = 0 }\n"
+     "@MainActor func regionProbe() async {\n"
+     "    let box = RegionBox()\n"
+     "    await Task.detached { box.value += 1 }.value\n"
+     "    box.value += 1\n}\n",
+     r"risks causing data races"),
+    ("a constant read before it is initialized", "ios",
+     "AppleCheck/Examples/JournalApp/JournalApp.swift", None,
+     "\nfunc initializationProbe(_ flag: Bool) -> Int {\n    let x: Int\n    if flag { x = 1 }\n    return x\n}\n",
+     r"constant 'x' used before being initialized"),
+    ("a function that can end without returning", "ios",
+     "AppleCheck/Examples/LearningApp/LearningApp.swift", None,
+     "\nfunc returnProbe(_ flag: Bool) -> Int {\n    if flag { return 1 }\n}\n",
+     r"missing return in global function expected to return 'Int'"),
     # -- controls: valid Apple code the check must accept ------------------------------
     ("control: ProcessInfo.isMacCatalystApp (iOS 13, macOS 10.15)", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
      "\nimport Foundation\nfunc catalystProbe() -> Bool { ProcessInfo.processInfo.isMacCatalystApp }\n",
+     None),
+    ("control: a Sendable value sent to a detached task and used after", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
+     "\nfinal class RegionCount: Sendable { let value = 0 }\n"
+     "@MainActor func regionControl() async -> Int {\n"
+     "    let count = RegionCount()\n"
+     "    let sent = await Task.detached { count.value + 1 }.value\n"
+     "    return sent + count.value\n}\n",
      None),
     ("control: Text built in a nonisolated helper", "ios",
      "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
