@@ -625,10 +625,11 @@ def project_flags(package, name):
     return flags
 
 
-def compile_project(sdk, package, names, replacements=None, probe=False):
-    """Each target in order; `replacements` maps a file to the text it is checked with instead."""
+def compile_project(sdk, package, names, replacements=None, probe=False, added=()):
+    """Each target in order; `replacements` maps a file to the text it is checked with instead;
+    `added` are files a probe adds to the target (their text in `replacements`)."""
     for name in names:
-        files = package.sources(name)
+        files = package.sources(name) + list(added)
         files = materialize(files, replacements)
         if not probe:
             sdk.build_source(name, files, project_flags(package, name))
@@ -643,7 +644,10 @@ def compile_project(sdk, package, names, replacements=None, probe=False):
 def compile_examples(sdk, replacements=None, probe=False):
     for name in EXAMPLES:
         folder = os.path.join(HERE, "Examples", name)
-        files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))
+        files = sorted(os.path.realpath(os.path.join(folder, n)) for n in os.listdir(folder) if n.endswith(".swift"))
+        # A probe may add a file of its own to an example (one that imports a single framework).
+        files += sorted(p for p in (replacements or {}) if os.path.dirname(p) == os.path.realpath(folder)
+                        and p not in files)
         files = materialize(files, replacements)
         flags = ["-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility"]
         command_what = None if not probe else name

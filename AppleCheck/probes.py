@@ -129,6 +129,24 @@ PROBES = [
      "    let sent = await Task.detached { count.value + 1 }.value\n"
      "    return sent + count.value\n}\n",
      None),
+    # Apple's UIKit, SwiftUI and AuthenticationServices re-export Foundation: a file importing one
+    # of them alone names URL, Date and Data (each probe adds such a file to an example).
+    ("control: URL under `import SwiftUI` alone", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/ImportsSwiftUIAlone.swift", None,
+     "import SwiftUI\nfunc swiftUIImportProbe() -> (URL?, Date) { (URL(string: \"https://open.spotify.com\"), Date()) }\n",
+     None),
+    ("control: URL under `import UIKit` alone", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/ImportsUIKitAlone.swift", None,
+     "import UIKit\nfunc uiKitImportProbe() -> (URL?, Data) { (URL(string: \"https://open.spotify.com\"), Data()) }\n",
+     None),
+    ("control: URL under `import AuthenticationServices` alone", "ios",
+     "AppleCheck/Examples/SwiftUIBindingsApp/ImportsAuthenticationServicesAlone.swift", None,
+     "import AuthenticationServices\nfunc authImportProbe() -> URL? { URL(string: \"myapp://callback\") }\n",
+     None),
+    ("control: URL under `import AppKit` alone", "macos",
+     "Sources/SpotifyLinkSupport/ImportsAppKitAlone.swift", None,
+     "import AppKit\nfunc appKitImportProbe() -> URL? { URL(string: \"https://open.spotify.com\") }\n",
+     None),
     ("control: Text built in a nonisolated helper", "ios",
      "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
      "\nnonisolated func captionProbe(_ s: String) -> Text { Text(s) }\n",
@@ -150,7 +168,8 @@ def run_all(check, sdk, package, targets, flavor):
     print(f"== probes ({flavor}): {len(probes)} mistakes and controls, each on a copy of one file")
     for name, _, relative, old, new, expected in probes:
         path = os.path.join(check.ROOT, relative)
-        text = open(path).read()
+        # A file that does not exist is one the probe adds to an example: `new` is all of it.
+        text = open(path).read() if os.path.exists(path) else ""
         if old is None:
             changed = text + new
         else:
@@ -197,4 +216,11 @@ def compile_with(check, sdk, package, targets, flavor, path, text):
     for name in targets:
         if path in (os.path.realpath(f) for f in package.sources(name)):
             return check.compile_project(sdk, package, [name], replacements=replacements, probe=True)
+    # A file the probe adds to a target: Sources/<target>/<file>.
+    sources = os.path.realpath(os.path.join(check.ROOT, "Sources"))
+    if not os.path.exists(path) and os.path.dirname(os.path.dirname(path)) == sources:
+        name = os.path.basename(os.path.dirname(path))
+        if name in targets:
+            return check.compile_project(
+                sdk, package, [name], replacements=replacements, probe=True, added=[path])
     raise SystemExit(f"probe file {path} is in no target the check compiles")

@@ -1,6 +1,6 @@
 // Stand-in: the AppKit names the package uses (macOS only: the macos flavor of the check builds
 // this module, the ios flavor UIKit); its presence is what `canImport(AppKit)` asks.
-public import Foundation
+@_exported public import Foundation  // as Apple's framework re-exports it
 
 /// https://developer.apple.com/documentation/appkit/nsimage (macOS 10.0)
 @available(macOS 10.0, *)

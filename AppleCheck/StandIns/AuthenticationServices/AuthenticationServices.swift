@@ -2,7 +2,7 @@
 // declaration: Apple's documentation page (or header), and its availability as an attribute the
 // compiler enforces. The SwiftUI half (`WebAuthenticationSession` and the environment value) is
 // Apple's cross-import overlay, `_AuthenticationServices_SwiftUI`, a module of its own here too.
-public import Foundation
+@_exported public import Foundation  // as Apple's framework re-exports it
 
 /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession
 /// (iOS 12, macOS 10.15)

@@ -6,7 +6,7 @@
 // Isolation is Apple's: `View`, `App` and `Scene` are main-actor protocols, while the initializers
 // of the views and the modifiers are `nonisolated` (a helper outside the main actor may build a
 // `Text`), and `body` is main-actor.
-public import Foundation
+@_exported public import Foundation  // through UIKit or AppKit, as Apple's SwiftUI
 
 #if os(iOS)
     @_exported public import UIKit

@@ -1,6 +1,6 @@
 // Stand-in: the UIKit names the package's app examples use (the iOS family only: the ios flavor
 // of the check builds this module, the macos flavor AppKit).
-public import Foundation
+@_exported public import Foundation  // as Apple's framework re-exports it
 
 /// https://developer.apple.com/documentation/uikit/uiimage (iOS 2): Sendable in Apple's SDK.
 @available(iOS 2.0, *)

@@ -3,7 +3,6 @@
 // `AuthenticationServices.swiftcrossimport` beside the module, as Apple's SDK has it), so a file
 // that names `webAuthenticationSession` without one of the two imports fails, as on Apple.
 @_exported public import AuthenticationServices
-public import Foundation
 public import SwiftUI
 
 /// https://developer.apple.com/documentation/authenticationservices/webauthenticationsession
