@@ -60,10 +60,89 @@ def fail(message):
 
 def run(command, what, check=True):
     result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        notes = not_transcribed(result.stdout + result.stderr)
+        if notes:
+            result = subprocess.CompletedProcess(
+                result.args, result.returncode, result.stdout, result.stderr + "\n" + "\n".join(notes) + "\n")
     if check and result.returncode != 0:
         sys.stderr.write(result.stdout[-20000:] + result.stderr[-20000:])
         fail(f"{what} did not compile (command: {' '.join(command[:6])} …)")
     return result
+
+
+# Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
+STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin"]
+
+
+def not_transcribed(output):
+    """The compiler's complaints about a name no stand-in declares, each as a diagnostic of its
+    own: "not transcribed", never Apple's verdict. A name missing from a stand-in type (`type
+    'UIImage' has no member 'pngData'`) or module, or missing in scope in a file that imports a
+    stand-in framework, while nothing in the package or the stand-ins declares it."""
+    declared = stand_in_declarations()
+    notes = []
+    for match in re.finditer(r"^(?P<file>[^:\n]+\.swift):(?P<line>\d+):\d+: error: (?P<message>.*)$", output, re.M):
+        message = match.group("message")
+        name, owner = None, None
+        member = re.match(r"(?:value of )?type '(?P<type>[^']+)' has no member '(?P<name>[^']+)'", message)
+        module = re.match(r"module '(?P<module>\w+)' has no member named '(?P<name>[^']+)'", message)
+        scope = re.match(r"cannot find (?:type )?'(?P<name>[^']+)' in scope", message)
+        if member:
+            base = re.sub(r"[<?!(].*", "", member.group("type")).split(".")[-1]
+            if base in declared["types"]:
+                name, owner = f"{base}.{member.group('name')}", declared["types"][base]
+        elif module and module.group("module") in STAND_IN_MODULES:
+            name, owner = module.group("name"), module.group("module")
+        elif scope:
+            imported = stand_in_imports(match.group("file"))
+            if imported and not declared_in_project(scope.group("name")):
+                name, owner = scope.group("name"), " or ".join(imported)
+        if name:
+            notes.append(
+                f"{match.group('file')}:{match.group('line')}: not transcribed: '{name}': no stand-in of {owner} "
+                f"declares it (AppleCheck/StandIns). This red means \"no stand-in yet\", not Apple's verdict: "
+                f"find it in Apple's documentation and add it with its page and `@available` "
+                f"(AppleCheck/standins.py lists them); if Apple has no such symbol, the error above is real.")
+    return notes
+
+
+_stand_in_declarations = None
+
+
+def stand_in_declarations():
+    """The stand-ins' type names, each with its module."""
+    global _stand_in_declarations
+    if _stand_in_declarations is None:
+        types = {}
+        for module in STAND_IN_MODULES + ["_AuthenticationServices_SwiftUI"]:
+            folder = os.path.join(STAND_INS, module)
+            for name in os.listdir(folder) if os.path.isdir(folder) else []:
+                text = open(os.path.join(folder, name)).read()
+                for found in re.finditer(r"\b(?:class|struct|enum|protocol|typealias|actor|extension)\s+(\w+)", text):
+                    types.setdefault(found.group(1), module.lstrip("_").split("_")[0])
+        _stand_in_declarations = {"types": types}
+    return _stand_in_declarations
+
+
+def stand_in_imports(path):
+    """The stand-in frameworks `path` imports."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return []
+    return [m for m in STAND_IN_MODULES if re.search(rf"^\s*(?:@\w+\s+)*(?:public\s+|internal\s+)?import\s+{m}\b", text, re.M)]
+
+
+def declared_in_project(name):
+    """Whether the package, its examples or the stand-ins declare `name`."""
+    pattern = re.compile(rf"\b(?:class|struct|enum|protocol|typealias|actor|func|var|let|case)\s+`?{re.escape(name)}\b")
+    for base in (os.path.join(ROOT, "Sources"), os.path.join(HERE, "Examples"), STAND_INS):
+        for directory, _, names in os.walk(base):
+            for file in names:
+                if file.endswith(".swift") and pattern.search(open(os.path.join(directory, file)).read()):
+                    return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -705,6 +784,10 @@ def main():
     flavor = arguments[0]
     swiftc = shutil.which("swiftc")
     TOOLCHAIN_LINUX = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(swiftc))), "lib", "swift", "linux")
+
+    listing = subprocess.run([sys.executable, os.path.join(HERE, "standins.py"), "--check"], text=True)
+    if listing.returncode != 0:
+        fail("a stand-in declaration lacks its Apple documentation page or its availability (above)")
     package = Package(ROOT)
     version = package.deployment(flavor)
     target = f"x86_64-apple-ios{version}-simulator" if flavor == "ios" else f"x86_64-apple-macos{version}"

@@ -76,7 +76,7 @@ public struct _NSRange: Hashable, Sendable {
     public init()
     public init(location: Int, length: Int)
 }
-/// https://developer.apple.com/documentation/foundation/nsrange
+/// https://developer.apple.com/documentation/foundation/nsrange (iOS 2, macOS 10.0)
 public typealias NSRange = _NSRange
 
 // MARK: Error bridging
