@@ -50,7 +50,7 @@ STAND_INS = os.path.join(HERE, "StandIns")
 # The library product an iOS app adds; its targets (and theirs) are what the check compiles.
 APP_PRODUCT = "SpotifyLinkUI"
 # The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
-EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp"]
+EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets"]
 
 
 def fail(message):

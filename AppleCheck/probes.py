@@ -44,6 +44,15 @@ PROBES = [
      "    #elseif canImport(AppKit)\n        GrantedActivity { reason, block in\n"
      "            ProcessInfo.processInfo.performExpiringActivity(withReason: reason, using: block)\n        }",
      r"'performExpiringActivity\(withReason:using:\)' is unavailable in macOS"),
+    ("the sign-in snippet of SpotifyAuth's article without its #available", "ios",
+     "AppleCheck/Examples/DocCSnippets/SpotifyAuth-GettingStarted.swift",
+     "        if #available(iOS 17.4, macOS 14.4, *) {\n"
+     "            try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])\n"
+     "        } else {\n"
+     "            try await web.authenticate(using: url, callbackURLScheme: \"myapp\")   // iOS 17.0–17.3\n"
+     "        }\n",
+     "        try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])\n",
+     r"is only available in iOS 17\.4 or newer"),
     # -- a newer runtime feature ------------------------------------------------------------
     ("a typed-throws function type used as a value", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,

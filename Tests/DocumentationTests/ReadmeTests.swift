@@ -34,7 +34,8 @@ struct ReadmeTests {
     }
 
     /// The files that compile the examples: the SwiftUI ones as an app's files in AppleCheck/Examples
-    /// (type-checked for iOS by scripts/check-apple.sh), the others here.
+    /// (compiled for iOS by scripts/check-apple.sh), the others here (compiled for iOS too: a link in
+    /// AppleCheck/Examples/DocCSnippets/ names this file).
     static func compiledSources() throws -> String {
         let examples = root.appendingPathComponent("AppleCheck/Examples")
         var files = [root.appendingPathComponent("Tests/DocumentationTests/ReadmeExamples.swift")]

@@ -1,0 +1,1 @@
+../../../Tests/DocumentationTests/ReadmeExamples.swift
