@@ -545,6 +545,55 @@ CORELIBS_ONLY = [
 ]
 
 
+# swift-foundation's CMake build stamps API added since 2024 as macOS 15 / iOS 18; Apple ships some
+# of it later, and some members not at all on a platform. Each rule: a declaration line of the
+# printed FoundationEssentials, the availability Apple's documentation gives it, and the page. A
+# type's own `@available` is replaced; a member in an extension of another availability gets its
+# own attribute (narrower than its extension's). A rule that matches nothing fails the check: the
+# toolchain changed, and the rule must be looked at again.
+APPLE_26 = "@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)"
+APPLE_AVAILABILITY = [
+    # https://developer.apple.com/documentation/foundation/discontiguousattributedsubstring (26.0)
+    (r"^@dynamicMemberLookup public struct DiscontiguousAttributedSubstring\b", APPLE_26, "replace", 1),
+    (r"^extension FoundationEssentials\.DiscontiguousAttributedSubstring\b", APPLE_26, "replace", None),
+    # https://developer.apple.com/documentation/foundation/attributedstring/subscript(_:)-ftoi (26.0),
+    # AttributedString(_:) of a discontiguous substring, and the other members that take or give one
+    # outside the type: as the type.
+    (r"^    public (?:init|subscript|func|var)\b.*\bDiscontiguousAttributedSubstring\b", APPLE_26, "member", None),
+    # https://developer.apple.com/documentation/foundation/processinfo/username and
+    # .../fullusername: macOS 10.12 only.
+    (r"^    public var (?:userName|fullUserName): Swift\.String \{ get \}", "@available(macOS 10.12, *)\n"
+     "    @available(iOS, unavailable)\n    @available(tvOS, unavailable)\n    @available(watchOS, unavailable)\n"
+     "    @available(visionOS, unavailable)", "member", 2),
+]
+
+
+def apple_availability(text):
+    """The printed FoundationEssentials with Apple's availability where the build's differs."""
+    lines = text.split("\n")
+    for pattern, attribute, how, expected in APPLE_AVAILABILITY:
+        count = 0
+        for index in range(len(lines) - 1, -1, -1):
+            line = lines[index]
+            if not re.match(pattern, line):
+                continue
+            count += 1
+            if how == "replace":
+                above = index - 1
+                while above >= 0 and lines[above].startswith("///"):
+                    above -= 1
+                if lines[above].startswith("@available("):
+                    lines[above] = attribute
+                else:
+                    lines.insert(index, attribute)
+            else:
+                indent = line[: len(line) - len(line.lstrip())]
+                lines.insert(index, indent + attribute.strip())
+        if count == 0 or (expected is not None and count != expected):
+            fail(f"FoundationEssentials: Apple's availability rule {pattern!r} matched {count} declarations")
+    return "\n".join(lines)
+
+
 def foundation_interface(sdk, parts, apple_members):
     """One Foundation module: the toolchain's corelibs Foundation and FoundationNetworking (on
     Apple platforms URLSession is Foundation's), re-exporting FoundationEssentials and
@@ -627,7 +676,7 @@ def build_sdk(sdk, package, linux_modules):
     dispatch = re.sub(r"^import CDispatch$", "import Darwin", dispatch, flags=re.M).replace("CDispatch.", "Darwin.")
     dispatch = dispatch.replace("Darwin.dispatch_time_t", "Swift.UInt64").replace("Darwin.dispatch_fd_t", "Swift.Int32")
     sdk.build_interface("Dispatch", interface_header("Dispatch", sdk.target) + dispatch)
-    essentials = darwin_import(synthesize("FoundationEssentials", [TOOLCHAIN_LINUX]))
+    essentials = apple_availability(darwin_import(synthesize("FoundationEssentials", [TOOLCHAIN_LINUX])))
     sdk.build_interface("FoundationEssentials", interface_header("FoundationEssentials", sdk.target) + essentials)
     international = darwin_import(synthesize("FoundationInternationalization", [TOOLCHAIN_LINUX]))
     international += supplement("FoundationInternationalization")

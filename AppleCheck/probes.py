@@ -73,6 +73,17 @@ PROBES = [
      "            #if canImport(UIKit)\n",
      "            #if canImport(UIKit)\n                _ = Process()\n",
      r"'Process' is unavailable in iOS"),
+    # -- Foundation's availability as Apple ships it, not as the open-source build stamps it ---
+    ("DiscontiguousAttributedSubstring behind the build's iOS 18", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc discontiguousProbe(_ text: AttributedString) -> Int {\n"
+     "    if #available(iOS 18, macOS 15, *) { return AttributedString(text[RangeSet(text.startIndex..<text.endIndex)]).characters.count }\n"
+     "    return 0\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("ProcessInfo.fullUserName in iOS", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc userNameProbe() -> String { ProcessInfo.processInfo.fullUserName }\n",
+     r"'fullUserName' is unavailable in iOS"),
     # -- a CoreFoundation bridging cast dropped ------------------------------------------
     ("a CFString key without `as String`", "ios",
      "Sources/SpotifyAuth/Store/KeychainTokenStore+Security.swift",
@@ -168,6 +179,16 @@ PROBES = [
     ("control: URL under `import AppKit` alone", "macos",
      "Sources/SpotifyLinkSupport/ImportsAppKitAlone.swift", None,
      "import AppKit\nfunc appKitImportProbe() -> URL? { URL(string: \"https://open.spotify.com\") }\n",
+     None),
+    ("control: DiscontiguousAttributedSubstring behind #available(iOS 26)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc discontiguousControl(_ text: AttributedString) -> Int {\n"
+     "    if #available(iOS 26, macOS 26, *) { return AttributedString(text[RangeSet(text.startIndex..<text.endIndex)]).characters.count }\n"
+     "    return 0\n}\n",
+     None),
+    ("control: ProcessInfo.fullUserName in macOS", "macos",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc userNameControl() -> String { ProcessInfo.processInfo.fullUserName }\n",
      None),
     ("control: Text built in a nonisolated helper", "ios",
      "AppleCheck/Examples/SwiftUIBindingsApp/App.swift", None,
