@@ -560,6 +560,18 @@ APPLE_AVAILABILITY = [
     # AttributedString(_:) of a discontiguous substring, and the other members that take or give one
     # outside the type: as the type.
     (r"^    public (?:init|subscript|func|var)\b.*\bDiscontiguousAttributedSubstring\b", APPLE_26, "member", None),
+    # https://developer.apple.com/documentation/foundation/url/template/init(_:) and
+    # .../url/init(template:variables:) (26.0): URL.Template, its extensions, URL(template:variables:).
+    (r"^    public struct Template : Swift\.Sendable, Swift\.Hashable \{", APPLE_26, "member", 1),
+    (r"^extension FoundationEssentials\.URL\.Template\b", APPLE_26, "replace", None),
+    (r"^    public (?!struct Template).*\bURL\.Template\b", APPLE_26, "member", None),
+    # https://developer.apple.com/documentation/foundation/formatstyle/iso8601-4smgu (26.0):
+    # DateComponents.ISO8601FormatStyle, and every top-level block that names it.
+    (r"DateComponents\.ISO8601FormatStyle\b|public struct ISO8601FormatStyle : Swift\.Hashable, Swift\.Sendable, "
+     r"Swift\.Codable", APPLE_26, "block", None),
+    # https://developer.apple.com/documentation/foundation/notificationcenter/mainactormessage (26.0):
+    # the notification center's messages, main-actor and async, and their identifiers.
+    (r"\b(MainActorMessage|AsyncMessage|MessageIdentifier)\b", APPLE_26, "block", None),
     # https://developer.apple.com/documentation/foundation/processinfo/username and
     # .../fullusername: macOS 10.12 only.
     (r"^    public var (?:userName|fullUserName): Swift\.String \{ get \}", "@available(macOS 10.12, *)\n"
@@ -572,6 +584,11 @@ def apple_availability(text):
     """The printed FoundationEssentials with Apple's availability where the build's differs."""
     lines = text.split("\n")
     for pattern, attribute, how, expected in APPLE_AVAILABILITY:
+        if how == "block":
+            count = restamp_blocks(lines, pattern, attribute)
+            if count == 0:
+                fail(f"FoundationEssentials: Apple's availability rule {pattern!r} matched no declaration")
+            continue
         count = 0
         for index in range(len(lines) - 1, -1, -1):
             line = lines[index]
@@ -588,10 +605,37 @@ def apple_availability(text):
                     lines.insert(index, attribute)
             else:
                 indent = line[: len(line) - len(line.lstrip())]
-                lines.insert(index, indent + attribute.strip())
+                above = lines[index - 1].strip()
+                if above.startswith("@available(") and "unavailable" not in above:
+                    lines[index - 1] = indent + attribute.strip()
+                else:
+                    lines.insert(index, indent + attribute.strip())
         if count == 0 or (expected is not None and count != expected):
             fail(f"FoundationEssentials: Apple's availability rule {pattern!r} matched {count} declarations")
     return "\n".join(lines)
+
+
+def restamp_blocks(lines, pattern, attribute):
+    """Gives `attribute` to every top-level declaration (`extension …`, `public …`) whose block
+    names `pattern`, in place of its `@available`; returns how many."""
+    count = 0
+    index = len(lines) - 1
+    end = None
+    while index >= 0:
+        line = lines[index]
+        if line == "}":
+            end = index
+        elif end is not None and re.match(r"^(extension |public |@frozen public |@dynamicMemberLookup public )", line):
+            block = "\n".join(lines[index:end + 1])
+            if re.search(pattern, block):
+                count += 1
+                if index > 0 and lines[index - 1].startswith("@available("):
+                    lines[index - 1] = attribute
+                else:
+                    lines.insert(index, attribute)
+            end = None
+        index -= 1
+    return count
 
 
 def foundation_interface(sdk, parts, apple_members):

@@ -80,6 +80,23 @@ PROBES = [
      "    if #available(iOS 18, macOS 15, *) { return AttributedString(text[RangeSet(text.startIndex..<text.endIndex)]).characters.count }\n"
      "    return 0\n}\n",
      r"is only available in iOS 26\.0 or newer"),
+    ("URL.Template behind the build's iOS 18", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc templateProbe() -> Bool {\n"
+     "    if #available(iOS 18, macOS 15, *) { return URL.Template(\"https://example.com/{x}\") != nil }\n"
+     "    return false\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("DateComponents.ISO8601FormatStyle behind the build's iOS 18", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc componentsProbe() -> Bool {\n"
+     "    if #available(iOS 18, macOS 15, *) { _ = DateComponents.ISO8601FormatStyle(); return true }\n"
+     "    return false\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("a main-actor notification message behind the build's iOS 18", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\n@available(iOS 18, macOS 15, *)\n"
+     "func messageProbe(_ message: some NotificationCenter.MainActorMessage) {}\n",
+     r"is only available in iOS 26\.0 or newer"),
     ("ProcessInfo.fullUserName in iOS", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
      "\nimport Foundation\nfunc userNameProbe() -> String { ProcessInfo.processInfo.fullUserName }\n",
