@@ -28,10 +28,11 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, anchors, request-cost, postgres (repeatable)."
+            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, large-journal, anchors, request-cost, postgres (repeatable; decode-typed and large-journal only when named)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
+    @Option(help: .private) var peakOf: String?
     @Option(help: .private) var ledgerTarget: String = ""
     @Option(help: .private) var ledgerCount: Int = 0
     @Option(help: .private) var ledgerKey: String = ""
@@ -42,6 +43,11 @@ struct SpotLinkBench: AsyncParsableCommand {
                 throw ValidationError("sqlite or postgres")
             }
             return try await Metrics.ledgerWorker(kind, target: ledgerTarget, count: ledgerCount, key: ledgerKey)
+        }
+        if let peakOf {
+            let status = try Metrics.peakOf(peakOf)
+            if status != 0 { throw ExitCode(status) }
+            return
         }
         let report = Report(json: json)
         func wanted(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
@@ -72,6 +78,9 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.quotaCooldown(report)
         }
         if wanted("journal") { try await Metrics.journalBudgets(report) }
+        if only.contains("large-journal") {
+            try await Metrics.largeJournal(report, sessions: quick ? 10_000 : 100_000)
+        }
         if wanted("request-cost") { try await Metrics.requestCost(report, quick: quick) }
         if wanted("postgres") { try await Metrics.postgres(report, quick: quick) }
         guard report.conclude(check: check) else { throw ExitCode.failure }
