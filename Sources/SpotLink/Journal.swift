@@ -75,9 +75,9 @@ struct Journal {
         -> Entry
     {
         let uid = uid ?? UUID().uuidString.lowercased()
-        try db.execute(
-            sql: "INSERT INTO session (title, minutes, createdAt, uid) VALUES (?, ?, ?, ?)",
-            arguments: [title, minutes, createdAt.timeIntervalSince1970, uid])
+        // Cached: an import inserts each session of a backup with this one statement.
+        try db.cachedStatement(sql: "INSERT INTO session (title, minutes, createdAt, uid) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [title, minutes, createdAt.timeIntervalSince1970, uid])
         return Entry(id: db.lastInsertedRowID, title: title, minutes: minutes, createdAt: createdAt, uid: uid)
     }
 
@@ -179,10 +179,9 @@ extension Journal {
         let (report, created) = try await database.write { db in
             var renumbered: [Int64: Int64] = [:]
             var created = 0
+            let lookup = try db.cachedStatement(sql: "SELECT id FROM session WHERE uid = ?")
             for session in restored {
-                if let number = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM session WHERE uid = ?", arguments: [session.uid])
-                {
+                if let number = try Int64.fetchOne(lookup, arguments: [session.uid]) {
                     renumbered[session.number] = number
                 } else {
                     let entry = try Self.insert(

@@ -381,11 +381,15 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     ) throws -> RestoreReport {
         var report = RestoreReport()
         for playlist in metadata { try PlaylistRow(playlist).save(db) }
+        // Prepared once for the whole restore: a backup of 100,000 links runs each 100,000 times.
+        let lookup = try db.cachedStatement(
+            sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?")
+        let save = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)")
+        // A playlist saved above, or given its row by an earlier link, needs no row again.
+        var saved = Set(metadata.map(\.id))
         for link in links {
-            let existing = try Row.fetchOne(
-                db, sql: "SELECT playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
-                arguments: [link.record.namespace, link.record.id]
-            ).map { row in
+            let existing = try Row.fetchOne(lookup, arguments: [link.record.namespace, link.record.id]).map { row in
                 PlaylistLink(
                     record: link.record, playlist: SpotifyID(unchecked: row["playlistID"]),
                     linkedAt: Date(timeIntervalSince1970: row["linkedAt"]))
@@ -394,13 +398,12 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
                 existing: existing, restored: link, replacingNewer: replacingNewer)
             report.note(decision, link)
             guard decision == .add || decision == .replace else { continue }
-            try PlaylistRow(PlaylistMetadata(id: link.playlist)).insert(db, onConflict: .ignore)
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO link (namespace, recordID, playlistID, linkedAt) VALUES (?, ?, ?, ?)",
-                arguments: [
-                    link.record.namespace, link.record.id, link.playlist.rawValue,
-                    link.linkedAt.timeIntervalSince1970,
-                ])
+            if saved.insert(link.playlist).inserted {
+                try PlaylistRow(PlaylistMetadata(id: link.playlist)).insert(db, onConflict: .ignore)
+            }
+            try save.execute(arguments: [
+                link.record.namespace, link.record.id, link.playlist.rawValue, link.linkedAt.timeIntervalSince1970,
+            ])
         }
         return report
     }
