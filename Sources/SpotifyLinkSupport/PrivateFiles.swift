@@ -36,20 +36,62 @@ package enum PrivateFiles {
     package static func replaceFile(
         at url: URL, with data: Data, temporaryCreated: (URL) -> Void = { _ in }
     ) throws {
+        let (temporary, fd) = try createTemporary(beside: url, temporaryCreated)
+        let written = writeAll(data, to: fd) && fsync(fd) == 0
+        try finish(temporary, fd, written: written, into: url)
+    }
+
+    /// ``replaceFile(at:with:temporaryCreated:)`` for a file made piece by piece: `body` is given a
+    /// function that appends to the temporary file, so the whole never has to be in memory. A
+    /// `body` that throws leaves `url` as it was and removes the temporary file.
+    /// - Returns: how many bytes were written.
+    @discardableResult
+    package static func replaceFile(
+        at url: URL, temporaryCreated: (URL) -> Void = { _ in },
+        writing body: (_ append: (Data) throws -> Void) async throws -> Void
+    ) async throws -> Int {
+        let (temporary, fd) = try createTemporary(beside: url, temporaryCreated)
+        var total = 0
+        do {
+            try await body { data in
+                guard writeAll(data, to: fd) else { throw failure(temporary) }
+                total += data.count
+            }
+        } catch {
+            close(fd)
+            unlink(temporary.path)
+            throw error
+        }
+        try finish(temporary, fd, written: fsync(fd) == 0, into: url)
+        return total
+    }
+
+    /// A new temporary file beside `url`, 0600, open for writing; `temporaryCreated` is told its path.
+    private static func createTemporary(beside url: URL, _ temporaryCreated: (URL) -> Void) throws -> (URL, Int32) {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(temporary) }
         temporaryCreated(temporary)
-        let written = data.withUnsafeBytes { buffer -> Bool in
+        return (temporary, fd)
+    }
+
+    /// Writes all of `data` to `fd`; `false` (with `errno` set) when a write fails.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
                 let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 { if errno == EINTR { continue } else { return false } }
                 offset += count
             }
-            return fsync(fd) == 0
+            return true
         }
+    }
+
+    /// Closes `fd` and renames `temporary` over `url` when everything was `written`; else removes
+    /// it and throws why.
+    private static func finish(_ temporary: URL, _ fd: Int32, written: Bool, into url: URL) throws {
         let error = written ? nil : failure(temporary)
         close(fd)
         guard written, rename(temporary.path, url.path) == 0 else {

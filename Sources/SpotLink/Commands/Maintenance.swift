@@ -152,11 +152,14 @@ struct Export: AsyncParsableCommand {
         let context = try Context(global, requireClientID: false)
         let destination = URL(fileURLWithPath: file)
         try ExportDestination.check(destination, ownFolders: [context.dataDirectory, context.configDirectory])
-        let data = try await context.journal().exportBackup()
-        // A signal mid-write removes the temporary file; the destination is untouched until the rename.
-        try PrivateFiles.replaceFile(at: destination, with: data) { ExitCleanup.remove($0) }
+        let journal = try context.journal()
+        // Written as it is made; a signal mid-write removes the temporary file, and the destination
+        // is untouched until the rename.
+        let bytes = try await PrivateFiles.replaceFile(at: destination, temporaryCreated: { ExitCleanup.remove($0) }) {
+            append in try await journal.exportBackup(to: append)
+        }
         if global.json {
-            Output.json(ExportJSON(file: file, bytes: data.count))
+            Output.json(ExportJSON(file: file, bytes: bytes))
         } else {
             Output.line("Exported to \(file).")
         }
