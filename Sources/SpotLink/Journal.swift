@@ -288,8 +288,9 @@ extension Journal {
     }
 }
 
-/// `spotlink export`'s file, as values: decoded and encoded in one pass, the links in place.
-private struct BackupFile: Codable {
+/// `spotlink export`'s file, as values, decoded in one pass with the links in place (an export
+/// writes its sessions one by one, ``Journal/exportBackup(to:)``).
+private struct BackupFile: Decodable {
     /// The format and version alone, read first to tell a backup from a links-only export.
     struct Probe: Decodable {
         var format: String?

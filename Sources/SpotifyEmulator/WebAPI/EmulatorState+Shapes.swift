@@ -202,7 +202,7 @@ extension CatalogRenderer {
             ("href", link(offset, limit)),
             ("items", .array(items)),
             ("limit", .int(limit)),
-            ("next", limit > 0 && end < min(total, bound) ? link(end, min(linkLimit ?? limit, bound - end)) : .null),
+            ("next", limit > 0 && end < min(total, bound) ? link(end, min(step, bound - end)) : .null),
             ("offset", .int(offset)),
             ("previous", offset > 0 ? link(max(0, offset - step), step) : .null),
             ("total", .int(total)),
