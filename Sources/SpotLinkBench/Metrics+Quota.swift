@@ -30,6 +30,19 @@ extension Metrics {
         }
         let refresher = MetadataRefresher(links: links, client: await client(emulator, clock: clock))
         _ = try await refresher.refreshStale(olderThan: .zero)
+        // Each card's explicit-song count comes from the songs that refresh read for its length:
+        // showing all hundred cards sends nothing more.
+        let beforeCards = await webRequests(emulator)
+        var counted = 0
+        for index in 0..<100 {
+            let card = try await links.card(for: RecordID(namespace: "routine", id: "\(index)"))
+            if card?.metadata.explicitCount != nil { counted += 1 }
+        }
+        report.metric(
+            "explicit_count_requests", Double(await webRequests(emulator) - beforeCards), "requests", floor: 0,
+            target: .exact(.exactly(0), "for 100 cards' explicit counts"))
+        report.metric(
+            "explicit_counted_cards", Double(counted), "cards", floor: nil, target: .exact(.exactly(100), "of 100"))
         try await clock.sleep(for: .seconds(86_400))
         let before = await webRequests(emulator)
         let outcomes = try await refresher.refreshStale(olderThan: .seconds(3600))

@@ -12,7 +12,7 @@ enum PostgresPlaylistRow {
     /// values.
     static let detailColumns = [
         "availability", "name", "description", "owner_name", "track_count", "duration_ms", "unavailable_count",
-        "snapshot_id", "fetched_at", "cover_url", "saved_at", "dropped_at",
+        "explicit_count", "snapshot_id", "fetched_at", "cover_url", "saved_at", "dropped_at",
     ]
 
     /// When a row's details were taken from Spotify, in SQL: ``PlaylistMetadata/detailsSavedAt``,
@@ -36,6 +36,7 @@ enum PostgresPlaylistRow {
         bindings.append(metadata.trackCount)
         bindings.append(metadata.totalDuration?.clampedMilliseconds)
         bindings.append(metadata.unavailableCount)
+        bindings.append(metadata.explicitCount)
         bindings.append(metadata.snapshotID)
         bindings.append(metadata.fetchedAt?.timeIntervalSince1970)
         bindings.append(metadata.coverURL?.absoluteString)
@@ -54,6 +55,7 @@ enum PostgresPlaylistRow {
         metadata.trackCount = try row["track_count"].decode(Int?.self)
         metadata.totalDuration = try row["duration_ms"].decode(Int64?.self).map { .milliseconds($0) }
         metadata.unavailableCount = try row["unavailable_count"].decode(Int?.self)
+        metadata.explicitCount = try row["explicit_count"].decode(Int?.self)
         metadata.snapshotID = try row["snapshot_id"].decode(String?.self)
         metadata.fetchedAt = try row["fetched_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:))
         metadata.coverURL = try row["cover_url"].decode(String?.self).flatMap(URL.init(string:))

@@ -220,6 +220,9 @@ public enum PostgresSchema {
         // that read an earlier one (a refresh's answer arriving after a disconnect, from any of the
         // server's processes) is refused. A user without a row has forgotten nothing yet.
         ["CREATE TABLE spotlink_forget_epoch (user_key text PRIMARY KEY, epoch bigint NOT NULL)"],
+        // The entries Spotify marks explicit, counted with the duration from the same read; rows
+        // saved before stay unknown until their next refresh reads the entries.
+        ["ALTER TABLE spotlink_playlist ADD COLUMN explicit_count integer"],
     ]
 }
 

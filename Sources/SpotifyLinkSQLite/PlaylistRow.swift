@@ -18,6 +18,7 @@ struct PlaylistRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     var trackCount: Int?
     var durationMs: Int64?
     var unavailableCount: Int?
+    var explicitCount: Int?
     var snapshotID: String?
     var fetchedAt: Double?
     var availability: String
@@ -34,6 +35,7 @@ struct PlaylistRow: Codable, Equatable, FetchableRecord, PersistableRecord {
         trackCount = metadata.trackCount
         durationMs = metadata.totalDuration?.clampedMilliseconds
         unavailableCount = metadata.unavailableCount
+        explicitCount = metadata.explicitCount
         snapshotID = metadata.snapshotID
         fetchedAt = metadata.fetchedAt?.timeIntervalSince1970
         availability = metadata.availability.rawValue
@@ -52,6 +54,7 @@ struct PlaylistRow: Codable, Equatable, FetchableRecord, PersistableRecord {
         metadata.trackCount = trackCount
         metadata.totalDuration = durationMs.map { .milliseconds($0) }
         metadata.unavailableCount = unavailableCount
+        metadata.explicitCount = explicitCount
         metadata.snapshotID = snapshotID
         metadata.fetchedAt = fetchedAt.map(Date.init(timeIntervalSince1970:))
         metadata.coverURL = coverURL.flatMap(URL.init(string:))

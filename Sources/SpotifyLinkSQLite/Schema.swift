@@ -94,6 +94,11 @@ enum Schema {
             }
             try db.execute(sql: "INSERT INTO forgetEpoch (id, epoch) VALUES (1, 0)")
         }
+        // The entries Spotify marks explicit, counted with the duration from the same read. Rows
+        // saved before stay unknown until their next refresh reads the entries.
+        migrator.registerMigration("v9 explicit counts") { db in
+            try db.alter(table: "playlist") { t in t.add(column: "explicitCount", .integer) }
+        }
         return migrator
     }
 }

@@ -27,6 +27,9 @@ public struct NowPlayingItem: Sendable, Equatable {
     public var progress: Duration
     /// When this was read from Spotify (progress is computed from it locally).
     public var observedAt: Date
+    /// Whether Spotify marks the item explicit (a children's app may say so, or skip it); `false`
+    /// when Spotify does not say.
+    public var isExplicit = false
 
     /// The position at `now`, computed locally between polls.
     public func progress(at now: Date, playing: Bool) -> Duration {
@@ -106,12 +109,13 @@ public enum NowPlayingState: Sendable, Equatable {
             item = NowPlayingItem(
                 kind: .track, uri: track.uri ?? "", name: track.name, subtitle: track.artistLine,
                 duration: track.duration,
-                contextURI: playing.contextURI, progress: playing.progress ?? .zero, observedAt: observedAt)
+                contextURI: playing.contextURI, progress: playing.progress ?? .zero, observedAt: observedAt,
+                isExplicit: playing.item.isExplicit)
         case .episode(let episode):
             item = NowPlayingItem(
                 kind: .episode, uri: episode.uri ?? "", name: episode.name, subtitle: episode.showName,
                 duration: episode.duration, contextURI: playing.contextURI, progress: playing.progress ?? .zero,
-                observedAt: observedAt)
+                observedAt: observedAt, isExplicit: playing.item.isExplicit)
         }
         self = playing.isPlaying ? .playing(item) : .paused(item)
     }

@@ -63,6 +63,12 @@ struct PlaylistLinksTests {
         #expect(card.metadata.name == "Calm Evening")
         #expect(card.metadata.trackCount == 51)
         #expect(card.metadata.unavailableCount == 1)
+        // The explicit songs, counted from the entries read for the duration, as the catalog marks them.
+        let catalog = Catalog.generated(seed: EmulatorConfiguration().seed)
+        let entries = try #require(catalog.playlists.values.first { $0.name == "Calm Evening" }?.entries)
+        let explicit = entries.compactMap { $0 }.filter(\.explicit).count
+        #expect(explicit > 0, "the generated Calm Evening should hold an explicit song")
+        #expect(card.metadata.explicitCount == explicit)
         #expect(card.metadata.availability == .available)
         let duration = try #require(card.metadata.totalDuration)
         #expect(duration > .seconds(49 * 150 + 95 + 1260))
@@ -289,7 +295,7 @@ struct PlaylistLinksTests {
 
     @Test func migrationsFromEmptyAndFromEachEarlierVersion() throws {
         let names = Schema.migrator.migrations
-        #expect(names.count == 8)
+        #expect(names.count == 9)
         for (index, name) in names.enumerated() {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue, upTo: name)

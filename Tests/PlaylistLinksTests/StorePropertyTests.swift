@@ -83,6 +83,7 @@ struct StorePropertyTests {
         metadata.name = "Playlist \(playlist)"
         metadata.trackCount = 10 + playlist
         metadata.totalDuration = .seconds(600 * (playlist + 1))
+        metadata.explicitCount = playlist
         metadata.snapshotID = "s\(playlist)"
         return metadata
     }

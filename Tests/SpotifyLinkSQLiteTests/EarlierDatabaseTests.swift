@@ -30,6 +30,7 @@ struct EarlierDatabaseTests {
             try store.appliedMigrations() == [
                 "v1 links and playlists", "v2 cover cache", "v3 library cache", "v4 library without folded names",
                 "v5 library covers and snapshots", "v6 detail ages", "v7 library access", "v8 forget epoch",
+                "v9 explicit counts",
             ])
         #expect(try store.integrityCheck() == ["ok"])
 
@@ -63,7 +64,7 @@ struct SharedWriterTests {
         let store = try SQLitePlaylistLinkStore(writer: pool, clock: VirtualClock())
         let ledgerStore = try SQLiteRequestLedgerStore(writer: pool)
         #expect(try store.writer === pool)
-        #expect(try store.appliedMigrations().count == 8)
+        #expect(try store.appliedMigrations().count == 9)
         let key = SpotifyAppKey(issuer: "https://accounts.spotify.com", clientID: "app")
         try await ledgerStore.extendCooldown(
             Cooldown(kind: .quota, until: Date(timeIntervalSince1970: 2_000_000_000), learnedAt: .now), for: key)

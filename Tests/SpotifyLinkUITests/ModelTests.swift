@@ -209,12 +209,20 @@ struct ConnectionModelTests {
         #expect(card.card?.cover == nil)
         #expect(card.openInSpotify()?.reference == .playlist(deep))
         #expect(try await harness.links.library().isEmpty)
+        // The card says what brings the details back, not that they will come by themselves.
+        #expect(card.note == .playlistDetailsNeedConnection)
+        #expect(
+            english(try #require(card.note)) == "Connect Spotify to see this playlist again. It still opens in Spotify."
+        )
+        #expect(japanese(try #require(card.note)).contains("Spotifyに接続してください"))
         // Connecting again fetches the details anew.
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/playlists/")
         try await harness.connect()
+        #expect(card.note == .playlistDetailsPending)
         await card.load()
         await card.waitForRefresh()
         #expect(card.card?.metadata.name == "Deep Work" && card.card?.cover != nil)
+        #expect(card.note == nil)
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/playlists/") > before)
         await harness.stop()
     }
@@ -608,6 +616,9 @@ struct CardModelTests {
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
         #expect(card.summary == .playlistSummary(tracks: 50, duration: card.card?.metadata.totalDuration))
+        // The explicit songs were counted from the songs the refresh read: said when there are some.
+        let explicit = try #require(card.card?.metadata.explicitCount)
+        #expect(card.explicitSongs == (explicit > 0 ? .explicitSongs(explicit) : nil))
         #expect(SpotifyText(locale: Locale(identifier: "en_US"))(try #require(card.summary)).hasPrefix("50 tracks · "))
         #expect(card.note == nil)
         #expect(card.openInSpotify()?.appURL.absoluteString == "spotify:playlist:\(deep.rawValue)")
@@ -689,6 +700,24 @@ struct CardModelTests {
 @MainActor
 @Suite("NowPlayingIndicatorModel against the virtual player", .serialized)
 struct IndicatorModelTests {
+    /// An explicit song shows "Explicit" beside it, from the answer that says what plays.
+    @Test func anExplicitSongIsLabelled() async throws {
+        let harness = try await UIHarness.connected()
+        let catalog = Catalog.generated(seed: EmulatorConfiguration().seed)
+        let calm = try #require(catalog.playlists.values.first { $0.name == "Calm Evening" })
+        let offset = try #require(calm.entries.firstIndex { $0?.kind == .track && $0?.explicit == true })
+        await harness.emulator.control(
+            "player/play", ["context_uri": "spotify:playlist:\(calm.id)", "offset": "\(offset)"])
+        let indicator = NowPlayingIndicatorModel(spotify: harness.spotify)
+        indicator.start()
+        await harness.clock.play(for: .seconds(1))
+        try await waitUntil("the indicator shows the song") { indicator.item != nil }
+        #expect(indicator.explicitLabel == .explicitItem)
+        #expect(SpotifyText(locale: Locale(identifier: "en_US"))(indicator.explicitLabel!) == "Explicit")
+        indicator.stop()
+        await harness.stop()
+    }
+
     /// The indicator's default is the one polling default: an hour of music costs at most 30
     /// calls (`.responsive`, opt-in, would spend about 120), and every track change is still seen.
     @Test func theDefaultKeepsAnHourOfMusicWithinThirtyCalls() async throws {
@@ -805,7 +834,7 @@ struct NeverConnectedTests {
         // Disconnected, only the (empty) saved library is filtered: nothing matches.
         #expect(picker.phase == .empty(.noPlaylistsMatch("focus")))
         #expect(card.card?.uri == "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M")
-        #expect(card.note == .playlistDetailsPending)
+        #expect(card.note == .playlistDetailsNeedConnection)
         #expect(!card.isRefreshing)
         await harness.stop()
     }

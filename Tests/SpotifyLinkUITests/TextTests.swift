@@ -73,6 +73,11 @@ struct TextTests {
         #expect(Self.japanese(.songs(0.2)) == "1曲未満")
         #expect(Self.japanese(.routineSummary(songs: 3)) == "3曲を聴きました。")
         #expect(Self.english(.routineSummary(songs: nil)) == "No music was playing during this routine.")
+        #expect(Self.english(.explicitSongs(3)) == "3 explicit songs")
+        #expect(Self.english(.explicitSongs(1)) == "1 explicit song")
+        #expect(Self.japanese(.explicitSongs(3)) == "不適切な表現を含む曲：3曲")
+        #expect(Self.english(.accountTypeNotAvailable) == "Not available")
+        #expect(Self.japanese(.accountTypeNotAvailable) == "取得できません")
     }
 
     /// The app's own words, for the messages it chooses (from a String Catalog, say); the package's

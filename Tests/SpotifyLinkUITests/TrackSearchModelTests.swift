@@ -53,6 +53,35 @@ struct TrackSearchModelTests {
         await harness.stop()
     }
 
+    /// A children's app hides the songs Spotify marks explicit: from the results already read,
+    /// with no request, and it says how many it hid.
+    @Test func explicitSongsAreHiddenWhenAskedWithoutARequest() async throws {
+        let harness = try await UIHarness.connected()
+        let search = TrackSearchModel(spotify: harness.spotify, debounce: .milliseconds(300))
+        search.query = "wild"
+        try await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(300))
+        try await waitUntil("the first page of songs for “wild”") { search.phase == .ready && !search.results.isEmpty }
+        let shown = search.results
+        let explicit = shown.filter { $0.explicit == true }
+        #expect(!explicit.isEmpty, "the emulator marks songs named “Wild …” explicit")
+        #expect(search.hiddenExplicitCount == 0)
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        search.hidesExplicit = true
+        #expect(search.results == shown.filter { $0.explicit != true })
+        #expect(search.hiddenExplicitCount == explicit.count)
+        search.hidesExplicit = false
+        #expect(search.results == shown)
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before)
+        // The next page is filtered as it comes.
+        search.hidesExplicit = true
+        if search.canLoadMore {
+            await search.loadMore()
+            #expect(search.results.allSatisfy { $0.explicit != true })
+        }
+        await harness.stop()
+    }
+
     @Test func disconnectedItSendsNothingAndSaysWhy() async throws {
         let harness = try await UIHarness()
         let search = TrackSearchModel(spotify: harness.spotify)

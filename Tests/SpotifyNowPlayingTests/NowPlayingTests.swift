@@ -58,6 +58,33 @@ final class MonitorHarness: Sendable {
 
 @Suite("Now playing on the virtual player", .serialized)
 struct NowPlayingTests {
+    /// What plays says whether Spotify marks it explicit, from the same answer (a children's app
+    /// shows it or skips the song).
+    @Test func theItemSaysWhetherItIsExplicit() async throws {
+        let harness = MonitorHarness()
+        let catalog = Catalog.generated(seed: harness.configuration().seed)
+        let calm = try #require(catalog.playlists.values.first { $0.name == "Calm Evening" })
+        let marks = calm.entries.map { $0.map { $0.kind == .track ? $0.explicit : nil } ?? nil }
+        let explicit = try #require(marks.firstIndex(of: true))
+        let clean = try #require(marks.firstIndex(of: false))
+        try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in
+            let client = SpotifyClient(
+                configuration: .emulator(url: emulator.baseURL),
+                tokens: StaticAccessTokenProvider(AccessToken(await emulator.issueAccessToken())),
+                transport: PatientTransport(), clock: harness.clock)
+            for (offset, expected) in [(explicit, true), (clean, false)] {
+                await emulator.control(
+                    "player/play", ["context_uri": "spotify:playlist:\(calm.id)", "offset": "\(offset)"])
+                let state = NowPlayingState(try await client.currentlyPlaying(), observedAt: harness.clock.now)
+                guard case .playing(let item) = state else {
+                    Issue.record("entry \(offset) is not playing: \(state)")
+                    continue
+                }
+                #expect(item.isExplicit == expected, "entry \(offset): \(item.name)")
+            }
+        }
+    }
+
     @Test func trackBoundariesAreSeenWithFewCalls() async throws {
         let harness = MonitorHarness()
         try await withEmulator(harness.configuration()) { (emulator: EmulatorServer) async throws in

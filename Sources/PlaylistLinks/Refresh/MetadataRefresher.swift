@@ -221,7 +221,7 @@ public struct MetadataRefresher: Sendable {
             let durations = items.compactMap(\.item.duration)
             entries = .read(
                 count: items.count + nullEntries, unavailable: items.count - durations.count + nullEntries,
-                duration: durations.reduce(.zero, +))
+                explicit: items.count(where: \.item.isExplicit), duration: durations.reduce(.zero, +))
         } else {
             entries = .notServed
         }

@@ -106,6 +106,9 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     public var totalDuration: Duration?
     /// Entries whose item is no longer available, skipped in the duration.
     public var unavailableCount: Int?
+    /// Entries Spotify marks explicit, counted from the entries read for the duration (no request of
+    /// its own); `nil` when the entries could not be read, as for ``totalDuration``.
+    public var explicitCount: Int?
     /// Spotify's version of the playlist when last read: unchanged means the entries are too.
     public var snapshotID: String?
     /// When Spotify was last asked; `nil` when never.
@@ -124,7 +127,7 @@ public struct PlaylistMetadata: Sendable, Codable, Equatable {
     /// Whether any detail from Spotify is known (name, owner, counts, duration, cover URL…).
     public var hasDetails: Bool {
         name != nil || description != nil || ownerName != nil || trackCount != nil || totalDuration != nil
-            || unavailableCount != nil || snapshotID != nil || coverURL != nil
+            || unavailableCount != nil || explicitCount != nil || snapshotID != nil || coverURL != nil
     }
 
     /// What is known of playlist `id` before anything is fetched.

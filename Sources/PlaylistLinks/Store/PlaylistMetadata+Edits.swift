@@ -37,6 +37,7 @@ extension PlaylistMetadata {
         if metadata.snapshotID != playlist.snapshotID {
             metadata.totalDuration = nil
             metadata.unavailableCount = nil
+            metadata.explicitCount = nil
             metadata.fetchedAt = nil
         }
         metadata.snapshotID = playlist.snapshotID ?? metadata.snapshotID
@@ -71,9 +72,10 @@ extension PlaylistMetadata {
         switch answer.entries {
         case .unchanged:
             break
-        case .read(let count, let unavailable, let duration):
+        case .read(let count, let unavailable, let explicit, let duration):
             metadata.trackCount = answer.itemCount ?? count
             metadata.unavailableCount = unavailable
+            metadata.explicitCount = explicit
             metadata.totalDuration = duration.clamped(to: .longestTotal)
             metadata.snapshotID = answer.playlist.snapshotID
         case .notServed:
@@ -83,6 +85,7 @@ extension PlaylistMetadata {
             metadata.trackCount = answer.itemCount ?? metadata.trackCount
             metadata.totalDuration = nil
             metadata.unavailableCount = nil
+            metadata.explicitCount = nil
             metadata.snapshotID = answer.playlist.snapshotID
         }
         return metadata
@@ -170,8 +173,8 @@ package struct PlaylistAnswer: Sendable {
         /// Not read: the snapshot is the saved one, so the saved count and duration hold.
         case unchanged
         /// Read: the entries counted (items and entries Spotify sent as `null`), those whose item
-        /// is no longer available, and the sum of the others' durations.
-        case read(count: Int, unavailable: Int, duration: Duration)
+        /// is no longer available, those marked explicit, and the sum of the others' durations.
+        case read(count: Int, unavailable: Int, explicit: Int, duration: Duration)
         /// Spotify sends no entries to this app (a playlist the user only follows).
         case notServed
     }

@@ -27,10 +27,13 @@ extension Catalog {
             let artist = artists[Int(random.next() % UInt64(artists.count))]
             let volume = songsByArtist[artist, default: 0] / 12 + 1
             songsByArtist[artist, default: 0] += 1
-            return CatalogItem(
+            var item = CatalogItem(
                 kind: .track, id: random.base62ID(), name: name, durationMs: 150_000 + Int(random.next() % 110_000),
                 artist: artist, album: artist + " Sessions" + (volume > 1 ? ", Vol. \(volume)" : ""),
                 albumID: random.base62ID())
+            // About one song in ten is explicit, by its name (no draw, so every ID stays as it was).
+            item.explicit = name.hasPrefix("Wild ") || name.hasPrefix("Electric ")
+            return item
         }
         func playlist(
             _ name: String, size: Int, owner: (String, String) = ("emu-user", "Emulator User"), library: Bool = true,

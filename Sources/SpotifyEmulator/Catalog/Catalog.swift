@@ -12,6 +12,8 @@ package struct CatalogItem: Sendable, Equatable {
     package var albumID: String?
     /// More text search matches (a Japanese title's reading in kana, say).
     package var keywords = ""
+    /// Whether Spotify marks it explicit (`explicit` of a track or an episode).
+    package var explicit = false
 
     /// The show of an episode: its own ID, or one its name always maps to.
     package var showID: String { albumID ?? CatalogRenderer.stableID(album) }

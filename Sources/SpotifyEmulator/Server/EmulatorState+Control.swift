@@ -103,10 +103,11 @@ extension EmulatorState {
             catalog.playlists[id]?.deleted = false
             catalog.playlists[id]?.forbidden = false
         case "add-track":
-            let song = CatalogItem(
+            var song = CatalogItem(
                 kind: .track, id: random.base62ID(), name: request.parameter("name") ?? "New Song",
                 durationMs: request.integer("duration_ms", default: 180_000), artist: "Emulator", album: "Emulator",
                 albumID: catalog.albums.values.first { $0.name == "Emulator" }?.id ?? random.base62ID())
+            song.explicit = request.parameter("explicit") == "true"
             catalog.playlists[id]?.entries.append(song)
             catalog.register(song)
         default: return .apiError(404, "Unknown playlist action")

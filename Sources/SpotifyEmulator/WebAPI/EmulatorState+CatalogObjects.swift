@@ -40,7 +40,7 @@ extension CatalogRenderer {
             ("duration_ms", .int(item.durationMs)),
         ]
         if context == .entry { fields.append(("episode", .bool(item.kind == .episode))) }
-        fields.append(("explicit", .bool(false)))
+        fields.append(("explicit", .bool(item.explicit)))
         if context != .player { fields.append(("external_ids", .object([("isrc", .string(item.isrc ?? ""))]))) }
         fields += [
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/track/\(id)"))])),
@@ -157,7 +157,7 @@ extension CatalogRenderer {
             ("artists", .array([artistJSON(item.artist)])),
             ("disc_number", .int(1)),
             ("duration_ms", .int(item.durationMs)),
-            ("explicit", .bool(false)),
+            ("explicit", .bool(item.explicit)),
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/track/\(id)"))])),
             ("href", .string("\(baseURL)/v1/tracks/\(id)")),
             ("id", .string(id)),
@@ -183,7 +183,7 @@ extension CatalogRenderer {
             ("audio_preview_url", .null),
             ("description", .string("An episode of \(item.album)")),
             ("duration_ms", .int(item.durationMs)),
-            ("explicit", .bool(false)),
+            ("explicit", .bool(item.explicit)),
             ("external_urls", .object([("spotify", .string("https://open.spotify.com/episode/\(id)"))])),
             ("href", .string("\(baseURL)/v1/episodes/\(id)")),
             ("html_description", .string("<p>An episode of \(HTML.escape(item.album))</p>")),

@@ -24,7 +24,17 @@ public final class PlaylistCardModel {
     /// Whether a refresh from Spotify is under way.
     public private(set) var isRefreshing = false
     /// A line under the card: deleted, inaccessible, not fetched yet, couldn't refresh, or why.
-    public private(set) var note: SpotifyMessage?
+    /// A card with no saved detail says "connect Spotify to see it again" once the stored sign-in
+    /// is known to be gone (after a disconnect forgot its details), and "details will appear"
+    /// while a connection may still fetch them.
+    public var note: SpotifyMessage? {
+        guard readNote == .playlistDetailsPending, connection.isStoredSignInKnown, !connection.isConnected else {
+            return readNote
+        }
+        return .playlistDetailsNeedConnection
+    }
+    /// The note as the card was read or refreshed, before the connection is taken into account.
+    private var readNote: SpotifyMessage?
 
     private let links: LinkedPlaylists
     private let connection: SpotifyConnectionModel
@@ -64,6 +74,14 @@ public final class PlaylistCardModel {
             return nil
         }
         return .playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration)
+    }
+
+    /// "3 explicit songs": the songs Spotify marks explicit in the card's playlist, counted from the
+    /// songs read for its length (no request of its own); `nil` when there are none or they are not
+    /// known (a playlist the user only follows, or not read yet).
+    public var explicitSongs: SpotifyMessage? {
+        guard let count = card?.metadata.explicitCount, count > 0 else { return nil }
+        return .explicitSongs(count)
     }
 
     /// `target` in songs of the card's playlist ("20 min ≈ 5.5 songs"), or why it cannot be counted:
@@ -118,11 +136,11 @@ public final class PlaylistCardModel {
                 // The card says what it shows (saved details); the outcome's error is there for an app
                 // that words the reason itself. What the playlist is (deleted, followed only) says more
                 // than a failed refresh, and stays.
-                if case .failed = outcome, note == nil { note = .couldNotRefresh }
+                if case .failed = outcome, readNote == nil { readNote = .couldNotRefresh }
             } catch {
                 await readCard()
                 // An ended sign-in shows on the settings screen through the session's status.
-                note = note ?? SpotifyMessage(error, now: clock.now)
+                readNote = readNote ?? SpotifyMessage(error, now: clock.now)
             }
         }
     }
@@ -137,15 +155,15 @@ public final class PlaylistCardModel {
             card = try await links.card(for: record, retention: retention, at: clock.now)
             if screenshotMode, let cover = card?.cover { card?.cover = PNG.placeholder(like: cover) }
             // No "connect Spotify" prompt here: users who never connected see the saved link only.
-            note = card.flatMap { card in
+            readNote = card.flatMap { card in
                 card.metadata.droppedAt != nil ? .playlistDetailsExpired : SpotifyMessage(card.metadata.availability)
             }
         } catch is CancellationError {
             // The view went away while the card was read: what it showed stays, and is no failure.
         } catch let error as PlaylistLinksError where error.code == .database {
-            note = .storageUnavailable
+            readNote = .storageUnavailable
         } catch {
-            note = .savedPlaylistUnreadable
+            readNote = .savedPlaylistUnreadable
         }
     }
 }

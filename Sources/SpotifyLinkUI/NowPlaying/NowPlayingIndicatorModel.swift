@@ -53,6 +53,12 @@ public final class NowPlayingIndicatorModel {
         }
     }
 
+    /// "Explicit" beside the item shown when Spotify marks it so (a children's app may also skip
+    /// it); `nil` otherwise, and while nothing is shown. It comes with what plays: no request.
+    public var explicitLabel: SpotifyMessage? {
+        item?.isExplicit == true ? .explicitItem : nil
+    }
+
     /// Whether the item shown is paused.
     public var isPaused: Bool {
         if case .paused = state { return true }

@@ -105,8 +105,18 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// What the app can read of a playlist, the picker's mark beside each one: its songs and
     /// length, its name and cover only, or nothing but a link that opens in Spotify.
     case playlistAccess(PlaylistAccess)
-    /// The playlist's details have not been fetched yet.
+    /// The playlist's details have not been fetched yet; they will be once Spotify answers.
     case playlistDetailsPending
+    /// No detail of the playlist is saved and no one is connected (after a disconnect forgot them,
+    /// as Spotify's terms ask): connecting again brings them back; the link still opens in Spotify.
+    case playlistDetailsNeedConnection
+    /// This many of a playlist's songs are marked explicit by Spotify ("3 explicit songs"), counted
+    /// from the songs read for its length.
+    case explicitSongs(Int)
+    /// The song or episode is marked explicit by Spotify: the label beside it.
+    case explicitItem
+    /// The picker's filter that hides playlists with explicit songs.
+    case noExplicitSongsFilter
     /// The saved details were removed after going unrefreshed for long (90 days by default), as
     /// Spotify's terms ask that saved details stay temporary; the link stays and opens in Spotify.
     case playlistDetailsExpired
@@ -148,6 +158,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     case routineSummary(songs: Double?)
     /// The learner has no saved songs.
     case noSavedTracks
+    /// What a profile shows for the account type (Free or Premium): Spotify no longer tells
+    /// Development Mode apps, and an app must not guess it from anything else.
+    case accountTypeNotAvailable
     /// Spotify has no top songs for the learner yet.
     case noTopTracks
     /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened

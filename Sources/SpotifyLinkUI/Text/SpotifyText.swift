@@ -141,6 +141,12 @@ public struct SpotifyText: Sendable {
         case .playlistAccess(.detailsOnly): return "Followed: name and cover only"
         case .playlistAccess(.openOnly): return "Spotify's own: opens in Spotify only"
         case .playlistDetailsPending: return "Details will appear once Spotify has been reached."
+        case .playlistDetailsNeedConnection:
+            return "Connect Spotify to see this playlist again. It still opens in Spotify."
+        case .explicitSongs(let count): return count == 1 ? "1 explicit song" : "\(count) explicit songs"
+        case .explicitItem: return "Explicit"
+        case .noExplicitSongsFilter: return "No explicit songs"
+        case .accountTypeNotAvailable: return "Not available"
         case .playlistDetailsExpired:
             return "The saved details of this playlist were removed after 90 days without an update, as Spotify asks. "
                 + "Connect to Spotify to see them again; the playlist still opens in Spotify."
@@ -274,6 +280,12 @@ public struct SpotifyText: Sendable {
         case .playlistAccess(.detailsOnly): return "フォロー中：名前とカバーのみ"
         case .playlistAccess(.openOnly): return "Spotify公式：Spotifyで開くのみ"
         case .playlistDetailsPending: return "Spotifyに接続すると詳細が表示されます。"
+        case .playlistDetailsNeedConnection:
+            return "このプレイリストをもう一度表示するには、Spotifyに接続してください。Spotifyでは引き続き開けます。"
+        case .explicitSongs(let count): return "不適切な表現を含む曲：\(count)曲"
+        case .explicitItem: return "不適切な表現を含む"
+        case .noExplicitSongsFilter: return "不適切な表現を含む曲を除く"
+        case .accountTypeNotAvailable: return "取得できません"
         case .playlistDetailsExpired:
             return "このプレイリストの保存済み情報は、Spotifyの規約に従い90日間更新がなかったため削除されました。"
                 + "Spotifyに接続すると再表示されます。プレイリストはSpotifyで開けます。"
@@ -364,7 +376,8 @@ extension SpotifyMessage {
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
             .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
-            .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100),
+            .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100), .playlistDetailsNeedConnection,
+            .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable,
         ] + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButton)
             + PlaylistAccess.allCases.map(SpotifyMessage.playlistAccess)
             + SongTime.Reason.allCases.map(SpotifyMessage.songTimeUnknown)
@@ -437,9 +450,14 @@ extension SpotifyMessage {
         case .connectToCheck: 60
         case .ownPlaylistSongsHidden: 61
         case .quotaMostlySpent: 62
+        case .playlistDetailsNeedConnection: 63
+        case .explicitSongs: 64
+        case .explicitItem: 65
+        case .noExplicitSongsFilter: 66
+        case .accountTypeNotAvailable: 67
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 63
+    package static let coverageCount = 68
 }

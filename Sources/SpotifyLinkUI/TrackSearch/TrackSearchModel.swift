@@ -44,8 +44,17 @@ public final class TrackSearchModel {
         didSet { if query != oldValue { queryChanged() } }
     }
 
-    /// The tracks found for the current text, pages appended in order.
+    /// The tracks found for the current text, pages appended in order (without the explicit ones
+    /// while ``hidesExplicit`` is on).
     public private(set) var results: [Track] = []
+    /// Hides the songs Spotify marks explicit (`Track.explicit`), for a children's app: a toggle
+    /// worded ``SpotifyMessage/noExplicitSongsFilter``, or always on. The mark comes with each
+    /// result, so turning it on or off sends nothing; ``hiddenExplicitCount`` says how many it hides.
+    public var hidesExplicit = false {
+        didSet { if hidesExplicit != oldValue, !search.items.isEmpty { showResults() } }
+    }
+    /// How many results of the pages read ``hidesExplicit`` hides.
+    public private(set) var hiddenExplicitCount = 0
     /// What the list shows under the results.
     public private(set) var phase: Phase = .ready
     /// Whether Spotify has more results for this text.
@@ -87,6 +96,7 @@ public final class TrackSearchModel {
         searchTask?.cancel()
         search.reset()
         results = []
+        hiddenExplicitCount = 0
         canLoadMore = false
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
@@ -108,6 +118,17 @@ public final class TrackSearchModel {
         }
     }
 
+    /// Shows the pages read, filtered as ``hidesExplicit`` says. A page whose every song is hidden
+    /// leaves the list ready for more while Spotify has more.
+    private func showResults() {
+        let all = search.items
+        results = hidesExplicit ? all.filter { $0.explicit != true } : all
+        hiddenExplicitCount = all.count - results.count
+        canLoadMore = search.canLoadMore
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        phase = results.isEmpty && !canLoadMore ? .empty(.noSongsMatch(text)) : .ready
+    }
+
     /// Waits for the search the last change of text started (tests).
     package func waitForSearch() async {
         await searchTask?.value
@@ -118,10 +139,7 @@ public final class TrackSearchModel {
         switch outcome {
         case nil: return
         case .answered:
-            results = search.items
-            canLoadMore = search.canLoadMore
-            let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-            phase = results.isEmpty ? .empty(.noSongsMatch(text)) : .ready
+            showResults()
         case .failed(let error):
             guard let message = SpotifyMessage(error, now: clock.now) else {
                 // Cancelled (the list's view went away): what was shown stays, not a spinner.

@@ -78,6 +78,7 @@ public enum PlaylistLinkStoreConformance {
         metadata.name = name
         metadata.trackCount = 12
         metadata.totalDuration = .seconds(2400)
+        metadata.explicitCount = 3
         metadata.snapshotID = "snap-\(name)"
         metadata.savedAt = savedAt
         return metadata

@@ -24,6 +24,16 @@ public struct CurrentlyPlaying: Hashable, Sendable, Decodable {
             }
         }
 
+        /// Whether Spotify marks the item explicit; `false` when it does not say, for an
+        /// advertisement and for an unknown item.
+        public var isExplicit: Bool {
+            switch self {
+            case .track(let track): track.explicit ?? false
+            case .episode(let episode): episode.explicit ?? false
+            case .ad, .unknown: false
+            }
+        }
+
         /// The item's `spotify:` URI, when there is an item.
         public var uri: String? {
             switch self {

@@ -26,6 +26,16 @@ public struct PlaylistEntry: Hashable, Sendable, Decodable {
             }
         }
 
+        /// Whether Spotify marks the item explicit (a song's lyrics, an episode's content); `false`
+        /// when it does not say, and for a local file, which Spotify never rates.
+        public var isExplicit: Bool {
+            switch self {
+            case .track(let track): track.explicit ?? false
+            case .episode(let episode): episode.explicit ?? false
+            case .localFile, .unavailable, .unknown: false
+            }
+        }
+
         /// The name to show.
         public var name: String? {
             switch self {

@@ -70,6 +70,8 @@ public struct Episode: Hashable, Sendable, Decodable {
     public var showName: String?
     /// Its covers, largest first.
     public var images: [SpotifyImage]
+    /// Whether it has explicit content, when Spotify says.
+    public var explicit: Bool?
 
     public init(from decoder: any Decoder) throws {
         self = try Self.decoded(from: decoder)
@@ -251,7 +253,7 @@ package struct ItemFields: WireObject {
         Episode(
             id: id, name: name ?? "", duration: .itemLength(milliseconds: durationMs ?? 0), uri: uri?.string,
             showName: showName,
-            images: images)
+            images: images, explicit: explicit)
     }
 
     /// The entry's item, as a playlist entry chooses it.
@@ -310,12 +312,16 @@ extension Track {
 }
 
 extension Episode {
-    init(id: SpotifyID?, name: String, duration: Duration, uri: String?, showName: String?, images: [SpotifyImage]) {
+    init(
+        id: SpotifyID?, name: String, duration: Duration, uri: String?, showName: String?, images: [SpotifyImage],
+        explicit: Bool?
+    ) {
         self.id = id
         self.name = name
         self.duration = duration
         self.uri = uri
         self.showName = showName
         self.images = images
+        self.explicit = explicit
     }
 }
