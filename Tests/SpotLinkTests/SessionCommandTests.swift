@@ -33,6 +33,30 @@ extension SpotLinkCommandTests {
             #expect(result.stderr.lowercased().contains(message.lowercased()), "\(result.stderr)")
         }
 
+        /// A pick keeps what the list showed (issue 69 §4): a followed playlist's count, which no
+        /// refresh can read again from its songs, and a Spotify-owned one's name, with no promise
+        /// that a refresh fills in what Spotify never shares.
+        @Test(arguments: [("lo-fi", "Lo-Fi Focus Beats", "80 tracks"), ("today", "Today's Top Hits", "50 tracks")])
+        func aPickShowsTheNameAndCountTheListShowed(filter: String, name: String, count: String) async throws {
+            let cli = try SpotLinkBinary()
+            try await withEmulator { emulator in
+                let common = ["--emulator", emulator.baseURL.absoluteString]
+                _ = try await cli.login(common)
+                let listed = try await cli.run(["playlists"] + common)
+                #expect(listed.stdout.contains(name), "\(listed.stdout)")
+                #expect(try await cli.run(["session", "new", "Study", "--minutes", "20"] + common).status == 0)
+                let pick = try await cli.run(["session", "attach", "1", "--pick"] + common, input: "\(filter)\n1\n")
+                #expect(pick.status == 0, "\(pick.stderr)")
+                #expect(pick.stdout.contains("Attached \(name)") && pick.stdout.contains(count), "\(pick.stdout)")
+                #expect(!pick.stdout.contains("filled in by 'spotlink refresh'"), "\(pick.stdout)")
+                let shown = try await cli.run(["session", "show", "1"] + common)
+                #expect(shown.stdout.contains(name) && shown.stdout.contains(count), "\(shown.stdout)")
+                #expect(
+                    !shown.stdout.contains("count unknown") && !shown.stdout.contains("count and duration unknown"),
+                    "\(shown.stdout)")
+            }
+        }
+
         /// A sign-in nobody finishes (the page never loaded: a captive portal, a stalled proxy)
         /// says what it waits for when it starts, and at its deadline what did not happen and what
         /// to do (issue 66 item 2: it waited its whole timeout in silence, then "not finished in time").

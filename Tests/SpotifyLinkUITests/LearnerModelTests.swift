@@ -30,6 +30,8 @@ struct LearnerModelTests {
         // The profile is the connection's: a name and a picture, no request of its own.
         #expect(learner.profile?.displayName == "Emulator User")
         #expect(learner.profile?.imageURL?.path.hasSuffix("/300.png") == true)
+        // Spotify no longer says Free or Premium to a Development Mode app: the row says so.
+        #expect(learner.accountType == .accountTypeNotAvailable)
         let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
         await learner.load()
         #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") - before == 2)

@@ -115,13 +115,22 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (context, links, entry) = try Journal.open(global, session: id)
-            let playlistID =
-                if let playlist { try Self.parse(playlist).id } else { try await Picker.choose(from: links) }
-            try await links.link(entry.record, to: playlistID)
+            let playlistID: SpotifyID
+            if let playlist {
+                playlistID = try Self.parse(playlist).id
+                try await links.link(entry.record, to: playlistID)
+            } else {
+                // What the list showed (name, owner, count, cover, what the app can read) is the
+                // card's at once, offline too, as the app's picker keeps it.
+                let chosen = try await Picker.choose(from: links)
+                playlistID = chosen.id
+                try await links.link(entry.record, to: chosen)
+            }
             // Fill in the card now when signed in; the link is saved either way.
             var refreshed = false
+            var outcome: MetadataRefresher.Outcome?
             if let spotify = try? context.services(), (try? await spotify.session.tokens()) != nil {
-                let outcome = try? await MetadataRefresher(
+                outcome = try? await MetadataRefresher(
                     links: links, client: spotify.client, origin: .person
                 ).refresh(playlist: playlistID)
                 if case .refreshed = outcome { refreshed = true }
@@ -129,10 +138,21 @@ struct SessionCommand: AsyncParsableCommand {
             if global.json {
                 Output.json(AttachedJSON(session: entry.id, playlist: playlistID.rawValue, metadataFetched: refreshed))
             } else {
+                let card = try await links.card(for: entry.record)
                 Output.line(
-                    "Attached \(await TerminalText(try links.card(for: entry.record)?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
+                    "Attached \(TerminalText(card?.metadata.name ?? playlistID.rawValue)) to session \(entry.id)."
                 )
-                if !refreshed {
+                if let summary = card?.metadata.summaryLine { Output.line("  \(summary)") }
+                switch outcome {
+                case .refreshed?, .unchanged?:
+                    break
+                case .spotifyOwned?:
+                    // Nothing more will come: a refresh must not be promised.
+                    if let line = Output.statusLine(.spotifyOwned) { Output.line(Output.dim("\(line)")) }
+                case _ where card?.metadata.hasDetails == true:
+                    Output.line(
+                        Output.dim("Shown as your playlist list saved it; 'spotlink refresh' updates it online."))
+                default:
                     Output.line(
                         Output.dim("Details will be filled in by 'spotlink refresh' once signed in and online."))
                 }
@@ -220,7 +240,7 @@ enum CardPrinter {
 
 /// The interactive picker: type to filter the cached playlists, pick by number.
 enum Picker {
-    static func choose(from links: LinkedPlaylists) async throws -> SpotifyID {
+    static func choose(from links: LinkedPlaylists) async throws -> LibraryPlaylist {
         let library = try await links.library()
         var filter = ""
         while true {
@@ -236,7 +256,7 @@ enum Picker {
             guard let answer = readLine()?.trimmingCharacters(in: .whitespaces) else {
                 throw CLIFailure("No playlist was chosen.", exitCode: 1)
             }
-            if let number = Int(answer), (1...min(15, matches.count)).contains(number) { return matches[number - 1].id }
+            if let number = Int(answer), (1...min(15, matches.count)).contains(number) { return matches[number - 1] }
             filter = answer
         }
     }

@@ -31,6 +31,15 @@ public final class LearnerModel {
         return nil
     }
 
+    /// The "Account type" row of a profile (Free or Premium): ``SpotifyMessage/accountTypeNotAvailable``
+    /// while connected, `nil` while disconnected. Since 2026 Spotify no longer sends `product` to
+    /// Development Mode apps, and may still send it to some clients: the package never reads its
+    /// presence or absence as either type, so the row says "Not available" rather than a blank or
+    /// a guess.
+    public var accountType: SpotifyMessage? {
+        profile == nil ? nil : .accountTypeNotAvailable
+    }
+
     /// The songs the user saved, newest first, pages appended in order.
     public private(set) var savedTracks: [SavedTrack] = []
     /// Where the saved songs are.
