@@ -57,6 +57,11 @@ extension SpotLinkCommandTests {
                         "Learned limit: Spotify refused this app after 60 requests in a day (learned "),
                     "\(status.stdout)")
                 #expect(status.stdout.contains("background work stops at 45 a day."), "\(status.stdout)")
+                // The share's line says the same stop, not the share's own 80 (issue 69 §4).
+                #expect(
+                    status.stdout.contains(
+                        "background work stops at 45, the learned limit's (80 by this share alone)."),
+                    "\(status.stdout)")
                 let learned = try #require(object["learned_limit"] as? [String: Any], "\(json.stdout)")
                 #expect(learned["limit"] as? Int == 60 && learned["background_budget"] as? Int == 45)
                 let doctor = try await cli.run(["doctor"] + common)

@@ -348,11 +348,20 @@ struct Status: AsyncParsableCommand {
             "Signed in \(ageDays) days ago; Spotify ends the sign-in after six months (on \(tokens.signInExpiresAt)).")
         if let warning { Output.line("\(warning)") }
         for line in limits.lines { Output.line("\(line)") }
+        let division: String =
+            "\(share.developerQuota) ÷ \(Output.count(share.apps, "app")) ÷ \(Output.count(share.usersPerApp, "user")) "
+            + "÷ \(Output.count(share.devicesPerUser, "device"))"
+        let stop: String = Self.budgetWords(share: share.dailyBudget, learned: limits.learned)
         Output.line(
-            "This device's share of the developer's quota: \(share.perDevice) requests a day "
-                + "(\(share.developerQuota) ÷ \(Output.count(share.apps, "app")) ÷ \(Output.count(share.usersPerApp, "user")) "
-                + "÷ \(Output.count(share.devicesPerUser, "device"))); an app's background work stops at \(share.dailyBudget)."
-        )
+            "This device's share of the developer's quota: \(share.perDevice) requests a day (\(division)); "
+                + "an app's background work stops at \(stop).")
+    }
+
+    /// Where background work stops, as the client judges it: this share's budget, or the learned
+    /// one when Spotify refused lower (`RequestLedger.backgroundBudget(at:)`), said as such.
+    static func budgetWords(share: Int, learned: LearnedQuota?) -> String {
+        guard let learned, learned.backgroundBudget < share else { return "\(share)" }
+        return "\(learned.backgroundBudget), the learned limit's (\(share) by this share alone)"
     }
 }
 
