@@ -46,6 +46,17 @@ extension SpotLinkCommandTests {
                 #expect(!listed.stdout.contains("Old Roadtrip"))
                 let search = try await cli.run(["search", "focus", "--limit", "3", "--json"] + common)
                 #expect(search.status == 0 && search.stdout.contains("next_offset"))
+                // Found playlists carry the marks the library's list carries (issue 69 §4).
+                let found = try await cli.run(["search", "focus", "--limit", "10"] + common)
+                let lines = found.stdout.split(separator: "\n")
+                #expect(
+                    lines.contains { $0.contains("Morning Focus") && $0.contains("songs and length") },
+                    "\(found.stdout)")
+                #expect(
+                    lines.contains { $0.contains("Focus Piano") && $0.contains("followed: name and cover only") },
+                    "\(found.stdout)")
+                let foundJSON = try await cli.run(["search", "focus", "--limit", "10", "--json"] + common)
+                #expect(foundJSON.stdout.contains(#""access":"complete""#), "\(foundJSON.stdout)")
                 #expect(try await cli.run(["search", "focus", "--limit", "11"] + common).status == 2)
 
                 let deep = try #require(await emulator.playlists().first { $0.name == "Deep Work" }).id

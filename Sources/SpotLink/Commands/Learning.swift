@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlaylistLinks
 import SpotifyAuth
 import SpotifyLinkSupport
 import SpotifyWebAPI
@@ -30,7 +31,10 @@ struct Search: AsyncParsableCommand {
 
     func run() async throws {
         let context = try Context(global)
-        let client = appOnly ? try context.appOnlyClient() : try await signedIn(context).1
+        let session = appOnly ? nil : try await signedIn(context)
+        let client = try session?.1 ?? context.appOnlyClient()
+        // What the app can read of each playlist found, marked as `playlists` marks the library.
+        let userID = try await session?.0.tokens()?.account?.userID
         let next: (Bool) -> Int? = { hasNext in hasNext ? offset + limit : nil }
         switch type {
         case .playlist:
@@ -41,15 +45,17 @@ struct Search: AsyncParsableCommand {
                         total: page.total, droppedNull: page.nullCount, nextOffset: next(page.next != nil),
                         playlists: page.items.map {
                             SearchJSON.Playlist(
-                                id: $0.id.rawValue, name: $0.name, owner: $0.owner?.displayName, tracks: $0.itemCount)
+                                id: $0.id.rawValue, name: $0.name, owner: $0.owner?.displayName, tracks: $0.itemCount,
+                                access: PlaylistAccess($0, userID: userID)?.rawValue)
                         }))
                 return
             }
             for playlist in page.items {
                 let count = playlist.itemCount.map { " · " + Output.count($0, "track") } ?? ""
+                let access = Output.accessMark(PlaylistAccess(playlist, userID: userID)).map { " · \($0)" } ?? ""
                 Output.line(
                     "\(playlist.id.rawValue)  \(Output.bold(TerminalText(playlist.name)))  "
-                        + Output.dim("\(playlist.owner?.displayName ?? "")\(count)"))
+                        + Output.dim("\(TerminalText(playlist.owner?.displayName ?? ""))\(count)\(access)"))
             }
             if page.items.isEmpty { Output.line("No playlists match '\(TerminalText(query))'.") }
             if page.next != nil { Output.line(Output.dim("More: --offset \(offset + limit)")) }
@@ -291,6 +297,9 @@ private struct SearchJSON: Encodable {
         let name: String
         @Nullable var owner: String?
         @Nullable var tracks: Int?
+        /// What the app can read of it, as `playlists --json` says: `complete`, `detailsOnly`,
+        /// `openOnly`; `null` when it cannot be told (searched without a user).
+        @Nullable var access: String?
     }
 
     @Nullable var total: Int?
