@@ -86,6 +86,10 @@ public final class SpotifyServices: Sendable {
         public var screenshotMode = false
         /// Debug-level request logs; nothing is logged without one. Tokens are never logged.
         public var logger: Logger?
+        /// The check an adult passes before the sign-in sheet opens, before any link out to
+        /// Spotify, and before the picker lists the account's playlists: ``ParentalGate/question``
+        /// for an app in the Kids Category; `nil` (the default), nothing is asked.
+        public var parentalGate: ParentalGate?
         /// The data folder's protection class and backup exclusion (tests record them).
         package var protection = FileProtection.platform
         /// Whether a new install of the app starts signed out (an app's Keychain item outlives its

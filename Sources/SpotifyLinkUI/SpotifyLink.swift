@@ -40,6 +40,10 @@ public final class SpotifyLink {
     public var links: LinkedPlaylists { services.links }
     /// The settings screen's Connect / Disconnect.
     public let connection: SpotifyConnectionModel
+    /// The parental gate a children's app sets in its configuration (`parentalGate`): the sign-in,
+    /// every "Open in Spotify" of the models and the picker's list go through it. Bind a sheet to
+    /// its `challenge`; without a gate it never shows one.
+    public let parentalGate: ParentalGateModel
 
     /// What this app may do with Spotify for the signed-in user, asked in at most five requests and
     /// never during a cooldown (`SpotifyServices.capabilities(needing:)`); word each finding with
@@ -70,9 +74,11 @@ public final class SpotifyLink {
     public init(services: SpotifyServices, text: SpotifyText = SpotifyText()) {
         self.services = services
         self.text = text
+        let gate = ParentalGateModel(gate: services.configuration.parentalGate)
+        parentalGate = gate
         connection = SpotifyConnectionModel(
             session: services.session, client: services.client, redirectURI: services.configuration.redirectURI,
-            links: services.links)
+            links: services.links, parentalGate: gate)
     }
 
     /// A `SpotifyLink` for SwiftUI previews, signed in as a sample listener with sample playlists,

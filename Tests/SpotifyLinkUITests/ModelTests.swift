@@ -282,6 +282,11 @@ struct PickerModelTests {
         let picker = picker(harness)
         await picker.appear()
         #expect(picker.results.map(\.name).contains("Deep Work"))
+        // Each row read aloud: name, owner, count, what the app can read of it.
+        let deep = try #require(picker.results.first { $0.name == "Deep Work" })
+        #expect(
+            harness.spotify.text(picker.accessibilityLabel(for: deep))
+                == "Deep Work, by Emulator User, 50 tracks, Songs and length")
         // The followed playlist its owner deleted comes as `null`: not listed, but counted.
         #expect(picker.unavailableCount == 1)
         #expect(!picker.results.map(\.name).contains("Old Roadtrip"))
@@ -616,6 +621,10 @@ struct CardModelTests {
         #expect(card.card?.metadata.name == "Deep Work")
         #expect(card.card?.metadata.trackCount == 50)
         #expect(card.summary == .playlistSummary(tracks: 50, duration: card.card?.metadata.totalDuration))
+        // VoiceOver reads the cover and the facts in words.
+        #expect(card.coverLabel == .coverDescription(playlist: "Deep Work"))
+        #expect(card.summaryLabel == .playlistSummarySpoken(tracks: 50, duration: card.card?.metadata.totalDuration))
+        #expect(harness.spotify.text(try #require(card.summaryLabel)).hasPrefix("50 tracks, "))
         // The explicit songs were counted from the songs the refresh read: said when there are some.
         let explicit = try #require(card.card?.metadata.explicitCount)
         #expect(card.explicitSongs == (explicit > 0 ? .explicitSongs(explicit) : nil))

@@ -77,6 +77,23 @@ struct TextTests {
         #expect(Self.english(.explicitSongs(1)) == "1 explicit song")
         #expect(Self.japanese(.explicitSongs(3)) == "不適切な表現を含む曲：3曲")
         #expect(Self.english(.accountTypeNotAvailable) == "Not available")
+        // What VoiceOver reads: words, not the screen's abbreviations and capitals.
+        #expect(Self.english(.playlistSummarySpoken(tracks: 12, duration: .seconds(2880))) == "12 tracks, 48 minutes")
+        #expect(
+            Self.english(.playlistSummarySpoken(tracks: 1, duration: .seconds(10_200))) == "1 track, 2 hours 50 minutes"
+        )
+        #expect(Self.english(.playlistSummarySpoken(tracks: nil, duration: .seconds(3600))) == "1 hour")
+        #expect(Self.japanese(.playlistSummarySpoken(tracks: 12, duration: .seconds(2880))) == "12曲、48分")
+        #expect(Self.english(.coverDescription(playlist: "Deep Work")) == "Cover of the playlist Deep Work")
+        #expect(Self.japanese(.coverDescription(playlist: "Deep Work")) == "プレイリスト「Deep Work」のカバー")
+        #expect(Self.english(.spotifyButtonSpoken(.openSpotify)) == "Open Spotify")
+        #expect(Self.japanese(.spotifyButtonSpoken(.openSpotify)) == "Spotifyを開く")
+        #expect(
+            Self.english(.playlistRowSpoken(name: "Lo-Fi", owner: "Lofi Lab", tracks: 80, access: .detailsOnly))
+                == "Lo-Fi, by Lofi Lab, 80 tracks, Followed: name and cover only")
+        #expect(
+            Self.japanese(.playlistRowSpoken(name: "Lo-Fi", owner: nil, tracks: 80, access: .complete))
+                == "Lo-Fi、80曲、曲と再生時間")
         #expect(Self.japanese(.accountTypeNotAvailable) == "取得できません")
     }
 

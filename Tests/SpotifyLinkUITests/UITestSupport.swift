@@ -47,7 +47,8 @@ final class UIHarness {
     ///     every request, token store call, link store call and sleep of the app reports to them.
     init(
         user: BrowserSignIn.Browser? = nil, clientCreated: Date? = nil, screenshotMode: Bool = false,
-        folder: URL? = nil, database: DatabaseConfiguration? = nil, points: SuspensionPoints? = nil
+        folder: URL? = nil, database: DatabaseConfiguration? = nil, points: SuspensionPoints? = nil,
+        parentalGate: ParentalGate? = nil
     ) async throws {
         var configuration = EmulatorConfiguration()
         let clock = clock
@@ -74,6 +75,7 @@ final class UIHarness {
             services.folder = folder
         }
         services.database = database
+        services.parentalGate = parentalGate
         spotify = SpotifyLink(services)
         let signIns = signIns
         let user = user ?? { url, _ in try await ConsentBrowser().callback(for: url) }

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
-// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md and SwiftUIBindings.md (its third; the
-// first two are SwiftUIBindingsApp/App.swift and README example 2), as an app's code (see
-// PlaylistLinks-GettingStarted.swift).
+// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third; the
+// first two are SwiftUIBindingsApp/App.swift and README example 2) and ChildrensApps.md, as an
+// app's code (see PlaylistLinks-GettingStarted.swift).
 import SpotifyLinkUI
 import SwiftUI
 
@@ -26,3 +26,63 @@ struct OpenInSpotifyRow: View {
     // SpotifyLinkUI/SwiftUIBindings example 3 ends
     _ = (card, nowPlaying)
 }
+
+@MainActor func childrensAppConfiguration() -> SpotifyLink {
+    // SpotifyLinkUI/ChildrensApps example 1 begins
+    var configuration = SpotifyLink.Configuration(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    configuration.parentalGate = .question
+    let spotify = SpotifyLink(configuration)
+    // SpotifyLinkUI/ChildrensApps example 1 ends
+    return spotify
+}
+
+// SpotifyLinkUI/ChildrensApps example 2 begins
+struct ParentalGateSheet: View {
+    let spotify: SpotifyLink
+    @State private var answer = ""
+    var body: some View {
+        if let challenge = spotify.parentalGate.challenge {
+            VStack {
+                Text(spotify.text(challenge.reason))
+                Text(spotify.text(challenge.question))
+                if let note = spotify.parentalGate.note { Text(spotify.text(note)) }
+                TextField("", text: $answer)
+                    .onSubmit {
+                        spotify.parentalGate.answer(answer)
+                        answer = ""
+                    }
+            }
+        }
+    }
+}
+// SpotifyLinkUI/ChildrensApps example 2 ends
+
+struct ParentalGateRoot: View {
+    let spotify: SpotifyLink
+    var body: some View {
+        Text("Routines")
+            .sheet(isPresented: Binding(get: { spotify.parentalGate.challenge != nil }, set: { if !$0 { spotify.parentalGate.cancel() } })) {
+                ParentalGateSheet(spotify: spotify)
+            }
+    }
+}
+
+// SpotifyLinkUI/SwiftUIBindings example 4 begins
+struct DisconnectButton: View {
+    let spotify: SpotifyLink
+    @State private var asking = false
+    var body: some View {
+        Button("Disconnect Spotify") { asking = true }
+            .confirmationDialog("Disconnect Spotify", isPresented: $asking) {
+                Button("Disconnect and forget details", role: .destructive) {
+                    Task { await spotify.connection.disconnect() }
+                }
+                Button("Disconnect, keep details") {
+                    Task { await spotify.connection.disconnect(keepingDetails: true) }
+                }
+            } message: {
+                Text(spotify.text(spotify.connection.disconnectExplanation()))
+            }
+    }
+}
+// SpotifyLinkUI/SwiftUIBindings example 4 ends

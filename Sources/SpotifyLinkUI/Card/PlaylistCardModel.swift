@@ -44,6 +44,8 @@ public final class PlaylistCardModel {
     /// Screenshot mode (`SpotifyServices.Configuration.screenshotMode`): covers shown as grey
     /// placeholders of their size.
     private let screenshotMode: Bool
+    /// What "Open in Spotify" passes first (a children's app's parental gate).
+    private let parentalGate: ParentalGateModel
     private var refreshTask: Task<Void, Never>?
     /// How long saved details stay, and how old they may be before ``load()`` refreshes them;
     /// ``refresh()`` always asks.
@@ -65,6 +67,7 @@ public final class PlaylistCardModel {
         self.clock = spotify.services.clock
         self.coverTransport = spotify.services.configuration.transport
         self.screenshotMode = spotify.services.configuration.screenshotMode
+        self.parentalGate = spotify.parentalGate
         self.retention = retention
     }
 
@@ -74,6 +77,21 @@ public final class PlaylistCardModel {
             return nil
         }
         return .playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration)
+    }
+
+    /// What VoiceOver reads for the cover: "Cover of the playlist Deep Work"; `nil` before the
+    /// card is read. Give it to the image's `accessibilityLabel`.
+    public var coverLabel: SpotifyMessage? {
+        card.map { .coverDescription(playlist: $0.metadata.name) }
+    }
+
+    /// What VoiceOver reads for ``summary``, in words: "50 tracks, 3 hours 20 minutes"; `nil` while
+    /// neither is known.
+    public var summaryLabel: SpotifyMessage? {
+        guard let metadata = card?.metadata, metadata.trackCount != nil || metadata.totalDuration != nil else {
+            return nil
+        }
+        return .playlistSummarySpoken(tracks: metadata.trackCount, duration: metadata.totalDuration)
     }
 
     /// "3 explicit songs": the songs Spotify marks explicit in the card's playlist, counted from the
@@ -97,9 +115,9 @@ public final class PlaylistCardModel {
 
     /// "Open in Spotify" for the card's playlist: the Spotify app, else `fallback` (the web player,
     /// or with `.appStore` Spotify's App Store page and no web player). `nil` before the card is
-    /// read.
+    /// read. With a parental gate, opening it asks an adult first.
     public func openInSpotify(fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
-        card.map { OpenInSpotify($0.metadata.reference, fallback: fallback) }
+        card.map { OpenInSpotify($0.metadata.reference, fallback: fallback).gated(by: parentalGate) }
     }
 
     /// Shows the saved card (dropping what is past the retention policy's limits), then refreshes

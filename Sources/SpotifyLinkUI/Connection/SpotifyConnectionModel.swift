@@ -56,6 +56,8 @@ public final class SpotifyConnectionModel {
     /// The client every other model calls Spotify through.
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
+    /// What an adult passes before the sign-in sheet opens (a children's app); `nil`, nothing.
+    private let parentalGate: ParentalGateModel?
     private var connectTask: Task<Void, Never>?
     /// The read of the sign-in stored at launch, started as the model is made; `nil` once done.
     private var storedSignInRead: Task<Void, Never>?
@@ -69,19 +71,23 @@ public final class SpotifyConnectionModel {
     /// registered in Spotify's dashboard (`myapp://spotify-callback`); a disconnect forgets the
     /// details `links` saved from Spotify.
     package convenience init(
-        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil
+        session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil,
+        parentalGate: ParentalGateModel? = nil
     ) {
-        self.init(session: session, client: client, redirectURI: redirectURI, links: links, beforeFollowing: nil)
+        self.init(
+            session: session, client: client, redirectURI: redirectURI, links: links, parentalGate: parentalGate,
+            beforeFollowing: nil)
     }
 
     /// A connection whose status follower awaits `beforeFollowing` before it acts on each change
     /// (tests make it late with it).
     package init(
         session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil,
-        beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
+        parentalGate: ParentalGateModel? = nil, beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
     ) {
         self.session = session
         self.links = links
+        self.parentalGate = parentalGate
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
         storedSignInRead = Task { [weak self] in
@@ -192,6 +198,11 @@ public final class SpotifyConnectionModel {
         signInCount += 1
         connectTask = Task {
             defer { connectTask = nil }
+            // A children's app: no sheet opens before an adult passes the gate.
+            if let parentalGate, !(await parentalGate.pass(.signIn)) {
+                phase = previous == .connecting ? .disconnected : previous
+                return
+            }
             do {
                 let (tokens, change) = try await signIn.signIn(session: session, adding: scopes, browser: browser)
                 _ = isNewer(change)

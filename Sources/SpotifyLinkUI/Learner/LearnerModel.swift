@@ -75,6 +75,7 @@ public final class LearnerModel {
     package init(spotify: SpotifyLink, topRange: TopItemsRange, pageSize: Int) {
         self.connection = spotify.connection
         self.client = spotify.client
+        self.parentalGate = spotify.parentalGate
         self.topRange = topRange
         self.pageSize = min(max(pageSize, 1), 50)
     }
@@ -129,8 +130,12 @@ public final class LearnerModel {
     }
 
     /// "Open in Spotify" for `track`: the Spotify app, else `fallback` (the web player, or
-    /// Spotify's App Store page); `nil` for a track without an ID (a local file).
+    /// Spotify's App Store page); `nil` for a track without an ID (a local file). With a parental
+    /// gate, opening it asks an adult first.
     public func openInSpotify(_ track: Track, fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
-        track.reference.map { OpenInSpotify($0, fallback: fallback) }
+        track.reference.map { OpenInSpotify($0, fallback: fallback).gated(by: parentalGate) }
     }
+
+    /// What "Open in Spotify" passes first (a children's app's parental gate).
+    private let parentalGate: ParentalGateModel
 }

@@ -23,6 +23,10 @@ public final class NowPlayingIndicatorModel {
     private var monitor: NowPlayingMonitor?
     private var followTask: Task<Void, Never>?
     private var routine: RoutineListening?
+    /// The routine's playlist, for "Open in Spotify".
+    private var routinePlaylist: SpotifyReference?
+    /// What "Open in Spotify" passes first (a children's app's parental gate).
+    private let parentalGate: ParentalGateModel
 
     /// An indicator that follows the player while `spotify` is connected, polling as `policy`
     /// allows: by default `NowPlayingMonitor.Polling.default`, within 30 calls an hour of listening
@@ -33,6 +37,13 @@ public final class NowPlayingIndicatorModel {
         self.client = spotify.client
         self.clock = spotify.services.clock
         self.policy = policy
+        self.parentalGate = spotify.parentalGate
+    }
+
+    /// "Open in Spotify" for the routine's playlist (``start(routine:)``): the Spotify app, else
+    /// `fallback`; `nil` without a routine. With a parental gate, opening it asks an adult first.
+    public func openInSpotify(fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
+        routinePlaylist.map { OpenInSpotify($0, fallback: fallback).gated(by: parentalGate) }
     }
 
     /// Whether to show the indicator at all.
@@ -78,6 +89,7 @@ public final class NowPlayingIndicatorModel {
         stop()
         summary = nil
         routine = playlist.map(RoutineListening.init(playlist:))
+        routinePlaylist = playlist
         guard connection.isConnected || !connection.isStoredSignInKnown else { return routine }
         let monitor = NowPlayingMonitor(client: client, policy: policy)
         self.monitor = monitor

@@ -62,6 +62,11 @@ public final class PlaylistPickerModel {
     private let client: SpotifyClient
     private let clock: any SpotifyClock
     private let search: PagedSearch<SimplifiedPlaylist>
+    /// What an adult passes before the account's playlists are listed (a children's app).
+    private let parentalGate: ParentalGateModel
+    /// Whether the gate was passed since the picker appeared (always, without a gate): nothing
+    /// is listed or searched before.
+    private var gatePassed = false
     private var searchTask: Task<Void, Never>?
     /// Spotify's results for the current text, as last shown.
     private var searchResults: [SimplifiedPlaylist] = []
@@ -77,6 +82,7 @@ public final class PlaylistPickerModel {
     package init(spotify: SpotifyLink, debounce: Duration, pageSize: Int = 10) {
         let client = spotify.client
         self.links = spotify.links
+        self.parentalGate = spotify.parentalGate
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock
@@ -85,8 +91,18 @@ public final class PlaylistPickerModel {
         }
     }
 
-    /// Shows the saved playlists, and when connected refreshes them from Spotify.
+    /// Shows the saved playlists, and when connected refreshes them from Spotify. With a parental
+    /// gate, an adult passes it first; refused, nothing is listed and the phase says why
+    /// (``SpotifyMessage/parentalGateReason(_:)``), and the next `appear()` asks again.
     public func appear() async {
+        gatePassed = !parentalGate.isEnabled || gatePassed
+        if !gatePassed { gatePassed = await parentalGate.pass(.choosePlaylist) }
+        guard gatePassed else {
+            library = []
+            results = []
+            phase = .failed(.parentalGateReason(.choosePlaylist))
+            return
+        }
         do {
             library = try await links.library()
         } catch is CancellationError {
@@ -116,8 +132,15 @@ public final class PlaylistPickerModel {
 
     /// Fetches the next page of Spotify's results for the current text.
     public func loadMore() async {
-        guard connection.isConnected else { return }
+        guard connection.isConnected, gatePassed || !parentalGate.isEnabled else { return }
         show(await search.loadMore { phase = .searching })
+    }
+
+    /// What VoiceOver reads for a row of ``results``: its name, owner, count and what the app can
+    /// read of it ("Deep Work, by Mira, 50 tracks, Songs and length").
+    public func accessibilityLabel(for playlist: LibraryPlaylist) -> SpotifyMessage {
+        .playlistRowSpoken(
+            name: playlist.name, owner: playlist.ownerName, tracks: playlist.trackCount, access: playlist.access)
     }
 
     /// Links `playlist` to `record` (replacing any earlier link) and returns its card.
@@ -137,6 +160,7 @@ public final class PlaylistPickerModel {
         search.reset()
         searchResults = []
         canLoadMore = false
+        guard gatePassed || !parentalGate.isEnabled else { return }
         showLocal()
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard connection.isConnected, !text.isEmpty else { return }

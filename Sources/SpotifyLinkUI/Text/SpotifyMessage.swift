@@ -80,6 +80,16 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// Search needs a connected Spotify account.
     case connectToSearch
 
+    // MARK: A children's app's parental gate
+
+    /// Why an adult is asked: to connect Spotify, to open Spotify, or to choose a playlist.
+    case parentalGateReason(ParentalGate.Purpose)
+    /// The gate's question: the product of two numbers from 2 to 9, written in words ("what is
+    /// seven times eight?"), answered in digits.
+    case parentalGateQuestion(Int, Int)
+    /// The last answer was wrong; a new question is asked.
+    case parentalGateWrongAnswer
+
     // MARK: Disconnecting
 
     /// What disconnecting does, for the confirmation dialog: the sign-in leaves `store`; every
@@ -134,6 +144,18 @@ public enum SpotifyMessage: Sendable, Hashable {
     case unavailablePlaylists(Int)
     /// A card's facts: "12 tracks · 48 min"; either may be unknown.
     case playlistSummary(tracks: Int?, duration: Duration?)
+
+    // MARK: Accessibility (what VoiceOver reads)
+
+    /// A playlist's cover, described: "Cover of the playlist Deep Work"; `nil`, the name unknown.
+    case coverDescription(playlist: String?)
+    /// A card's facts as they are read aloud, in words: "12 tracks, 48 minutes".
+    case playlistSummarySpoken(tracks: Int?, duration: Duration?)
+    /// A picker row read aloud: its name, owner, count and what the app can read of it.
+    case playlistRowSpoken(name: String, owner: String?, tracks: Int?, access: PlaylistAccess?)
+    /// A button to Spotify read aloud: the guidelines' words in sentence case ("Open Spotify"), not
+    /// the capitals they are shown in.
+    case spotifyButtonSpoken(OpenInSpotify.Label)
 
     // MARK: What this app may do (the capability report)
 

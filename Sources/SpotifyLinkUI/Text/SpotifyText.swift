@@ -143,6 +143,32 @@ public struct SpotifyText: Sendable {
         case .playlistDetailsPending: return "Details will appear once Spotify has been reached."
         case .playlistDetailsNeedConnection:
             return "Connect Spotify to see this playlist again. It still opens in Spotify."
+        case .coverDescription(let name?): return "Cover of the playlist \(name)"
+        case .coverDescription(nil): return "Playlist cover"
+        case .playlistSummarySpoken(let tracks, let length):
+            let parts = [tracks.map { "\($0) track\($0 == 1 ? "" : "s")" }, length.map(Self.englishSpokenDuration)]
+                .compactMap { $0 }
+            return parts.isEmpty ? "Track count and duration unknown" : parts.joined(separator: ", ")
+        case .playlistRowSpoken(let name, let owner, let tracks, let access):
+            let parts = [
+                name, owner.map { "by \($0)" }, tracks.map { "\($0) track\($0 == 1 ? "" : "s")" },
+                access.map { english(.playlistAccess($0)) },
+            ]
+            return parts.compactMap { $0 }.joined(separator: ", ")
+        case .spotifyButtonSpoken(let label):
+            switch label {
+            case .openSpotify: return "Open Spotify"
+            case .playOnSpotify: return "Play on Spotify"
+            case .listenOnSpotify: return "Listen on Spotify"
+            case .getSpotifyFree: return "Get Spotify free"
+            }
+        case .parentalGateReason(.signIn): return "A grown-up is needed to connect Spotify."
+        case .parentalGateReason(.openSpotify): return "A grown-up is needed to open Spotify."
+        case .parentalGateReason(.choosePlaylist): return "A grown-up is needed to choose a playlist."
+        case .parentalGateQuestion(let first, let second):
+            return "For a grown-up: what is \(Self.englishNumber(first)) times \(Self.englishNumber(second))? "
+                + "Type the answer in numbers."
+        case .parentalGateWrongAnswer: return "That isn't right. Here is another question."
         case .explicitSongs(let count): return count == 1 ? "1 explicit song" : "\(count) explicit songs"
         case .explicitItem: return "Explicit"
         case .noExplicitSongsFilter: return "No explicit songs"
@@ -209,6 +235,38 @@ public struct SpotifyText: Sendable {
         case "user-library-read": "see your saved songs"
         case "user-top-read": "see your top songs and artists"
         default: "use “\(scope)”"
+        }
+    }
+
+    /// A length as it is read aloud: "48 minutes", "2 hours 50 minutes", "1 hour".
+    private static func englishSpokenDuration(_ duration: Duration) -> String {
+        let minutes = Int((max(duration.seconds, 0) / 60).rounded())
+        let hours = minutes / 60
+        let rest = minutes % 60
+        let hourText = "\(hours) hour\(hours == 1 ? "" : "s")"
+        let minuteText = "\(rest) minute\(rest == 1 ? "" : "s")"
+        if hours == 0 { return minuteText }
+        return rest == 0 ? hourText : hourText + " " + minuteText
+    }
+
+    /// A number of the gate's questions in words: "seven"; digits past twenty.
+    private static func englishNumber(_ number: Int) -> String {
+        let words = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+        ]
+        return words.indices.contains(number) ? words[number] : "\(number)"
+    }
+
+    /// A number of the gate's questions in kanji: "七"; digits past twenty.
+    private static func japaneseNumber(_ number: Int) -> String {
+        let digits = ["〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
+        switch number {
+        case 0...9: return digits[number]
+        case 10: return "十"
+        case 11...19: return "十" + digits[number - 10]
+        case 20: return "二十"
+        default: return "\(number)"
         }
     }
 
@@ -282,6 +340,23 @@ public struct SpotifyText: Sendable {
         case .playlistDetailsPending: return "Spotifyに接続すると詳細が表示されます。"
         case .playlistDetailsNeedConnection:
             return "このプレイリストをもう一度表示するには、Spotifyに接続してください。Spotifyでは引き続き開けます。"
+        case .coverDescription(let name?): return "プレイリスト「\(name)」のカバー"
+        case .coverDescription(nil): return "プレイリストのカバー"
+        case .playlistSummarySpoken(let tracks, let length):
+            let parts = [tracks.map { "\($0)曲" }, length.map(duration)].compactMap { $0 }
+            return parts.isEmpty ? "曲数と再生時間は不明です" : parts.joined(separator: "、")
+        case .playlistRowSpoken(let name, let owner, let tracks, let access):
+            let parts = [
+                name, owner.map { "作成者 \($0)" }, tracks.map { "\($0)曲" }, access.map { japanese(.playlistAccess($0)) },
+            ]
+            return parts.compactMap { $0 }.joined(separator: "、")
+        case .spotifyButtonSpoken(let label): return japanese(.spotifyButton(label))
+        case .parentalGateReason(.signIn): return "Spotifyに接続するには、保護者の確認が必要です。"
+        case .parentalGateReason(.openSpotify): return "Spotifyを開くには、保護者の確認が必要です。"
+        case .parentalGateReason(.choosePlaylist): return "プレイリストを選ぶには、保護者の確認が必要です。"
+        case .parentalGateQuestion(let first, let second):
+            return "保護者の方へ：\(Self.japaneseNumber(first))かける\(Self.japaneseNumber(second))はいくつですか？答えを数字で入力してください。"
+        case .parentalGateWrongAnswer: return "正しくありません。別の問題です。"
         case .explicitSongs(let count): return "不適切な表現を含む曲：\(count)曲"
         case .explicitItem: return "不適切な表現を含む"
         case .noExplicitSongsFilter: return "不適切な表現を含む曲を除く"
@@ -378,9 +453,14 @@ extension SpotifyMessage {
             .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
             .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100), .playlistDetailsNeedConnection,
             .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable,
+            .parentalGateQuestion(7, 8), .parentalGateWrongAnswer, .coverDescription(playlist: "Deep Work"),
+            .coverDescription(playlist: nil), .playlistSummarySpoken(tracks: 12, duration: .seconds(2880)),
+            .playlistRowSpoken(name: "Deep Work", owner: "Mira", tracks: 50, access: .complete),
         ] + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButton)
             + PlaylistAccess.allCases.map(SpotifyMessage.playlistAccess)
             + SongTime.Reason.allCases.map(SpotifyMessage.songTimeUnknown)
+            + ParentalGate.Purpose.allCases.map(SpotifyMessage.parentalGateReason)
+            + OpenInSpotify.Label.allCases.map(SpotifyMessage.spotifyButtonSpoken)
     }
 
     /// A number per case (and per reason of an ended sign-in), from an exhaustive switch: adding a
@@ -455,9 +535,22 @@ extension SpotifyMessage {
         case .explicitItem: 65
         case .noExplicitSongsFilter: 66
         case .accountTypeNotAvailable: 67
+        case .parentalGateReason(.signIn): 68
+        case .parentalGateReason(.openSpotify): 69
+        case .parentalGateReason(.choosePlaylist): 70
+        case .parentalGateQuestion: 71
+        case .parentalGateWrongAnswer: 72
+        case .coverDescription(.some): 73
+        case .coverDescription(nil): 74
+        case .playlistSummarySpoken: 75
+        case .playlistRowSpoken: 76
+        case .spotifyButtonSpoken(.openSpotify): 77
+        case .spotifyButtonSpoken(.playOnSpotify): 78
+        case .spotifyButtonSpoken(.listenOnSpotify): 79
+        case .spotifyButtonSpoken(.getSpotifyFree): 80
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 68
+    package static let coverageCount = 81
 }

@@ -63,6 +63,8 @@ public final class TrackSearchModel {
     private let connection: SpotifyConnectionModel
     private let clock: any SpotifyClock
     private let search: PagedSearch<Track>
+    /// What "Open in Spotify" passes first (a children's app's parental gate).
+    private let parentalGate: ParentalGateModel
     private var searchTask: Task<Void, Never>?
 
     /// The song search through `spotify`'s client, while it is connected
@@ -76,6 +78,7 @@ public final class TrackSearchModel {
         let client = spotify.client
         self.connection = spotify.connection
         self.clock = spotify.services.clock
+        self.parentalGate = spotify.parentalGate
         self.search = PagedSearch(pageSize: 10, debounce: debounce, clock: clock) { text, limit, offset in
             try await client.searchTracks(text, limit: limit, offset: offset)
         }
@@ -87,9 +90,10 @@ public final class TrackSearchModel {
     }
 
     /// "Open in Spotify" for `track`: the Spotify app, else `fallback` (the web player, or
-    /// Spotify's App Store page); `nil` for a track without an ID (a local file).
+    /// Spotify's App Store page); `nil` for a track without an ID (a local file). With a parental
+    /// gate, opening it asks an adult first.
     public func openInSpotify(_ track: Track, fallback: OpenInSpotify.Fallback = .webPlayer) -> OpenInSpotify? {
-        track.reference.map { OpenInSpotify($0, fallback: fallback) }
+        track.reference.map { OpenInSpotify($0, fallback: fallback).gated(by: parentalGate) }
     }
 
     private func queryChanged() {

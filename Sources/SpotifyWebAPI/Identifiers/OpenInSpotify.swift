@@ -72,6 +72,9 @@ public struct OpenInSpotify: Hashable, Sendable {
     public var fallback: Fallback
     /// The content link's `~campaign`: the app's bundle ID, as Spotify's page asks.
     public var campaign: String?
+    /// What must pass before anything opens (a children's app's parental gate); not part of what
+    /// the link is, so two links to the same item are equal whatever their gate.
+    package var gate: (@Sendable () async -> Bool)?
 
     /// "Open in Spotify" for `reference`, with `fallback` when the app is missing; `campaign` is the
     /// app's bundle ID (the main bundle's by default).
@@ -135,7 +138,8 @@ public struct OpenInSpotify: Hashable, Sendable {
     }
 
     /// Tries each of ``urls`` with `open` until one is accepted; returns the URL that opened, or
-    /// `nil` when none did.
+    /// `nil` when none did. A link made by a model of an app with a parental gate asks the gate
+    /// first, and opens nothing (returns `nil`) unless an adult passes it.
     ///
     /// - Parameters:
     ///   - isolation: the caller's actor, on which `open` runs (the main actor, for a view's
@@ -146,7 +150,18 @@ public struct OpenInSpotify: Hashable, Sendable {
     public func open(
         isolation: isolated (any Actor)? = #isolation, _ open: (URL) async -> Bool
     ) async -> URL? {
+        if let gate, !(await gate()) { return nil }
         for url in urls where await open(url) { return url }
         return nil
+    }
+
+    public static func == (lhs: OpenInSpotify, rhs: OpenInSpotify) -> Bool {
+        lhs.reference == rhs.reference && lhs.fallback == rhs.fallback && lhs.campaign == rhs.campaign
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reference)
+        hasher.combine(fallback)
+        hasher.combine(campaign)
     }
 }
