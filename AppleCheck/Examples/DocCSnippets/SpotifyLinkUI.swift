@@ -57,15 +57,16 @@ struct ParentalGateSheet: View {
 }
 // SpotifyLinkUI/ChildrensApps example 2 ends
 
-struct ParentalGateRoot: View {
+// SpotifyLinkUI/ChildrensApps example 3 begins
+struct RoutinesRoot: View {
     let spotify: SpotifyLink
+    @Bindable var gate: ParentalGateModel   // spotify.parentalGate
     var body: some View {
         Text("Routines")
-            .sheet(isPresented: Binding(get: { spotify.parentalGate.challenge != nil }, set: { if !$0 { spotify.parentalGate.cancel() } })) {
-                ParentalGateSheet(spotify: spotify)
-            }
+            .sheet(isPresented: $gate.isAsking) { ParentalGateSheet(spotify: spotify) }
     }
 }
+// SpotifyLinkUI/ChildrensApps example 3 ends
 
 // SpotifyLinkUI/SwiftUIBindings example 4 begins
 struct DisconnectButton: View {

@@ -7,6 +7,7 @@
 // of the views and the modifiers are `nonisolated` (a helper outside the main actor may build a
 // `Text`), and `body` is main-actor.
 @_exported public import Foundation  // through UIKit or AppKit, as Apple's SwiftUI
+@_exported public import Observation  // SwiftUI re-exports Observation (`@Observable` needs no import of its own)
 
 #if os(iOS)
     @_exported public import UIKit
@@ -207,6 +208,24 @@ public struct EnvironmentValues {
     public var scenePhase: ScenePhase { fatalError("stand-in") }
 }
 
+/// https://developer.apple.com/documentation/swiftui/bindable (iOS 17, macOS 14): bindings to the
+/// properties of an `@Observable` object, `$object.property`.
+@available(iOS 17.0, macOS 14.0, *)
+@dynamicMemberLookup @propertyWrapper public struct Bindable<Value> {
+    /// https://developer.apple.com/documentation/swiftui/bindable/init(wrappedvalue:) (iOS 17, macOS 14)
+    public init(wrappedValue: Value) where Value: AnyObject & Observable {}
+    /// https://developer.apple.com/documentation/swiftui/bindable/init(_:) (iOS 17, macOS 14)
+    public init(_ wrappedValue: Value) where Value: AnyObject & Observable {}
+    /// https://developer.apple.com/documentation/swiftui/bindable/wrappedvalue (iOS 17, macOS 14)
+    public var wrappedValue: Value { get { fatalError("stand-in") } set {} }
+    /// https://developer.apple.com/documentation/swiftui/bindable/projectedvalue (iOS 17, macOS 14)
+    public var projectedValue: Bindable<Value> { self }
+    /// https://developer.apple.com/documentation/swiftui/bindable/subscript(dynamicmember:) (iOS 17, macOS 14)
+    public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Subject>) -> Binding<Subject> {
+        fatalError("stand-in")
+    }
+}
+
 /// https://developer.apple.com/documentation/swiftui/environment (iOS 13, macOS 10.15)
 @propertyWrapper public struct Environment<Value> {
     public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
@@ -242,5 +261,16 @@ extension View {
     @available(iOS 15.0, macOS 12.0, *)
     nonisolated public func confirmationDialog<A: View>(
         _ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> A
+    ) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:message:)-2s7pz
+    /// (iOS 15, macOS 12; that page is the LocalizedStringKey title's, the String title's overload
+    /// has the same availability)
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func confirmationDialog<S: StringProtocol, A: View, M: View>(
+        _ title: S, isPresented: Binding<Bool>, @ViewBuilder actions: () -> A, @ViewBuilder message: () -> M
+    ) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:) (iOS 13, macOS 10.15)
+    nonisolated public func sheet<Content: View>(
+        isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
     ) -> StandInView { StandInView() }
 }

@@ -35,6 +35,12 @@ public final class ParentalGateModel {
     /// Set after a wrong answer (``SpotifyMessage/parentalGateWrongAnswer``), cleared by the next
     /// question's right answer or by a new challenge.
     public private(set) var note: SpotifyMessage?
+    /// Whether a question is shown: a sheet binds to it (`.sheet(isPresented: $gate.isAsking)` of a
+    /// `@Bindable` gate). Set to `false` (the sheet dismissed), the gate closes, as ``cancel()``.
+    public var isAsking: Bool {
+        get { challenge != nil }
+        set { if !newValue { cancel() } }
+    }
     /// Whether a gate is set: with none, every moment passes and ``challenge`` stays `nil`.
     public var isEnabled: Bool { gate != nil }
 
