@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third; the
+// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third and fourth; the
 // first two are SwiftUIBindingsApp/App.swift and README example 2) and ChildrensApps.md, as an
 // app's code (see PlaylistLinks-GettingStarted.swift).
 import SpotifyLinkUI
@@ -19,11 +19,11 @@ struct OpenInSpotifyRow: View {
 }
 
 @MainActor func bindingsPreview() {
-    // SpotifyLinkUI/SwiftUIBindings example 3 begins
+    // SpotifyLinkUI/SwiftUIBindings example 4 begins
     let spotify = SpotifyLink.preview()
     let card = spotify.card(for: SpotifyServices.previewRecord)   // "Deep Work", 50 tracks, saved
     let nowPlaying = spotify.nowPlaying()                          // "さくら色の朝" playing
-    // SpotifyLinkUI/SwiftUIBindings example 3 ends
+    // SpotifyLinkUI/SwiftUIBindings example 4 ends
     _ = (card, nowPlaying)
 }
 
@@ -68,7 +68,7 @@ struct RoutinesRoot: View {
 }
 // SpotifyLinkUI/ChildrensApps example 3 ends
 
-// SpotifyLinkUI/SwiftUIBindings example 4 begins
+// SpotifyLinkUI/SwiftUIBindings example 3 begins
 struct DisconnectButton: View {
     let spotify: SpotifyLink
     @State private var asking = false
@@ -86,4 +86,4 @@ struct DisconnectButton: View {
             }
     }
 }
-// SpotifyLinkUI/SwiftUIBindings example 4 ends
+// SpotifyLinkUI/SwiftUIBindings example 3 ends
