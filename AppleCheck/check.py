@@ -50,7 +50,7 @@ STAND_INS = os.path.join(HERE, "StandIns")
 # The library product an iOS app adds; its targets (and theirs) are what the check compiles.
 APP_PRODUCT = "SpotifyLinkUI"
 # The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
-EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets"]
+EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets", "JournalUITests"]
 
 
 def fail(message):
@@ -72,7 +72,7 @@ def run(command, what, check=True):
 
 
 # Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
-STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin"]
+STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest"]
 
 
 def not_transcribed(output):
@@ -775,7 +775,8 @@ def build_dependencies(sdk, linux_modules):
 
 def build_stand_ins(sdk):
     platform_framework = "UIKit" if sdk.platform == "ios" else "AppKit"
-    order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI"]
+    order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
+             "XCTest"]
     for module in order:
         folder = os.path.join(STAND_INS, module)
         files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))

@@ -53,6 +53,11 @@ PROBES = [
      "        }\n",
      "        try await web.authenticate(using: url, callback: callback.webAuthentication, additionalHeaderFields: [:])\n",
      r"is only available in iOS 17\.4 or newer"),
+    ("the example UI test off the main actor (XCUIApplication is main-actor)", "ios",
+     "AppleCheck/Examples/JournalUITests/JournalUITests.swift",
+     "    @MainActor\n    final class JournalUITests: XCTestCase {\n",
+     "    final class JournalUITests: XCTestCase {\n",
+     r"main actor-isolated"),
     # -- a newer runtime feature ------------------------------------------------------------
     ("a typed-throws function type used as a value", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,

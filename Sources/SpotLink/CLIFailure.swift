@@ -9,6 +9,16 @@ import SpotifyWebAPI
 /// A failure mapped to the documented exit codes: 1 failure, 2 usage, 3 sign-in needed,
 /// 4 rate limited, 5 offline.
 struct CLIFailure: Error {
+    /// Whether `error` says Spotify (its Web API or its accounts service) could not be reached:
+    /// exit code 5, the failures a command that has something saved shows offline instead.
+    static func isUnreachable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SpotifyAPIError: error.code == .transport
+        case let error as OAuthError: error.code == .transient
+        default: false
+        }
+    }
+
     var message: String
     var exitCode: Int32
     var isKnown = true

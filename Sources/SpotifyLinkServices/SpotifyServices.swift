@@ -187,6 +187,35 @@ public final class SpotifyServices: Sendable {
             return configuration
         }
 
+        /// The launch environment variable that points an app at the Spotify emulator for a UI
+        /// test run: `SPOTIFYLINK_EMULATOR_URL`, an `http` address on this machine (the simulator
+        /// shares the Mac's `127.0.0.1`).
+        public static let emulatorEnvironmentKey = "SPOTIFYLINK_EMULATOR_URL"
+
+        /// This configuration, or, when a UI test launched the app with
+        /// ``emulatorEnvironmentKey`` set to the address of a `spotify-emulator` on this machine,
+        /// the emulator's: the same client ID, redirect URI, gate, retention and screenshot mode,
+        /// with the sign-in and the data in memory, so every launch starts signed out and empty.
+        /// An address that is not `http` on `127.0.0.1`, `::1` or `localhost` is ignored: a launch
+        /// environment can never send the app's sign-in anywhere else.
+        ///
+        /// ```swift
+        /// @State private var spotify = SpotifyLink(
+        ///     SpotifyLink.Configuration(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback").forUITests())
+        /// ```
+        public func forUITests(environment: [String: String] = ProcessInfo.processInfo.environment) -> Configuration {
+            guard let text = environment[Self.emulatorEnvironmentKey], let url = URL(string: text),
+                url.scheme == "http", let host = url.host, ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host)
+            else { return self }
+            var emulated = Configuration.emulator(
+                url: url, clientID: clientID, redirectURI: redirectURI, clock: clock, transport: transport)
+            emulated.retention = retention
+            emulated.screenshotMode = screenshotMode
+            emulated.parentalGate = parentalGate
+            emulated.logger = logger
+            return emulated
+        }
+
         /// The data folder's default name: the app's bundle identifier on macOS, where Application
         /// Support is shared by every app that is not sandboxed (two Mac apps built on this package
         /// never share links); "SpotifyLink" elsewhere (an iOS app's container is its own).

@@ -92,8 +92,23 @@ extension SpotLinkCommandTests {
                 #expect(offlineCard.stdout.contains("Deep Work") && offlineCard.stdout.contains("50 tracks"))
                 var later = cli
                 later.extraEnvironment["SPOTLINK_CLOCK_OFFSET_SECONDS"] = "3700"
+                // Offline, `playlists` and `status` say what they know, and that it is what was saved
+                // (issue 69 §4; `playlists` exited 5 with nothing).
                 let offline = try await later.run(["playlists"] + common)
-                #expect(offline.status == 5, "\(offline.stderr)")
+                #expect(offline.status == 0, "\(offline.stderr)")
+                #expect(
+                    offline.stdout.contains("Spotify can't be reached; showing the playlists saved"),
+                    "\(offline.stdout)")
+                #expect(offline.stdout.contains("Deep Work"), "\(offline.stdout)")
+                let offlineJSON = try await later.run(["playlists", "--json"] + common)
+                #expect(offlineJSON.stdout.contains(#""offline":true"#), "\(offlineJSON.stdout)")
+                let offlineStatus = try await later.run(["status"] + common)
+                #expect(offlineStatus.status == 0, "\(offlineStatus.stderr)")
+                #expect(
+                    offlineStatus.stdout.contains("Signed in as Emulator User at")
+                        && offlineStatus.stdout.contains("as saved: Spotify can't be reached"),
+                    "\(offlineStatus.stdout)")
+                #expect(offlineStatus.stdout.contains("Requests to Spotify: "), "\(offlineStatus.stdout)")
 
                 emulator = try await emulator.restarted()
                 let export = cli.home.appendingPathComponent("links.json").path

@@ -12,6 +12,46 @@ import Testing
 @MainActor
 @Suite("One composition root: SpotifyServices")
 struct ServicesTests {
+    /// A UI test launches the app with `SPOTIFYLINK_EMULATOR_URL` (issue 69 §2): the app's own
+    /// configuration becomes the emulator's, in memory, keeping the app's client, redirect and
+    /// gate, and signs in against it; an address off this machine is ignored.
+    @Test func aUITestLaunchPointsTheAppAtTheEmulator() async throws {
+        var emulatorConfiguration = EmulatorConfiguration()
+        emulatorConfiguration.clients = [.init(id: "journal-app", redirectURIs: ["journal://spotify-callback"])]
+        let emulator = try await EmulatorServer.startForTest(emulatorConfiguration)
+        do {
+            var app = SpotifyServices.Configuration(clientID: "journal-app", redirectURI: "journal://spotify-callback")
+            app.parentalGate = .question
+            app.screenshotMode = true
+            #expect(app.forUITests(environment: [:]).server == .live)
+            for ignored in [
+                "https://example.com", "http://192.168.1.20:8080", "http://127.0.0.1.example.com:8080", "not a url",
+                "file:///tmp/x",
+            ] {
+                let kept = app.forUITests(environment: [SpotifyServices.Configuration.emulatorEnvironmentKey: ignored])
+                #expect(kept.server == .live, "\(ignored) was followed")
+                #expect(kept.storage == .folder)
+            }
+            let launched = app.forUITests(environment: [
+                SpotifyServices.Configuration.emulatorEnvironmentKey: emulator.baseURL.absoluteString
+            ])
+            #expect(launched.server == .emulator(url: emulator.baseURL))
+            #expect(launched.clientID == "journal-app" && launched.redirectURI == "journal://spotify-callback")
+            #expect(launched.storage == .memory && launched.tokenStore.kind == .memory)
+            #expect(launched.screenshotMode && launched.parentalGate != nil)
+            let services = SpotifyServices(launched)
+            try await BrowserSignIn(redirectURI: launched.redirectURI).run(session: services.session) { url, _ in
+                try await ConsentBrowser().callback(for: url)
+            }
+            #expect(await services.session.status == .signedIn)
+            #expect(try await services.client.currentUser().id == "emu-user")
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+        await emulator.stop()
+    }
+
     /// Signs in, spends requests, links a playlist and reads its card through the emulator variant,
     /// then finds that nothing reached the data folder.
     @Test func theEmulatorVariantSignsInLinksAndReadsACardWithNothingOnDisk() async throws {

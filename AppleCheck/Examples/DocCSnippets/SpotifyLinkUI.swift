@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third and fourth; the
-// first two are SwiftUIBindingsApp/App.swift and README example 2) and ChildrensApps.md, as an
-// app's code (see PlaylistLinks-GettingStarted.swift).
+// first two are SwiftUIBindingsApp/App.swift and README example 2), ChildrensApps.md and UITests.md
+// (its first; its second is JournalUITests/), as an app's code (see PlaylistLinks-GettingStarted.swift).
 import SpotifyLinkUI
 import SwiftUI
 
@@ -87,3 +87,11 @@ struct DisconnectButton: View {
     }
 }
 // SpotifyLinkUI/SwiftUIBindings example 3 ends
+
+@MainActor func uiTestLaunch() -> SpotifyLink {
+    // SpotifyLinkUI/UITests example 1 begins
+    let spotify = SpotifyLink(
+        SpotifyLink.Configuration(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback").forUITests())
+    // SpotifyLinkUI/UITests example 1 ends
+    return spotify
+}

@@ -311,8 +311,17 @@ struct Status: AsyncParsableCommand {
         }
         let client = spotify.client
         let limits = await RequestReport(client: client)
-        // During a cooldown nothing is sent, not even to ask who is signed in.
-        let user = limits.cooldown == nil ? try await client.currentUser() : nil
+        // During a cooldown nothing is sent, not even to ask who is signed in; offline, what is
+        // saved is shown and said so.
+        var offline = false
+        var user: CurrentUser?
+        if limits.cooldown == nil {
+            do {
+                user = try await client.currentUser()
+            } catch  where CLIFailure.isUnreachable(error) {
+                offline = true
+            }
+        }
         if let user { try await session.remember(user) }
         let account = try await session.tokens()?.account
         let warning = try await session.daysUntilSignInEnds().map { days in
@@ -331,13 +340,19 @@ struct Status: AsyncParsableCommand {
                     signInExpiresAt: ISO8601DateFormatter().string(from: tokens.signInExpiresAt),
                     issuer: context.server.issuer, cooldown: limits.cooldownJSON, requests: limits.requestsJSON,
                     learnedLimit: limits.learnedJSON,
-                    quotaShare: StatusJSON.Share(share)))
+                    quotaShare: StatusJSON.Share(share), offline: offline))
             return
         }
         if let user {
             Output.line(
                 "Signed in as \(Output.bold(TerminalText(user.name))) (\(TerminalText(user.id))) at \(context.server.issuer)"
             )
+        } else if offline {
+            // What the sign-in saved of the account, said as such.
+            let saved = account.map { "\(TerminalText($0.displayName ?? $0.userID)) " } ?? ""
+            Output.line(
+                "Signed in as \(saved)at \(context.server.issuer) "
+                    + "(as saved: Spotify can't be reached; what follows is this device's own record)")
         } else {
             Output.line("Signed in at \(context.server.issuer) (who is not asked while the cooldown lasts)")
         }
@@ -560,9 +575,11 @@ private struct StatusJSON: Encodable {
     /// The limit learned from Spotify's refusals: `null` when it has not refused in 30 days.
     @Nullable var learnedLimit: RequestReport.LearnedJSON?
     let quotaShare: Share
+    /// Whether Spotify could not be reached: the user is the one the sign-in saved.
+    let offline: Bool
 
     enum CodingKeys: String, CodingKey {
-        case user, scopes, store, issuer, cooldown, requests
+        case user, scopes, store, issuer, cooldown, requests, offline
         case learnedLimit = "learned_limit"
         case accountID = "account_id", displayName = "display_name"
         case accessTokenExpiresAt = "access_token_expires_at", signedInDaysAgo = "signed_in_days_ago"

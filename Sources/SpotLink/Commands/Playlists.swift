@@ -24,12 +24,20 @@ struct Playlists: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global)
         let (session, client) = try await signedIn(context)
-        let library = try await client.allMyPlaylists()
         let links = try context.links()
-        try await links.replaceLibrary(library.items, userID: try await session.tokens()?.account?.userID)
+        // Spotify out of reach: the list saved by the last listing, said so (the picker's copy).
+        var offline = false
+        var unavailable = 0
+        do {
+            let library = try await client.allMyPlaylists()
+            try await links.replaceLibrary(library.items, userID: try await session.tokens()?.account?.userID)
+            // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
+            unavailable = library.nullCount + library.undecodableCount
+        } catch  where CLIFailure.isUnreachable(error) {
+            guard try await !links.library().isEmpty else { throw error }
+            offline = true
+        }
         let shown = try await links.filterLibrary(filter ?? "")
-        // Spotify lists a playlist it no longer serves as `null`: skipped, and said.
-        let unavailable = library.nullCount + library.undecodableCount
         if global.json {
             Output.json(
                 LibraryJSON(
@@ -38,8 +46,11 @@ struct Playlists: AsyncParsableCommand {
                             id: $0.id.rawValue, name: $0.name, tracks: $0.trackCount, owner: $0.ownerName,
                             access: $0.access?.rawValue)
                     },
-                    unavailable: unavailable))
+                    unavailable: unavailable, offline: offline))
             return
+        }
+        if offline {
+            Output.line(Output.dim("Spotify can't be reached; showing the playlists saved when it last listed them."))
         }
         defer {
             if unavailable > 0 {
@@ -152,6 +163,8 @@ private struct LibraryJSON: Encodable {
 
     let playlists: [Playlist]
     let unavailable: Int
+    /// Whether Spotify could not be reached, and the list is the one saved by the last listing.
+    let offline: Bool
 }
 
 /// `playlist show --json`: the details, and with the entries read, each entry.
