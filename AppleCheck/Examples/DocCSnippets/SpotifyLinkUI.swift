@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third and fourth; the
+// The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third to fifth; the
 // first two are SwiftUIBindingsApp/App.swift and README example 2), ChildrensApps.md and UITests.md
 // (its first; its second is JournalUITests/), as an app's code (see PlaylistLinks-GettingStarted.swift).
 import SpotifyLinkUI
@@ -19,11 +19,11 @@ struct OpenInSpotifyRow: View {
 }
 
 @MainActor func bindingsPreview() {
-    // SpotifyLinkUI/SwiftUIBindings example 4 begins
+    // SpotifyLinkUI/SwiftUIBindings example 5 begins
     let spotify = SpotifyLink.preview()
     let card = spotify.card(for: SpotifyServices.previewRecord)   // "Deep Work", 50 tracks, saved
     let nowPlaying = spotify.nowPlaying()                          // "さくら色の朝" playing
-    // SpotifyLinkUI/SwiftUIBindings example 4 ends
+    // SpotifyLinkUI/SwiftUIBindings example 5 ends
     _ = (card, nowPlaying)
 }
 
@@ -94,4 +94,28 @@ struct DisconnectButton: View {
         SpotifyLink.Configuration(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback").forUITests())
     // SpotifyLinkUI/UITests example 1 ends
     return spotify
+}
+
+/// The routine app's record as a SwiftData model keeps it (the `@Model` class is the app's own):
+/// a stable key for its link, and SchemaV6's three fields.
+struct RoutineRecord {
+    var linkKey = UUID()
+    var spotifyPlaylistID: String?
+    var spotifyPlaylistName: String?
+    var spotifyPlaylistImageURL: String?
+}
+
+@MainActor func swiftDataRecord(_ routine: RoutineRecord, spotify: SpotifyLink) async throws {
+    // SpotifyLinkUI/SwiftUIBindings example 4 begins
+    let record = RecordID(namespace: "routine", id: routine.linkKey.uuidString)
+    // The record deleted: keep what an undo needs.
+    let removed = try await spotify.links.removeLinkForUndo(for: record)
+    // The delete undone: the same link, linked at the same time.
+    if let removed { try await spotify.links.undoRemoval(removed) }
+    // An earlier schema's fields, at launch: a record linked already keeps its link.
+    if let id = routine.spotifyPlaylistID {
+        try await spotify.links.migrateLegacyLink(
+            record, playlistID: id, name: routine.spotifyPlaylistName, imageURL: routine.spotifyPlaylistImageURL)
+    }
+    // SpotifyLinkUI/SwiftUIBindings example 4 ends
 }

@@ -74,6 +74,59 @@ public struct LinkedPlaylists: Sendable {
         try await store.removeLink(for: record)
     }
 
+    /// Removes the link of `record` and returns it, for the app's undo of a deleted record:
+    /// ``undoRemoval(_:)`` brings it back as it was. `nil` when the record had no link. What is
+    /// saved of the playlist stays, as ``removeLink(for:)`` leaves it.
+    public func removeLinkForUndo(for record: RecordID) async throws -> PlaylistLink? {
+        guard let link = try await store.link(for: record) else { return nil }
+        try await store.removeLink(for: record)
+        return link
+    }
+
+    /// Brings back a link ``removeLinkForUndo(for:)`` removed: the same playlist, linked at the same
+    /// time, with what is still saved of it (a cover and details the retention policy or a
+    /// disconnect did not drop meanwhile). A link the record was given since wins: the record was
+    /// linked again after the delete, and the undo leaves that choice alone.
+    public func undoRemoval(_ link: PlaylistLink) async throws {
+        try link.record.check()
+        _ = try await store.restore(links: [link], metadata: [], replacingNewer: false)
+    }
+
+    /// Links `record` to the playlist an earlier version of the app kept in fields of its own
+    /// records, as the routine app's SchemaV6 keeps `spotifyPlaylistID`, `spotifyPlaylistName` and
+    /// `spotifyPlaylistImageURL`: the ID (or a link or URI), and the name and cover URL as saved
+    /// details, temporary from now under the retention policy, until a refresh reads the rest. Run it
+    /// for every record at each launch until the fields are gone: a record already linked keeps its
+    /// link, so a second run changes nothing, and the app's fields are never read again once migrated.
+    /// - Returns: whether a link was made; `false` when the record was linked already.
+    /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` when `playlistID` names no
+    ///   playlist (the fields stay for the app to keep or clear).
+    @discardableResult
+    public func migrateLegacyLink(
+        _ record: RecordID, playlistID: String, name: String?, imageURL: String?
+    ) async throws -> Bool {
+        let id: SpotifyID
+        do {
+            id = try SpotifyReference(parsing: playlistID, expecting: .playlist).id
+        } catch {
+            throw PlaylistLinksError(
+                code: .invalidArgument,
+                message:
+                    "The saved playlist ID of \(record) is not a Spotify playlist's (a 22-character ID, a link or a URI).",
+                underlying: error)
+        }
+        guard try await store.link(for: record) == nil else { return false }
+        let cover = imageURL.flatMap(URL.init(string:)).flatMap { $0.scheme == "https" ? $0 : nil }
+        let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await edit(id, linking: record, ifEpoch: nil) { cached in
+            var metadata = cached ?? PlaylistMetadata(id: id)
+            if metadata.name == nil, let name, !name.isEmpty { metadata.name = name }
+            if metadata.coverURL == nil, let cover { metadata.coverURL = cover }
+            return metadata
+        }
+        return true
+    }
+
     /// The link of `record`, if any.
     public func link(for record: RecordID) async throws -> PlaylistLink? {
         try await store.link(for: record)

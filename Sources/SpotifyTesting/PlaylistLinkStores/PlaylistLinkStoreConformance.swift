@@ -63,6 +63,8 @@ public enum PlaylistLinkStoreConformance {
         Check(description: "a bad import changes nothing", body: refusesABadImport),
         Check(description: "an absurd duration is saved without a crash", body: savesAnAbsurdDuration),
         Check(description: "a cover shows only beside its details", body: showsACoverOnlyBesideDetails),
+        Check(description: "an undone delete brings its link back", body: undoesARemoval),
+        Check(description: "an earlier version's fields migrate once", body: migratesLegacyFields),
     ]
 
     // MARK: - The checks
@@ -144,6 +146,60 @@ public enum PlaylistLinkStoreConformance {
 
     /// A card of a playlist known by its ID alone shows no cover, though one is saved, and does
     /// not count it as shown: 30 days on it is deleted. Details make the same bytes shown.
+    /// A record deleted in the app and the delete undone: its link comes back as it was, with
+    /// its card; a link the record was given since wins over the undo.
+    static func undoesARemoval(_ make: MakeStore) async throws {
+        let clock = VirtualClock()
+        let store = try await make(clock)
+        try await store.saveMetadata(described(deepWork, "Deep Work"))
+        try await store.linked.link(session, to: deepWork)
+        let linked = try #require(try await store.linked.link(for: session))
+        clock.advance(by: .seconds(60))
+        let removed = try #require(try await store.linked.removeLinkForUndo(for: session))
+        #expect(removed == linked)
+        #expect(try await store.linked.card(for: session) == nil)
+        #expect(try await store.linked.removeLinkForUndo(for: session) == nil, "nothing left to remove")
+        try await store.linked.undoRemoval(removed)
+        #expect(try await store.linked.link(for: session) == linked, "the same playlist, linked at the same time")
+        #expect(try await store.linked.card(for: session)?.metadata.name == "Deep Work")
+        // Linked again after the delete: the later choice stays.
+        let again = try #require(try await store.linked.removeLinkForUndo(for: session))
+        clock.advance(by: .seconds(60))
+        try await store.linked.link(session, to: focus)
+        try await store.linked.undoRemoval(again)
+        #expect(try await store.linked.link(for: session)?.playlist == focus)
+    }
+
+    /// The routine app's SchemaV6 fields (ID, name, image URL) become a link with those details,
+    /// once: a second run, or a record linked already, changes nothing; a bad ID is refused.
+    static func migratesLegacyFields(_ make: MakeStore) async throws {
+        let store = try await make(VirtualClock())
+        let routine = RecordID(namespace: "routine", id: "7E0C5B1A-2B7D-4C55-9D0E-6A1F3C2B9A10")
+        let cover = "https://i.scdn.co/image/ab67706c0000da84deep"
+        #expect(
+            try await store.linked.migrateLegacyLink(
+                routine, playlistID: "spotify:playlist:\(deepWork.rawValue)", name: " Deep Work ", imageURL: cover))
+        let card = try #require(try await store.linked.card(for: routine))
+        #expect(card.metadata.id == deepWork && card.metadata.name == "Deep Work")
+        #expect(card.metadata.coverURL?.absoluteString == cover)
+        #expect(card.metadata.savedAt != nil, "temporary from now, under the retention policy")
+        #expect(
+            try await !store.linked.migrateLegacyLink(routine, playlistID: focus.rawValue, name: "Focus", imageURL: nil)
+        )
+        #expect(try await store.linked.link(for: routine)?.playlist == deepWork)
+        let other = RecordID(namespace: "routine", id: "other")
+        await #expect(throws: PlaylistLinksError.self) {
+            try await store.linked.migrateLegacyLink(other, playlistID: "not a playlist", name: "X", imageURL: nil)
+        }
+        #expect(try await store.linked.link(for: other) == nil)
+        // An image URL that is not https is not kept.
+        let third = RecordID(namespace: "routine", id: "third")
+        try await store.linked.migrateLegacyLink(
+            third, playlistID: "https://open.spotify.com/playlist/\(focus.rawValue)", name: nil,
+            imageURL: "javascript:alert(1)")
+        #expect(try await store.linked.card(for: third)?.metadata.coverURL == nil)
+    }
+
     static func showsACoverOnlyBesideDetails(_ make: MakeStore) async throws {
         let clock = VirtualClock()
         let store = try await make(clock)
