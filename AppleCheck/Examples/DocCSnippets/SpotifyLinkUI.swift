@@ -119,3 +119,20 @@ struct RoutineRecord {
     }
     // SpotifyLinkUI/SwiftUIBindings example 4 ends
 }
+
+// SpotifyLinkUI/ChildrensApps example 4 begins
+struct RoutinePlaylistFacts: View {
+    let spotify: SpotifyLink
+    let card: PlaylistCardModel
+    @Bindable var songs: TrackSearchModel   // spotify.songSearch()
+    var body: some View {
+        VStack {
+            if let summary = card.summary, let spoken = card.summaryLabel {
+                Text(spotify.text(summary)).accessibilityLabel(Text(spotify.text(spoken)))
+            }
+            if let explicit = card.explicitSongs { Text(spotify.text(explicit)) }
+            Toggle(spotify.text(.noExplicitSongsFilter), isOn: $songs.hidesExplicit)
+        }
+    }
+}
+// SpotifyLinkUI/ChildrensApps example 4 ends

@@ -138,6 +138,14 @@ public struct TextField: View {
     public var body: Never { fatalError("stand-in") }
 }
 
+/// https://developer.apple.com/documentation/swiftui/toggle (iOS 13, macOS 10.15)
+public struct Toggle: View {
+    /// https://developer.apple.com/documentation/swiftui/toggle/init(_:ison:) (the String title's
+    /// overload, iOS 13, macOS 10.15)
+    nonisolated public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
 /// https://developer.apple.com/documentation/swiftui/horizontalalignment (iOS 13, macOS 10.15)
 public struct HorizontalAlignment: Sendable {
     public static let leading = HorizontalAlignment()
@@ -255,6 +263,10 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/onsubmit(of:_:) (iOS 15, macOS 12)
     @available(iOS 15.0, macOS 12.0, *)
     nonisolated public func onSubmit(_ action: @escaping () -> Void) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilitylabel(_:) (the Text
+    /// label's overload, iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
+    nonisolated public func accessibilityLabel(_ label: Text) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:) (iOS 13, macOS 10.15)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:)-46zbb (iOS 15, macOS 12)
