@@ -88,10 +88,8 @@ public final class PlaylistCardModel {
     /// What VoiceOver reads for ``summary``, in words: "50 tracks, 3 hours 20 minutes"; `nil` while
     /// neither is known.
     public var summaryLabel: SpotifyMessage? {
-        guard let metadata = card?.metadata, metadata.trackCount != nil || metadata.totalDuration != nil else {
-            return nil
-        }
-        return .playlistSummarySpoken(tracks: metadata.trackCount, duration: metadata.totalDuration)
+        guard case .playlistSummary(let tracks, let duration)? = summary else { return nil }
+        return .playlistSummarySpoken(tracks: tracks, duration: duration)
     }
 
     /// "3 explicit songs": the songs Spotify marks explicit in the card's playlist, counted from the

@@ -64,9 +64,9 @@ public final class PlaylistPickerModel {
     private let search: PagedSearch<SimplifiedPlaylist>
     /// What an adult passes before the account's playlists are listed (a children's app).
     private let parentalGate: ParentalGateModel
-    /// Whether the gate was passed since the picker appeared (always, without a gate): nothing
-    /// is listed or searched before.
-    private var gatePassed = false
+    /// Whether the gate was passed since the picker was made (from the start, without a gate):
+    /// nothing is listed or searched before.
+    private var gatePassed: Bool
     private var searchTask: Task<Void, Never>?
     /// Spotify's results for the current text, as last shown.
     private var searchResults: [SimplifiedPlaylist] = []
@@ -83,6 +83,7 @@ public final class PlaylistPickerModel {
         let client = spotify.client
         self.links = spotify.links
         self.parentalGate = spotify.parentalGate
+        self.gatePassed = !spotify.parentalGate.isEnabled
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock
@@ -95,7 +96,6 @@ public final class PlaylistPickerModel {
     /// gate, an adult passes it first; refused, nothing is listed and the phase says why
     /// (``SpotifyMessage/parentalGateReason(_:)``), and the next `appear()` asks again.
     public func appear() async {
-        gatePassed = !parentalGate.isEnabled || gatePassed
         if !gatePassed { gatePassed = await parentalGate.pass(.choosePlaylist) }
         guard gatePassed else {
             library = []
@@ -132,7 +132,7 @@ public final class PlaylistPickerModel {
 
     /// Fetches the next page of Spotify's results for the current text.
     public func loadMore() async {
-        guard connection.isConnected, gatePassed || !parentalGate.isEnabled else { return }
+        guard connection.isConnected, gatePassed else { return }
         show(await search.loadMore { phase = .searching })
     }
 
@@ -160,7 +160,7 @@ public final class PlaylistPickerModel {
         search.reset()
         searchResults = []
         canLoadMore = false
-        guard gatePassed || !parentalGate.isEnabled else { return }
+        guard gatePassed else { return }
         showLocal()
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard connection.isConnected, !text.isEmpty else { return }
