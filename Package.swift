@@ -27,6 +27,17 @@ let package = Package(
         .executable(name: "spotlink", targets: ["SpotLink"]),
         .executable(name: "spotlink-bench", targets: ["SpotLinkBench"]),
     ],
+    traits: [
+        // `spotlink --store postgres`: the CLI's PostgreSQL token store. Off by default, so a fresh
+        // `swift run spotlink demo` builds neither PostgresNIO nor what only it needs; CI and
+        // `swift test --traits PostgreSQL` build it. The library products never depend on it.
+        .trait(
+            name: "PostgreSQL",
+            description:
+                "spotlink's --store postgres (PostgresNIO); the SpotifyLinkPostgres library is always a product"
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -222,9 +233,10 @@ let package = Package(
                 "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyEmulator",
-                "EmulatorCommandLine", "SpotifyLinkPostgres",
+                "EmulatorCommandLine",
+                .target(name: "SpotifyLinkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

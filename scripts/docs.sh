@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks SpotifyLinkSQLite SpotifyNowPlaying SpotifyLinkPostgres SpotifyLinkServices SpotifyLinkUI SpotifyEmulator SpotifyTesting"
-[ "${1:-}" = "--no-dump" ] || swift package dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null
+[ "${1:-}" = "--no-dump" ] || swift package --traits PostgreSQL dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null
 graphs=$(ls -d .build/*/symbolgraph | head -n 1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

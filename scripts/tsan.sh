@@ -11,7 +11,7 @@
 # path, so the CLI children the tests start, which inherit TSAN_OPTIONS, read it too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(--sanitize thread --scratch-path .build-tsan -Xswiftc -DSPOTLINK_TSAN)
+flags=(--sanitize thread --scratch-path .build-tsan --traits PostgreSQL -Xswiftc -DSPOTLINK_TSAN)
 swift build --build-tests "${flags[@]}"
 # The transports' answer deadline (10 s) is for Spotify; an emulator answering a CLI child on a
 # loaded two-core machine under ThreadSanitizer is slower, as with SPOTLINK_POSTGRES_DEADLINE.

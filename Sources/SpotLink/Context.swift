@@ -147,7 +147,15 @@ struct Context {
         switch choice ?? storeChoice {
         case .file: return FileTokenStore(directory: configDirectory.appendingPathComponent("tokens"))
         case .memory: return MemoryTokenStore()
-        case .postgres: return try ServerTokenStore(environment: ProcessInfo.processInfo.environment, logger: logger)
+        case .postgres:
+            #if PostgreSQL
+                return try ServerTokenStore(environment: ProcessInfo.processInfo.environment, logger: logger)
+            #else
+                throw CLIFailure(
+                    "This spotlink was built without PostgreSQL, so --store postgres is not available. Build it with "
+                        + "`swift build --traits PostgreSQL` (or `swift run --traits PostgreSQL spotlink …`), "
+                        + "or choose another --store.", exitCode: 2)
+            #endif
         case .secretService:
             #if os(Linux) || os(FreeBSD)
                 return SecretServiceTokenStore(lockDirectory: lockDirectory)

@@ -113,68 +113,72 @@ struct UnreadableTokenFileTests {
     }
 }
 
-/// The PostgreSQL store, under scripts/with-postgres.sh.
-@Suite(
-    "logout and a PostgreSQL sign-in", .serialized,
-    .enabled(
-        if: ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"] != nil,
-        "no PostgreSQL: run under scripts/with-postgres.sh"))
-struct PostgresLogoutTests {
-    static func client(key: String, url: String? = nil) throws -> SpotLinkBinary {
-        var cli = try SpotLinkBinary()
-        cli.extraEnvironment = [
-            "SPOTLINK_POSTGRES_URL": try url ?? #require(ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"]),
-            "SPOTLINK_TOKEN_KEYS": "cli-1:\(key)", "SPOTLINK_POSTGRES_USER": "logout-\(UUID())",
-        ]
-        return cli
-    }
+#if PostgreSQL
+    /// The PostgreSQL store, under scripts/with-postgres.sh.
+    @Suite(
+        "logout and a PostgreSQL sign-in", .serialized,
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"] != nil,
+            "no PostgreSQL: run under scripts/with-postgres.sh"))
+    struct PostgresLogoutTests {
+        static func client(key: String, url: String? = nil) throws -> SpotLinkBinary {
+            var cli = try SpotLinkBinary()
+            cli.extraEnvironment = [
+                "SPOTLINK_POSTGRES_URL": try url ?? #require(
+                    ProcessInfo.processInfo.environment["SPOTLINK_POSTGRES_URL"]),
+                "SPOTLINK_TOKEN_KEYS": "cli-1:\(key)", "SPOTLINK_POSTGRES_USER": "logout-\(UUID())",
+            ]
+            return cli
+        }
 
-    /// A sign-in sealed under a key this process was not given stays, and logout says so and exits
-    /// 1; `--force` removes it unread, in words that say so.
-    @Test func aSignInUnderAnUnknownKeyStaysUnlessForced() async throws {
-        let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let cli = try Self.client(key: key)
-        try await withEmulator { (emulator: EmulatorServer) async throws in
-            let common = ["--emulator", emulator.baseURL.absoluteString]
-            try #require(try await cli.login(["--store", "postgres"] + common).status == 0)
-            var lostKey = cli
-            lostKey.extraEnvironment["SPOTLINK_TOKEN_KEYS"] =
-                "cli-1:\(Data(repeating: 9, count: 32).base64EncodedString())"
+        /// A sign-in sealed under a key this process was not given stays, and logout says so and exits
+        /// 1; `--force` removes it unread, in words that say so.
+        @Test func aSignInUnderAnUnknownKeyStaysUnlessForced() async throws {
+            let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let cli = try Self.client(key: key)
+            try await withEmulator { (emulator: EmulatorServer) async throws in
+                let common = ["--emulator", emulator.baseURL.absoluteString]
+                try #require(try await cli.login(["--store", "postgres"] + common).status == 0)
+                var lostKey = cli
+                lostKey.extraEnvironment["SPOTLINK_TOKEN_KEYS"] =
+                    "cli-1:\(Data(repeating: 9, count: 32).base64EncodedString())"
 
-            let refused = try await lostKey.run(["logout", "--json"] + common)
-            #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
-            let report = try #require(
-                try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])
-            #expect(report["signed_out"] as? Bool == false)
-            let remains = try #require((report["not_removed"] as? [[String: Any]])?.first)
-            #expect((remains["reason"] as? String)?.contains("--force") == true, "\(remains)")
-            #expect(try await cli.run(["playlists"] + common).status == 0, "the sign-in is still there")
+                let refused = try await lostKey.run(["logout", "--json"] + common)
+                #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+                let report = try #require(
+                    try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])
+                #expect(report["signed_out"] as? Bool == false)
+                let remains = try #require((report["not_removed"] as? [[String: Any]])?.first)
+                #expect((remains["reason"] as? String)?.contains("--force") == true, "\(remains)")
+                #expect(try await cli.run(["playlists"] + common).status == 0, "the sign-in is still there")
 
-            let forced = try await lostKey.run(["logout", "--force"] + common)
-            #expect(forced.status == 0, "\(forced.stdout) \(forced.stderr)")
-            #expect(forced.stdout.contains("removed unread"), "\(forced.stdout)")
-            #expect(try await cli.run(["status"] + common).status == 3)
+                let forced = try await lostKey.run(["logout", "--force"] + common)
+                #expect(forced.status == 0, "\(forced.stdout) \(forced.stderr)")
+                #expect(forced.stdout.contains("removed unread"), "\(forced.stdout)")
+                #expect(try await cli.run(["status"] + common).status == 3)
+            }
+        }
+
+        /// A database that does not answer: logout cannot say the sign-in is gone, and exits 1.
+        @Test func anUnreachableDatabaseIsNotASignOut() async throws {
+            let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            var cli = try Self.client(key: key, url: "postgres://spotlink@/postgres?host=/nonexistent-\(UUID())")
+            cli.extraEnvironment["SPOTLINK_POSTGRES_DEADLINE"] = "2"
+            try await withEmulator { (emulator: EmulatorServer) async throws in
+                let logout = try await cli.run(["logout", "--json", "--emulator", emulator.baseURL.absoluteString])
+                #expect(logout.status == 1, "\(logout.stdout) \(logout.stderr)")
+                #expect(logout.stdout.contains("\"signed_out\":false"), "\(logout.stdout)")
+                #expect(logout.stdout.contains("PostgreSQL"), "\(logout.stdout)")
+                // PostgresNIO's own messages stay behind --verbose.
+                #expect(
+                    !logout.stderr.contains("spotlink.postgres") && !logout.stderr.contains(" info "),
+                    "\(logout.stderr)")
+                let verbose = try await cli.run(["logout", "--verbose", "--emulator", emulator.baseURL.absoluteString])
+                #expect(verbose.status == 1)
+            }
         }
     }
-
-    /// A database that does not answer: logout cannot say the sign-in is gone, and exits 1.
-    @Test func anUnreachableDatabaseIsNotASignOut() async throws {
-        let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        var cli = try Self.client(key: key, url: "postgres://spotlink@/postgres?host=/nonexistent-\(UUID())")
-        cli.extraEnvironment["SPOTLINK_POSTGRES_DEADLINE"] = "2"
-        try await withEmulator { (emulator: EmulatorServer) async throws in
-            let logout = try await cli.run(["logout", "--json", "--emulator", emulator.baseURL.absoluteString])
-            #expect(logout.status == 1, "\(logout.stdout) \(logout.stderr)")
-            #expect(logout.stdout.contains("\"signed_out\":false"), "\(logout.stdout)")
-            #expect(logout.stdout.contains("PostgreSQL"), "\(logout.stdout)")
-            // PostgresNIO's own messages stay behind --verbose.
-            #expect(
-                !logout.stderr.contains("spotlink.postgres") && !logout.stderr.contains(" info "), "\(logout.stderr)")
-            let verbose = try await cli.run(["logout", "--verbose", "--emulator", emulator.baseURL.absoluteString])
-            #expect(verbose.status == 1)
-        }
-    }
-}
+#endif
 
 /// Test hooks of the binary work against an emulator only.
 @Suite("Test hooks stay out of live runs")

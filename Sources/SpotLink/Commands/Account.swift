@@ -19,7 +19,7 @@ struct Login: AsyncParsableCommand {
             Where to keep the tokens: \(StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")) \
             (default: the store of the last login, else \(StoreChoice.platformDefault.rawValue); a plain \
             file only when asked for; postgres keeps it sealed in SPOTLINK_POSTGRES_URL's database with the \
-            keys in SPOTLINK_TOKEN_KEYS).
+            keys in SPOTLINK_TOKEN_KEYS, in a spotlink built with --traits PostgreSQL).
             """)
     var store: StoreChoice?
     @Flag(help: "Do not try to open a browser; only print the URL.")
