@@ -131,16 +131,14 @@ public final class PostgresPlaylistLinkStore: PlaylistLinkStore {
     }
 
     @discardableResult
-    public func removeLink(for record: RecordID) async throws -> Bool {
+    public func removeLink(for record: RecordID) async throws -> PlaylistLink? {
         try await transaction("remove a link") { connection in
-            let rows = try await connection.query(
+            try await self.links(
                 """
                 DELETE FROM spotlink_link WHERE user_key = \(self.user) AND namespace = \(record.namespace)
-                AND record_id = \(record.id) RETURNING record_id
-                """, logger: self.logger)
-            var removed = false
-            for try await _ in rows { removed = true }
-            return removed
+                AND record_id = \(record.id) RETURNING namespace, record_id, playlist_id, linked_at
+                """, connection
+            ).first
         }
     }
 

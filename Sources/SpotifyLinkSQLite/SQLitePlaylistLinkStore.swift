@@ -201,8 +201,16 @@ public final class SQLitePlaylistLinkStore: PlaylistLinkStore {
     }
 
     @discardableResult
-    public func removeLink(for record: RecordID) async throws -> Bool {
-        try await write { db in try removeLink(for: record, in: db) }
+    public func removeLink(for record: RecordID) async throws -> PlaylistLink? {
+        try await write { db in
+            let removed = try Row.fetchOne(
+                db,
+                sql: "SELECT namespace, recordID, playlistID, linkedAt FROM link WHERE namespace = ? AND recordID = ?",
+                arguments: [record.namespace, record.id]
+            ).map(Self.link)
+            if removed != nil { try removeLink(for: record, in: db) }
+            return removed
+        }
     }
 
     /// Removes the link of `record` inside a transaction of the app's on ``writer``, so a record

@@ -41,10 +41,10 @@ struct PlaylistLinksTests {
         try await links.linked.link(session42, to: second)
         card = try #require(try await links.card(for: session42))
         #expect(card.metadata.id == second)
-        #expect(try await links.removeLink(for: session42))
+        #expect(try await links.removeLink(for: session42)?.playlist == second)
         #expect(try await links.card(for: session42) == nil)
         #expect(try await links.metadata(for: second) != nil)
-        #expect(try await !links.removeLink(for: session42))
+        #expect(try await links.removeLink(for: session42) == nil)
     }
 
     @Test func refreshFillsTheCardThenItReadsOfflineAfterTheEmulatorStops() async throws {

@@ -58,3 +58,67 @@ struct StoreConformanceTests {
             from: { try await from.make(clock: $0) }, to: { try await to.make(clock: $0) })
     }
 }
+
+/// Another writer (a widget's process, a second window) landing between the steps of an
+/// operation that reads before it writes, held there deterministically (`SuspensionPoints`).
+@Suite("Links: another writer between an operation's read and its write, on every store")
+struct InterleavedWriterTests {
+    static let deepWork = SpotifyID(unchecked: "37i9dQZF1DWZeKCadgRdKQ")
+    static let focus = SpotifyID(unchecked: "37i9dQZF1DX0XUsuxWHRQd")
+
+    /// Runs `operation` on `store` traced, holds it at the first `label`, lets `other` write
+    /// meanwhile on the store itself, then lets the operation finish.
+    static func interleave<T: Sendable>(
+        _ store: any PlaylistLinkStore, before label: String,
+        _ operation: @escaping @Sendable (LinkedPlaylists) async throws -> T,
+        other: @Sendable (LinkedPlaylists) async throws -> Void
+    ) async throws -> T {
+        let points = SuspensionPoints()
+        points.park(atFirst: label)
+        let traced = LinkedPlaylists(TracedLinkStore(store, points: points))
+        let running = Task { try await SuspensionPoints.$isTraced.withValue(true) { try await operation(traced) } }
+        try await waitUntil("the operation held before \(label)") { points.parked == label }
+        try await other(LinkedPlaylists(store))
+        points.release()
+        return try await running.value
+    }
+
+    /// A delete's undo brings back the link the delete removed: when another writer linked the
+    /// record to another playlist just before the delete, that link is the one removed, returned
+    /// and restored, not the one an earlier read saw.
+    @Test(arguments: StoreKind.available)
+    func anUndoneDeleteBringsBackTheLinkItRemoved(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        let session = RecordID(namespace: "session", id: "42")
+        try await LinkedPlaylists(store).link(session, to: Self.deepWork)
+        let removed = try await Self.interleave(store, before: "links.removeLink") {
+            try await $0.removeLinkForUndo(for: session)
+        } other: { links in
+            clock.advance(by: .seconds(60))
+            try await links.link(session, to: Self.focus)
+        }
+        #expect(removed?.playlist == Self.focus, "the link the delete removed")
+        #expect(try await LinkedPlaylists(store).link(for: session) == nil)
+        try await LinkedPlaylists(store).undoRemoval(try #require(removed))
+        #expect(try await LinkedPlaylists(store).link(for: session)?.playlist == Self.focus)
+    }
+
+    /// A migration of the old fields never replaces a link another writer made after it looked:
+    /// the user's choice wins over the old fields, and the migration says it made no link.
+    @Test(arguments: StoreKind.available)
+    func aMigrationLeavesALinkMadeMeanwhile(_ kind: StoreKind) async throws {
+        let clock = VirtualClock()
+        let store = try await kind.make(clock: clock)
+        let routine = RecordID(namespace: "routine", id: "7E0C5B1A-2B7D-4C55-9D0E-6A1F3C2B9A10")
+        let migrated = try await Self.interleave(store, before: "links.editPlaylist") {
+            try await $0.migrateLegacyLink(
+                routine, playlistID: Self.deepWork.rawValue, name: "Deep Work", imageURL: nil)
+        } other: { links in
+            clock.advance(by: .seconds(60))
+            try await links.link(routine, to: Self.focus)
+        }
+        #expect(!migrated, "no link was made: the record had one")
+        #expect(try await LinkedPlaylists(store).link(for: routine)?.playlist == Self.focus)
+    }
+}

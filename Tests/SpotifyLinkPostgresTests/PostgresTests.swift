@@ -42,7 +42,7 @@ struct PostgresStoreTests {
         #expect(try await bob.library().isEmpty)
         #expect(try await bob.card(for: session) == nil)
         // Bob's changes to the same record and playlist ID land in his rows alone.
-        #expect(try await !bob.removeLink(for: session))
+        #expect(try await bob.removeLink(for: session) == nil)
         try await bob.linked.link(session, to: deepWork)
         var his = PlaylistMetadata(id: focus, availability: .available)
         his.name = "Bob's"

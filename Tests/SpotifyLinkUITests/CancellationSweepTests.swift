@@ -440,4 +440,48 @@ struct SharedCancellationSweepTests {
             await harness.stop()
         }
     }
+
+    /// A deleted record's link, removed for an undo and brought back: cancelled anywhere, the
+    /// record has its link or none, never another; done, the undo brings back the same link.
+    @Test func aDeleteAndItsUndo() async throws {
+        let record = RecordID(namespace: "session", id: "1")
+        try await CancellationSweep.sweep {
+            let (harness, points) = try await CancellationSweepTests.world()
+            _ = try await harness.linkDeepWork(to: "1")
+            return (harness, points)
+        } operation: { harness in
+            let removed = try await harness.links.removeLinkForUndo(for: record)
+            try await harness.links.undoRemoval(try #require(removed))
+        } check: { harness, run, result in
+            CancellationSweepTests.expectCancelledOrDone(result, run)
+            let link = try await harness.links.link(for: record)
+            let deep = try await harness.playlistID("Deep Work")
+            #expect(link == nil || link?.playlist == deep, "\(run): \(String(describing: link))")
+            if case .success = result { #expect(link?.playlist == deep, "\(run): the undo brought it back") }
+            await harness.stop()
+        }
+    }
+
+    /// The old fields' migration at launch, cancelled anywhere (the app's launch task goes): the
+    /// record has the link or none, and the next launch's run makes it, with the saved name.
+    @Test func aMigrationOfTheOldFields() async throws {
+        let record = RecordID(namespace: "routine", id: "7E0C5B1A-2B7D-4C55-9D0E-6A1F3C2B9A10")
+        let legacyID = "37i9dQZF1DWZeKCadgRdKQ"
+        try await CancellationSweep.sweep {
+            try await CancellationSweepTests.world()
+        } operation: { harness in
+            _ = try await harness.links.migrateLegacyLink(
+                record, playlistID: legacyID, name: "Deep Work", imageURL: nil)
+        } check: { harness, run, result in
+            CancellationSweepTests.expectCancelledOrDone(result, run)
+            let link = try await harness.links.link(for: record)
+            #expect(link == nil || link?.playlist.rawValue == legacyID, "\(run)")
+            if case .success = result { #expect(link != nil, "\(run): migrated") }
+            let again = try await harness.links.migrateLegacyLink(
+                record, playlistID: legacyID, name: "Deep Work", imageURL: nil)
+            #expect(again == (link == nil), "\(run): the next launch migrates what is left, and only that")
+            #expect(try await harness.links.card(for: record)?.metadata.name == "Deep Work", "\(run)")
+            await harness.stop()
+        }
+    }
 }

@@ -157,6 +157,31 @@ struct ParentalGateTests {
         await harness.stop()
     }
 
+    /// The picker's view goes away while the question shows (SwiftUI cancels its `.task`): the
+    /// appear ends having listed and sent nothing, the question goes, and the next appear asks
+    /// again before it lists.
+    @Test func aPickerCancelledAtTheGateListsNothingAndAsksAgain() async throws {
+        let harness = try await Self.connectedThroughTheGate()
+        let gate = harness.spotify.parentalGate
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        let picker = harness.spotify.picker()
+        let appearing = Task { await picker.appear() }
+        _ = try await Self.question(gate, for: .choosePlaylist)
+        appearing.cancel()
+        await appearing.value
+        try await waitUntil("the question gone with its only waiter") {
+            gate.challenge == nil && gate.waitingCount == 0
+        }
+        #expect(picker.results.isEmpty)
+        #expect(picker.phase == .failed(.parentalGateReason(.choosePlaylist)))
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before)
+        let again = Task { await picker.appear() }
+        gate.answer(try Self.answer(to: try await Self.question(gate, for: .choosePlaylist)))
+        await again.value
+        #expect(picker.results.contains { $0.name == "Morning Focus" })
+        await harness.stop()
+    }
+
     /// SwiftUI cancels a view's task when it goes away: a wait cancelled before or while the
     /// question is shown is refused, and the question goes with the last one waiting.
     @Test func aCancelledWaitIsRefusedAndTheQuestionGoes() async throws {

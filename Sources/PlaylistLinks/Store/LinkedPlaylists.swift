@@ -71,16 +71,17 @@ public struct LinkedPlaylists: Sendable {
     /// - Returns: whether there was a link.
     @discardableResult
     public func removeLink(for record: RecordID) async throws -> Bool {
-        try await store.removeLink(for: record)
+        try await store.removeLink(for: record) != nil
     }
 
     /// Removes the link of `record` and returns it, for the app's undo of a deleted record:
-    /// ``undoRemoval(_:)`` brings it back as it was. `nil` when the record had no link. What is
-    /// saved of the playlist stays, as ``removeLink(for:)`` leaves it.
+    /// ``undoRemoval(_:)`` brings it back as it was. `nil` when the record had no link. The read
+    /// and the removal are one transaction, so the link returned is the one removed, also when
+    /// another writer linked the record just before. What is saved of the playlist stays, as
+    /// ``removeLink(for:)`` leaves it.
     public func removeLinkForUndo(for record: RecordID) async throws -> PlaylistLink? {
-        guard let link = try await store.link(for: record) else { return nil }
+        // One transaction: a link another process made meanwhile is the one removed and returned.
         try await store.removeLink(for: record)
-        return link
     }
 
     /// Brings back a link ``removeLinkForUndo(for:)`` removed: the same playlist, linked at the same
@@ -98,6 +99,8 @@ public struct LinkedPlaylists: Sendable {
     /// details, temporary from now under the retention policy, until a refresh reads the rest. Run it
     /// for every record at each launch until the fields are gone: a record already linked keeps its
     /// link, so a second run changes nothing, and the app's fields are never read again once migrated.
+    /// A link another writer (a widget's process) gives the record while this runs stays: the
+    /// user's choice wins over the old fields.
     /// - Returns: whether a link was made; `false` when the record was linked already.
     /// - Throws: ``PlaylistLinksError`` with code `.invalidArgument` when `playlistID` names no
     ///   playlist (the fields stay for the app to keep or clear).
@@ -115,16 +118,22 @@ public struct LinkedPlaylists: Sendable {
                     "The saved playlist ID of \(record) is not a Spotify playlist's (a 22-character ID, a link or a URI).",
                 underlying: error)
         }
+        try record.check()
         guard try await store.link(for: record) == nil else { return false }
+        let linkedAt = store.clock.now
         let cover = imageURL.flatMap(URL.init(string:)).flatMap { $0.scheme == "https" ? $0 : nil }
         let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try await edit(id, linking: record, ifEpoch: nil) { cached in
+        _ = try await edit(id, ifEpoch: nil) { cached in
             var metadata = cached ?? PlaylistMetadata(id: id)
             if metadata.name == nil, let name, !name.isEmpty { metadata.name = name }
             if metadata.coverURL == nil, let cover { metadata.coverURL = cover }
             return metadata
         }
-        return true
+        // The link as a restore: a link another process gave the record since the check above is
+        // newer and stays (the user's choice wins over the old fields).
+        let link = PlaylistLink(record: record, playlist: id, linkedAt: linkedAt)
+        let report = try await store.restore(links: [link], metadata: [], replacingNewer: false)
+        return report.added.contains(link)
     }
 
     /// The link of `record`, if any.

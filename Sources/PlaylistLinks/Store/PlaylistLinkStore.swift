@@ -53,11 +53,12 @@ public protocol PlaylistLinkStore: Sendable {
         _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
     ) async throws -> Bool
 
-    /// Removes the link of `record`; the playlist's metadata and cover stay for other records and
-    /// the picker.
-    /// - Returns: whether there was a link.
+    /// Removes the link of `record` in one transaction and returns the link removed, so an undo
+    /// brings back the link that was there, not one read before another writer's; the
+    /// playlist's metadata and cover stay for other records and the picker.
+    /// - Returns: the link removed, or `nil` when there was none.
     @discardableResult
-    func removeLink(for record: RecordID) async throws -> Bool
+    func removeLink(for record: RecordID) async throws -> PlaylistLink?
 
     /// The link of `record`, if any.
     func link(for record: RecordID) async throws -> PlaylistLink?

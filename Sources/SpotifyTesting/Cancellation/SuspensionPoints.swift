@@ -20,6 +20,7 @@ package final class SuspensionPoints: Sendable {
     private struct State {
         var reached: [String] = []
         var parkAt: Int?
+        var parkAtLabel: String?
         var parked: String?
         var released = false
         var waiting: CheckedContinuation<Void, Never>?
@@ -41,6 +42,13 @@ package final class SuspensionPoints: Sendable {
         state.withLock { $0.parkAt = index }
     }
 
+    /// Holds the operation at the first point labelled `label` (`"links.removeLink"`), until
+    /// ``release()``: where another writer lands between an operation's steps, whichever step
+    /// comes before it.
+    package func park(atFirst label: String) {
+        state.withLock { $0.parkAtLabel = label }
+    }
+
     /// Lets a held operation go on (and one that reaches the point later pass at once).
     package func release() {
         let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -57,7 +65,10 @@ package final class SuspensionPoints: Sendable {
         guard Self.isTraced else { return }
         let holds = state.withLock { state -> Bool in
             state.reached.append(label)
-            guard state.parkAt == state.reached.count - 1 else { return false }
+            let here =
+                state.parkAt == state.reached.count - 1
+                || (state.parkAtLabel == label && state.reached.firstIndex(of: label) == state.reached.count - 1)
+            guard here else { return false }
             state.parked = label
             return !state.released
         }

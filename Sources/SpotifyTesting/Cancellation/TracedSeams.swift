@@ -112,7 +112,7 @@ package final class TracedLinkStore: PlaylistLinkStore {
         return try await inner.editPlaylist(id, linking: record, ifEpoch: epoch, edit)
     }
 
-    package func removeLink(for record: RecordID) async throws -> Bool {
+    package func removeLink(for record: RecordID) async throws -> PlaylistLink? {
         await points.reach("links.removeLink")
         return try await inner.removeLink(for: record)
     }

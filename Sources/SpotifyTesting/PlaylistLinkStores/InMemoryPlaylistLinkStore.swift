@@ -45,7 +45,7 @@ public actor InMemoryPlaylistLinkStore: PlaylistLinkStore {
         return true
     }
 
-    public func removeLink(for record: RecordID) -> Bool { linksByRecord.removeValue(forKey: record) != nil }
+    public func removeLink(for record: RecordID) -> PlaylistLink? { linksByRecord.removeValue(forKey: record) }
     public func link(for record: RecordID) -> PlaylistLink? { linksByRecord[record] }
 
     public func links() -> [PlaylistLink] {
