@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SpotifyLinkPostgres", targets: ["SpotifyLinkPostgres"]),
         .library(name: "SpotifyLinkServices", targets: ["SpotifyLinkServices"]),
         .library(name: "SpotifyLinkUI", targets: ["SpotifyLinkUI"]),
+        .library(name: "SpotifyLinkExtensions", targets: ["SpotifyLinkExtensions"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
         .executable(name: "spotify-emulator", targets: ["SpotifyEmulatorCommand"]),
@@ -62,6 +63,10 @@ let package = Package(
         // A validating JSON tokenizer, the Web API client's fast path for the pages it reads most;
         // it knows JSON and JSONDecoder, nothing of Spotify. Package access only, not a product.
         .target(name: "JSONReading", swiftSettings: strictSettings),
+        // What an app's extensions (widgets, Live Activities, App Intents, controls) link: the
+        // snapshot the app writes in its App Group container. Foundation alone, so an extension
+        // stays far below its memory limit; it sends no request and opens no database.
+        .target(name: "SpotifyLinkExtensions", swiftSettings: strictSettings),
         .target(
             name: "SpotifyWebAPI",
             dependencies: [
@@ -355,6 +360,21 @@ let package = Package(
                 "PlaylistLinks", "SpotifyWebAPI",
             ],
             path: "Tests/Helpers/LinksCrashChild",
+            swiftSettings: strictSettings
+        ),
+        // Writes extension snapshots in a loop until killed (SpotifyLinkExtensionsTests).
+        .executableTarget(
+            name: "SnapshotWriterChild",
+            dependencies: ["SpotifyLinkExtensions"],
+            path: "Tests/Helpers/SnapshotWriterChild",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotifyLinkExtensionsTests",
+            dependencies: [
+                "SpotifyLinkExtensions", "SpotifyTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

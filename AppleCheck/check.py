@@ -49,6 +49,8 @@ STAND_INS = os.path.join(HERE, "StandIns")
 
 # The library product an iOS app adds; its targets (and theirs) are what the check compiles.
 APP_PRODUCT = "SpotifyLinkUI"
+# The library products an app's extensions add (a widget, a Live Activity): compiled too.
+EXTENSION_PRODUCTS = ["SpotifyLinkExtensions"]
 # The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
 EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets", "JournalUITests"]
 
@@ -894,7 +896,8 @@ def main():
     build_sdk(sdk, package, linux_modules)
 
     started = time.time()
-    targets = package.closure([t for t in package.products[APP_PRODUCT]["targets"]], flavor)
+    roots = [t for product in [APP_PRODUCT] + EXTENSION_PRODUCTS for t in package.products[product]["targets"]]
+    targets = package.closure(roots, flavor)
     print(f"== {flavor} {version} ({target}): {', '.join(targets)}")
     compile_project(sdk, package, targets)
     if flavor == "ios":

@@ -17,6 +17,7 @@ SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatc
 ALLOWED = {
     "SpotifyLinkSupport": set(),
     "JSONReading": set(),
+    "SpotifyLinkExtensions": set(),
     "SpotifyWebAPI": {"SpotifyLinkSupport", "JSONReading", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
     "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "HTTPTypes"},

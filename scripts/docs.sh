@@ -5,7 +5,8 @@
 # documented too, each page tagged "SPI".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules="SpotifyWebAPI SpotifyAuth SpotifyAuthLoopback PlaylistLinks SpotifyLinkSQLite SpotifyNowPlaying SpotifyLinkPostgres SpotifyLinkServices SpotifyLinkUI SpotifyEmulator SpotifyTesting"
+# Every library product of Package.swift: a new product fails here until it has its catalog.
+modules=$(grep -o '\.library(name: "[A-Za-z]*"' Package.swift | sed 's/.*"\(.*\)"/\1/' | tr '\n' ' ')
 [ "${1:-}" = "--no-dump" ] || swift package --traits PostgreSQL dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null
 graphs=$(ls -d .build/*/symbolgraph | head -n 1)
 work=$(mktemp -d)

@@ -10,7 +10,7 @@ struct DocCSnippetTests {
     /// The modules an app links (the SpotifyLinkUI product's closure), whose articles an app reads.
     static let appModules = [
         "PlaylistLinks", "SpotifyAuth", "SpotifyLinkSQLite", "SpotifyLinkServices", "SpotifyLinkUI",
-        "SpotifyNowPlaying", "SpotifyWebAPI",
+        "SpotifyNowPlaying", "SpotifyWebAPI", "SpotifyLinkExtensions",
     ]
 
     /// Blocks compiled elsewhere, or not an app's code, each with where or why.

@@ -1,0 +1,243 @@
+// FoundationEssentials on Linux (no ICU: an extension's process stays small); Apple's SDKs have
+// Foundation alone.
+#if !canImport(Darwin) && canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The extension snapshot's file in a folder the app and its extensions share (the App Group
+/// container): the app writes it, extensions read it.
+///
+/// An extension reads it in one call, which never throws:
+///
+/// ```swift
+/// let file = ExtensionSnapshotFile(appGroup: "group.com.example.routines")
+/// switch file?.read() {
+/// case .snapshot(let snapshot)?: RoutineRows(snapshot.playlists)
+/// default: Text("Open the app to connect Spotify")
+/// }
+/// ```
+///
+/// A write replaces the whole file at once (a new file renamed over it), so a reader sees the
+/// earlier snapshot or the new one, never part of one, also when the app is killed while it
+/// writes. A disconnect calls ``forget()``: it moves the forget epoch on, then deletes the file, and
+/// from then on a snapshot written under an earlier epoch (a refresh that was under way) is
+/// neither written nor shown. The app is the only writer; extensions only read.
+///
+/// On a power loss just after a write the file may come back empty: it reads as
+/// ``ExtensionSnapshotReading/Reason/unreadable``, and the app's next write replaces it.
+public struct ExtensionSnapshotFile: Sendable {
+    /// The snapshot's file name in the folder.
+    public static let fileName = "extension-snapshot.json"
+    /// The forget epoch's file name in the folder.
+    public static let epochFileName = "extension-snapshot.epoch"
+    /// The largest snapshot read: a longer file is refused as unreadable. A day of the three apps
+    /// writes a few kilobytes.
+    public static let largestSize = 1 << 20
+
+    /// The folder the files are in.
+    public let folder: URL
+
+    /// The snapshot in `folder` (the app's data folder in its App Group container).
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    #if canImport(Darwin)
+        /// The snapshot in the App Group container `appGroup`, in the folder the app's
+        /// `SpotifyLink` uses there (`name`, as the app's configuration has it); `nil` when this
+        /// target lacks the App Group entitlement.
+        public init?(appGroup: String, name: String = "SpotifyLink") {
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
+            else { return nil }
+            self.init(folder: container.appendingPathComponent(name, isDirectory: true))
+        }
+    #endif
+
+    private var snapshotURL: URL { folder.appendingPathComponent(Self.fileName) }
+    private var epochURL: URL { folder.appendingPathComponent(Self.epochFileName) }
+
+    // MARK: Reading
+
+    /// The snapshot to show, or nothing and why: missing, damaged, from a newer version, or
+    /// written before a disconnect. Never throws.
+    public func read() -> ExtensionSnapshotReading {
+        guard let data = Self.contents(of: snapshotURL) else {
+            return .nothing(FileManager.default.fileExists(atPath: snapshotURL.path) ? .unreadable : .notWritten)
+        }
+        guard let format = try? JSONDecoder().decode(Format.self, from: data) else { return .nothing(.unreadable) }
+        guard format.version <= ExtensionSnapshot.currentVersion else {
+            return .nothing(.newerVersion(format.version))
+        }
+        guard let snapshot = try? Self.decoder.decode(ExtensionSnapshot.self, from: data) else {
+            return .nothing(.unreadable)
+        }
+        // Read after the snapshot: a forget that came before this read is seen.
+        guard let epoch = readEpoch() else { return .nothing(.unreadable) }
+        return snapshot.epoch == epoch ? .snapshot(snapshot) : .nothing(.forgotten)
+    }
+
+    /// The forget epoch now: stamp a snapshot with the value read before gathering what it holds,
+    /// so a disconnect meanwhile refuses it.
+    /// - Throws: ``ExtensionSnapshotError`` with code `.damaged` when the epoch's file cannot be
+    ///   read (``forget()`` writes a new one).
+    public func epoch() throws -> UInt64 {
+        guard let epoch = readEpoch() else {
+            throw ExtensionSnapshotError(
+                code: .damaged, message: "\(epochURL.path) is damaged: a disconnect (forget()) writes it anew.")
+        }
+        return epoch
+    }
+
+    // MARK: Writing (the app)
+
+    /// What a write did.
+    public enum Write: Sendable, Equatable {
+        /// The snapshot is on disk, and differs from the one before in what an extension shows:
+        /// ask WidgetKit to reload.
+        case changed
+        /// The one on disk shows the same (only the time of writing differs): nothing was written,
+        /// and no reload is needed.
+        case unchanged
+        /// A disconnect came after the snapshot's epoch: nothing was written.
+        case refused
+    }
+
+    /// Writes `snapshot` in place of the one before, whole or not at all.
+    /// - Returns: whether it changed what extensions show, or was refused for a disconnect since
+    ///   its ``ExtensionSnapshot/epoch``.
+    /// - Throws: ``ExtensionSnapshotError`` with code `.cannotWrite` when the folder cannot be
+    ///   written (the file before stays), or `.damaged` when the epoch's file cannot be read.
+    @discardableResult
+    public func write(_ snapshot: ExtensionSnapshot) throws -> Write {
+        guard try epoch() == snapshot.epoch else { return .refused }
+        if case .snapshot(var before) = read() {
+            before.writtenAt = snapshot.writtenAt
+            if before == snapshot { return .unchanged }
+        }
+        let data: Data
+        do {
+            data = try Self.encoder.encode(snapshot)
+        } catch {
+            throw ExtensionSnapshotError(code: .cannotWrite, message: "The snapshot could not be encoded: \(error).")
+        }
+        try replace(snapshotURL, with: data)
+        // A forget between the check above and the rename: the file goes again.
+        if readEpoch() != snapshot.epoch {
+            try? FileManager.default.removeItem(at: snapshotURL)
+            return .refused
+        }
+        return .changed
+    }
+
+    /// What a disconnect does: moves the forget epoch on, then deletes the snapshot, so nothing
+    /// read from Spotify stays for the extensions, and a snapshot stamped with an earlier epoch is
+    /// neither written nor shown.
+    /// - Throws: ``ExtensionSnapshotError`` with code `.cannotWrite` when the folder cannot be
+    ///   written.
+    public func forget() throws {
+        let onDisk = Self.contents(of: snapshotURL).flatMap { try? Self.decoder.decode(Format.self, from: $0) }
+        let next = max(readEpoch() ?? 0, onDisk?.epoch ?? 0) + 1
+        try replace(epochURL, with: Data(String(next).utf8))
+        do {
+            try FileManager.default.removeItem(at: snapshotURL)
+        } catch  where !FileManager.default.fileExists(atPath: snapshotURL.path) {
+            // Nothing was written yet.
+        } catch {
+            throw ExtensionSnapshotError(
+                code: .cannotWrite, message: "\(snapshotURL.path) could not be deleted: \(error).")
+        }
+    }
+
+    // MARK: Files
+
+    private struct Format: Decodable {
+        var version: Int
+        var epoch: UInt64?
+    }
+
+    // Dates as Foundation keeps them (seconds since 2001, exactly), so a snapshot read back
+    // equals the one written and an unchanged one is not written again.
+    private static let decoder = JSONDecoder()
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    private func readEpoch() -> UInt64? {
+        guard let data = Self.contents(of: epochURL) else {
+            return FileManager.default.fileExists(atPath: epochURL.path) ? nil : 0
+        }
+        return UInt64(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The bytes of `url` when it is a readable file of at most ``largestSize`` bytes.
+    private static func contents(of url: URL) -> Data? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, size <= largestSize
+        else { return nil }
+        return try? Data(contentsOf: url)
+    }
+
+    /// Writes `data` to a new file beside `url`, then renames it over `url`: a reader sees the
+    /// old file or the new one. A file left by a writer killed before its rename is removed.
+    private func replace(_ url: URL, with data: Data) throws {
+        let prefix = ".\(url.lastPathComponent)."
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+            let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
+            try data.write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                let code = errno
+                try? FileManager.default.removeItem(at: temporary)
+                throw ExtensionSnapshotError(
+                    code: .cannotWrite, message: "\(url.path) could not be replaced (errno \(code)).")
+            }
+        } catch let error as ExtensionSnapshotError {
+            throw error
+        } catch {
+            throw ExtensionSnapshotError(code: .cannotWrite, message: "\(url.path) could not be written: \(error).")
+        }
+    }
+}
+
+/// Why the app could not write the extension snapshot. Extensions never see it: their read
+/// returns ``ExtensionSnapshotReading/nothing(_:)``.
+public struct ExtensionSnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: String, Sendable, Equatable {
+        /// The folder or a file in it could not be written.
+        case cannotWrite
+        /// The epoch's file holds something else than an epoch.
+        case damaged
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// What went wrong and what to do, in English (a code an app words itself).
+    public let message: String
+
+    /// An error with its code and message.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+import SpotifyLinkExtensions
+
+// Test helper for the extension snapshot's kill test: writes snapshots into FOLDER in a loop, each
+// a different size, and prints `wrote N` after each write returned, until it sends itself SIGKILL
+// KILL_AFTER_US microseconds after it started, wherever it is in a write.
+//
+// Usage: `SnapshotWriterChild FOLDER FIRST KILL_AFTER_US`
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let first = Int(arguments[2]), let killAfter = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: SnapshotWriterChild FOLDER FIRST KILL_AFTER_US\n".utf8))
+    exit(2)
+}
+let file = ExtensionSnapshotFile(folder: URL(fileURLWithPath: arguments[1]))
+DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(killAfter)) { kill(getpid(), SIGKILL) }
+var index = first
+while true {
+    try file.write(SnapshotWriterChild.snapshot(index, epoch: try file.epoch()))
+    FileHandle.standardOutput.write(Data("wrote \(index)\n".utf8))
+    index += 1
+}
+
+/// The snapshot write `index` makes: `index % 40 + 1` playlists, each naming `index`, so a reader
+/// can tell a whole snapshot from a mixed one.
+enum SnapshotWriterChild {
+    static func snapshot(_ index: Int, epoch: UInt64) -> ExtensionSnapshot {
+        ExtensionSnapshot(
+            epoch: epoch, writtenAt: Date(timeIntervalSinceReferenceDate: Double(index)), isConnected: true,
+            playlists: (0...(index % 40)).map { row in
+                ExtensionSnapshot.Playlist(
+                    namespace: "routine", recordID: "\(row)", title: "Routine \(index)", name: "Playlist \(index)",
+                    trackCount: index)
+            })
+    }
+}
