@@ -184,6 +184,7 @@ let package = Package(
             name: "SpotifyLinkServices",
             dependencies: [
                 "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
+                "SpotifyLinkExtensions",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,7 +195,7 @@ let package = Package(
             name: "SpotifyLinkUI",
             dependencies: [
                 "SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
-                "SpotifyNowPlaying", "SpotifyLinkServices",
+                "SpotifyNowPlaying", "SpotifyLinkServices", "SpotifyLinkExtensions",
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
@@ -475,7 +476,7 @@ let package = Package(
                 "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyLinkUI", "SpotifyAuth", "PlaylistLinks", "SpotifyWebAPI",
-                "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyEmulator", "SpotifyTesting", "SpotifyLinkExtensions",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

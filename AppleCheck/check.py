@@ -74,7 +74,7 @@ def run(command, what, check=True):
 
 
 # Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
-STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest"]
+STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest", "WidgetKit"]
 
 
 def not_transcribed(output):
@@ -778,7 +778,7 @@ def build_dependencies(sdk, linux_modules):
 def build_stand_ins(sdk):
     platform_framework = "UIKit" if sdk.platform == "ios" else "AppKit"
     order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
-             "XCTest"]
+             "XCTest", "WidgetKit"]
     for module in order:
         folder = os.path.join(STAND_INS, module)
         files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))

@@ -12,7 +12,7 @@ import glob, json, os, re, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
           "Synchronization", "Testing", "XCTest", "Security", "Observation", "os", "_Concurrency", "SwiftUI",
-          "UIKit", "AppKit", "AuthenticationServices"}
+          "UIKit", "AppKit", "AuthenticationServices", "WidgetKit"}
 # What each library target may depend on; LINUX_ONLY dependencies must carry a Linux condition.
 ALLOWED = {
     "SpotifyLinkSupport": set(),
@@ -24,9 +24,9 @@ ALLOWED = {
     "SpotifyLinkSQLite": {"SpotifyLinkSupport", "SpotifyWebAPI", "PlaylistLinks", "GRDB"},
     "SpotifyNowPlaying": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyLinkServices": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
-                            "HTTPTypes", "Logging"},
+                            "HTTPTypes", "Logging", "SpotifyLinkExtensions"},
     "SpotifyLinkUI": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyLinkSQLite",
-                      "SpotifyNowPlaying", "SpotifyLinkServices"},
+                      "SpotifyNowPlaying", "SpotifyLinkServices", "SpotifyLinkExtensions"},
     "SpotifyLinkPostgres": {"PlaylistLinks", "SpotifyAuth", "SpotifyWebAPI", "SpotifyLinkSupport", "Crypto", "PostgresNIO", "NIOSSL", "Logging"},
     "LocalHTTPServer": {"SpotifyLinkSupport", "Hummingbird", "HummingbirdCore", "Logging", "NIOCore", "NIOPosix",
                         "ServiceLifecycle"},

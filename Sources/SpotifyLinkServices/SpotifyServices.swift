@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 @_spi(Storage) public import PlaylistLinks
 public import SpotifyAuth
+public import SpotifyLinkExtensions
 @_spi(Storage) public import SpotifyLinkSQLite
 import SpotifyLinkSupport
 public import SpotifyWebAPI
@@ -284,6 +285,11 @@ public final class SpotifyServices: Sendable {
     /// the same file (one connection pool per file).
     @_spi(Storage) public let linkStore: SQLitePlaylistLinkStore
 
+    /// The snapshot the app's extensions read (a widget, a Live Activity), in the data folder beside
+    /// the databases (the App Group container's, with `appGroup`); `nil` with in-memory storage. The
+    /// disconnect forgets it with the details; `SpotifyLink.showInExtensions(_:)` writes it.
+    public let extensionSnapshot: ExtensionSnapshotFile?
+
     /// The clock of expiries, waits and polls.
     public var clock: any SpotifyClock { configuration.clock }
 
@@ -292,21 +298,23 @@ public final class SpotifyServices: Sendable {
     /// goes with it; the app's links stay, naming their playlists. What `SpotifyConnectionModel`'s
     /// disconnect does, for a tool or a server.
     public func disconnect(keepingDetails: Bool = false) async throws {
-        try await Self.disconnect(session: session, links: links, keepingDetails: keepingDetails)
+        try await Self.disconnect(
+            session: session, links: links, extensionSnapshot: extensionSnapshot, keepingDetails: keepingDetails)
     }
 
     /// The one disconnect, which ``disconnect(keepingDetails:)`` and the connection model of
     /// `SpotifyLinkUI` both run: the sign-in goes first, so no refresh starts after it (none gets a
     /// token), then, unless `keepingDetails`, `links` forgets what Spotify said, which also refuses
     /// every answer asked for before it (the forget epoch), in this process or another sharing the
-    /// file.
+    /// file, and the extensions' snapshot is forgotten the same way (a snapshot gathered before it
+    /// is neither written nor shown).
     /// Once begun it runs to its end, also when the caller's task is cancelled (a view that goes
     /// away as the user taps Disconnect): a sign-out without the forget would keep the details of
     /// an account that is no longer connected. `signedOut` hears the session's status change (in
     /// its order of changes), on the caller's actor; a forget that fails leaves the sign-out done.
     package static func disconnect(
-        session: SpotifySession, links: LinkedPlaylists?, keepingDetails: Bool,
-        isolation: isolated (any Actor)? = #isolation,
+        session: SpotifySession, links: LinkedPlaylists?, extensionSnapshot: ExtensionSnapshotFile? = nil,
+        keepingDetails: Bool, isolation: isolated (any Actor)? = #isolation,
         signedOut: (SpotifySession.StatusChange) -> Void = { _ in }
     ) async throws {
         // An unstructured task: the caller's cancellation does not reach it, and awaiting its
@@ -314,11 +322,15 @@ public final class SpotifyServices: Sendable {
         let (change, forgetting) = try await Task {
             () async throws -> (SpotifySession.StatusChange, Result<Void, any Error>) in
             let change = try await session.signedOut()
-            guard !keepingDetails, let links else { return (change, .success(())) }
+            guard !keepingDetails else { return (change, .success(())) }
             do {
-                try await links.forgetSpotifyDetails()
+                try await links?.forgetSpotifyDetails()
+                try extensionSnapshot?.forget()
                 return (change, .success(()))
             } catch {
+                // The snapshot is forgotten also when the links' forget failed: no detail stays for
+                // the extensions.
+                try? extensionSnapshot?.forget()
                 return (change, .failure(error))
             }
         }.value
@@ -370,6 +382,7 @@ public final class SpotifyServices: Sendable {
             configuration: configuration.database, protection: configuration.protection,
             beforeOpening: beforeOpening, clock: configuration.clock)
         links = LinkedPlaylists(configuration.linkSeam?(linkStore) ?? linkStore)
+        extensionSnapshot = onDisk ? ExtensionSnapshotFile(folder: folder) : nil
     }
 
     /// The link store's file in the data folder: the links, the details saved from Spotify, the

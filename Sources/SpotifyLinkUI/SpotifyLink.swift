@@ -54,6 +54,15 @@ public final class SpotifyLink {
     /// How the models' messages are worded: `text(card.note)`.
     public let text: SpotifyText
 
+    /// The records the extensions show (``showInExtensions(_:)``); `nil` before the app names them.
+    var extensionRecords: [ExtensionRecord]?
+    /// The snapshot's write in progress: the next one waits for it.
+    var extensionsWrite: Task<Void, Never>?
+    /// Why the last write of the extensions' snapshot failed; `nil` once one succeeds.
+    package internal(set) var extensionsFailure: (any Error)?
+    /// How many times WidgetKit was asked to reload (once per change in what widgets show).
+    package internal(set) var widgetReloadsAsked = 0
+
     /// Spotify for the app with `clientID`, signing in through `redirectURI`, with the platform's
     /// defaults.
     public convenience init(clientID: String, redirectURI: String) {
@@ -78,7 +87,7 @@ public final class SpotifyLink {
         parentalGate = gate
         connection = SpotifyConnectionModel(
             session: services.session, client: services.client, redirectURI: services.configuration.redirectURI,
-            links: services.links, parentalGate: gate)
+            links: services.links, extensionSnapshot: services.extensionSnapshot, parentalGate: gate)
     }
 
     /// A `SpotifyLink` for SwiftUI previews, signed in as a sample listener with sample playlists,

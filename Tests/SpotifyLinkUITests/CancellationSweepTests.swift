@@ -2,6 +2,7 @@ import Foundation
 @_spi(Storage) import PlaylistLinks
 import SpotifyAuth
 import SpotifyEmulator
+import SpotifyLinkExtensions
 import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
@@ -439,6 +440,31 @@ struct SharedCancellationSweepTests {
             if case .success = result { #expect(link == nil, "\(run): removed, and the link stayed") }
             await harness.stop()
         }
+    }
+
+    /// The records shown in the extensions, cancelled anywhere (the view that asked goes): the
+    /// snapshot's write runs to its end, whole, with no request and no error.
+    @Test func showingRecordsInTheExtensions() async throws {
+        let record = RecordID(namespace: "session", id: "1")
+        let passed = try await CancellationSweep.sweep {
+            let points = SuspensionPoints()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)")
+            let harness = try await UIHarness(folder: folder, points: points)
+            try await harness.connect()
+            _ = try await harness.linkDeepWork(to: "1")
+            return (harness, points)
+        } operation: { harness in
+            await harness.spotify.showInExtensions([ExtensionRecord(record, title: "Focus")])
+        } check: { harness, run, result in
+            CancellationSweepTests.expectCancelledOrDone(result, run)
+            await harness.spotify.updateExtensions()
+            let file = try #require(harness.spotify.services.extensionSnapshot)
+            #expect(file.read().snapshot?.playlists.map(\.title) == ["Focus"], "\(run): \(file.read())")
+            #expect(harness.spotify.extensionsFailure == nil, "\(run)")
+            await harness.stop()
+            try? FileManager.default.removeItem(at: file.folder)
+        }
+        #expect(!passed.isEmpty && passed.allSatisfy { $0.hasPrefix("links.") }, "no request, only reads: \(passed)")
     }
 
     /// A deleted record's link, removed for an undo and brought back: cancelled anywhere, the

@@ -47,6 +47,8 @@ public final class PlaylistCardModel {
     /// What "Open in Spotify" passes first (a children's app's parental gate).
     private let parentalGate: ParentalGateModel
     private var refreshTask: Task<Void, Never>?
+    /// Tells the root the card's details changed, so the extensions' snapshot follows.
+    private let detailsChanged: @MainActor () -> Void
     /// How long saved details stay, and how old they may be before ``load()`` refreshes them;
     /// ``refresh()`` always asks.
     package let retention: RetentionPolicy
@@ -69,6 +71,7 @@ public final class PlaylistCardModel {
         self.screenshotMode = spotify.services.configuration.screenshotMode
         self.parentalGate = spotify.parentalGate
         self.retention = retention
+        self.detailsChanged = { [weak spotify] in Task { await spotify?.updateExtensions() } }
     }
 
     /// The card's facts, "12 tracks · 48 min" once worded; `nil` while neither is known.
@@ -149,6 +152,7 @@ public final class PlaylistCardModel {
             do {
                 let outcome = try await refresher.refresh(playlist: id)
                 await readCard()
+                detailsChanged()
                 // The card says what it shows (saved details); the outcome's error is there for an app
                 // that words the reason itself. What the playlist is (deleted, followed only) says more
                 // than a failed refresh, and stays.

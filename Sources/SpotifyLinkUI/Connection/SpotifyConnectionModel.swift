@@ -2,6 +2,7 @@ public import Foundation
 public import Observation
 package import PlaylistLinks
 public import SpotifyAuth
+package import SpotifyLinkExtensions
 import SpotifyLinkServices
 package import SpotifyWebAPI
 
@@ -53,6 +54,8 @@ public final class SpotifyConnectionModel {
     package let session: SpotifySession
     /// Where the details saved from Spotify are kept, which a disconnect forgets.
     private let links: LinkedPlaylists?
+    /// The extensions' snapshot, which a disconnect forgets with the details.
+    private let extensionSnapshot: ExtensionSnapshotFile?
     /// The client every other model calls Spotify through.
     package let client: SpotifyClient
     private let signIn: BrowserSignIn
@@ -72,21 +75,23 @@ public final class SpotifyConnectionModel {
     /// details `links` saved from Spotify.
     package convenience init(
         session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil,
-        parentalGate: ParentalGateModel? = nil
+        extensionSnapshot: ExtensionSnapshotFile? = nil, parentalGate: ParentalGateModel? = nil
     ) {
         self.init(
-            session: session, client: client, redirectURI: redirectURI, links: links, parentalGate: parentalGate,
-            beforeFollowing: nil)
+            session: session, client: client, redirectURI: redirectURI, links: links,
+            extensionSnapshot: extensionSnapshot, parentalGate: parentalGate, beforeFollowing: nil)
     }
 
     /// A connection whose status follower awaits `beforeFollowing` before it acts on each change
     /// (tests make it late with it).
     package init(
         session: SpotifySession, client: SpotifyClient, redirectURI: String, links: LinkedPlaylists? = nil,
-        parentalGate: ParentalGateModel? = nil, beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
+        extensionSnapshot: ExtensionSnapshotFile? = nil, parentalGate: ParentalGateModel? = nil,
+        beforeFollowing: (@Sendable (SpotifySession.Status) async -> Void)?
     ) {
         self.session = session
         self.links = links
+        self.extensionSnapshot = extensionSnapshot
         self.parentalGate = parentalGate
         self.client = client
         self.signIn = BrowserSignIn(redirectURI: redirectURI)
@@ -244,7 +249,9 @@ public final class SpotifyConnectionModel {
             disconnectsWaitingForSignIn -= 1
         }
         do {
-            try await SpotifyServices.disconnect(session: session, links: links, keepingDetails: keepingDetails) {
+            try await SpotifyServices.disconnect(
+                session: session, links: links, extensionSnapshot: extensionSnapshot, keepingDetails: keepingDetails
+            ) {
                 _ = isNewer($0)
                 phase = .disconnected
                 signInWarning = nil

@@ -68,6 +68,8 @@ public final class PlaylistPickerModel {
     /// nothing is listed or searched before.
     private var gatePassed: Bool
     private var searchTask: Task<Void, Never>?
+    /// Tells the root a link changed, so the extensions' snapshot follows.
+    private let linksChanged: @MainActor () -> Void
     /// Spotify's results for the current text, as last shown.
     private var searchResults: [SimplifiedPlaylist] = []
 
@@ -87,6 +89,7 @@ public final class PlaylistPickerModel {
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock
+        self.linksChanged = { [weak spotify] in Task { await spotify?.updateExtensions() } }
         self.search = PagedSearch(pageSize: pageSize, debounce: debounce, clock: clock) { text, limit, offset in
             try await client.searchPlaylists(text, limit: limit, offset: offset)
         }
@@ -152,6 +155,7 @@ public final class PlaylistPickerModel {
             // From the saved library: what the picker knew makes the card whole at once, offline too.
             try await links.link(record, to: playlist)
         }
+        linksChanged()
         return try await links.card(for: record)
     }
 

@@ -183,6 +183,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// What a profile shows for the account type (Free or Premium): Spotify no longer tells
     /// Development Mode apps, and an app must not guess it from anything else.
     case accountTypeNotAvailable
+    /// What the app's extensions (a widget, a Live Activity) show while Spotify is not connected:
+    /// the app is where to connect it.
+    case extensionsNeedApp
     /// Spotify has no top songs for the learner yet.
     case noTopTracks
     /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened

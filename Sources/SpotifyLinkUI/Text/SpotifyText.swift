@@ -173,6 +173,7 @@ public struct SpotifyText: Sendable {
         case .explicitItem: return "Explicit"
         case .noExplicitSongsFilter: return "No explicit songs"
         case .accountTypeNotAvailable: return "Not available"
+        case .extensionsNeedApp: return "Open the app to connect Spotify."
         case .playlistDetailsExpired:
             return "The saved details of this playlist were removed after 90 days without an update, as Spotify asks. "
                 + "Connect to Spotify to see them again; the playlist still opens in Spotify."
@@ -361,6 +362,7 @@ public struct SpotifyText: Sendable {
         case .explicitItem: return "不適切な表現を含む"
         case .noExplicitSongsFilter: return "不適切な表現を含む曲を除く"
         case .accountTypeNotAvailable: return "取得できません"
+        case .extensionsNeedApp: return "Spotifyに接続するには、アプリを開いてください。"
         case .playlistDetailsExpired:
             return "このプレイリストの保存済み情報は、Spotifyの規約に従い90日間更新がなかったため削除されました。"
                 + "Spotifyに接続すると再表示されます。プレイリストはSpotifyで開けます。"
@@ -452,7 +454,7 @@ extension SpotifyMessage {
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
             .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
             .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100), .playlistDetailsNeedConnection,
-            .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable,
+            .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable, .extensionsNeedApp,
             .parentalGateQuestion(7, 8), .parentalGateWrongAnswer, .coverDescription(playlist: "Deep Work"),
             .coverDescription(playlist: nil), .playlistSummarySpoken(tracks: 12, duration: .seconds(2880)),
             .playlistRowSpoken(name: "Deep Work", owner: "Mira", tracks: 50, access: .complete),
@@ -548,9 +550,10 @@ extension SpotifyMessage {
         case .spotifyButtonSpoken(.playOnSpotify): 78
         case .spotifyButtonSpoken(.listenOnSpotify): 79
         case .spotifyButtonSpoken(.getSpotifyFree): 80
+        case .extensionsNeedApp: 81
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 81
+    package static let coverageCount = 82
 }

@@ -1,0 +1,107 @@
+public import Foundation
+public import PlaylistLinks
+import SpotifyLinkExtensions
+import SpotifyLinkServices
+import SpotifyLinkSupport
+import SpotifyWebAPI
+
+#if canImport(WidgetKit)
+    import WidgetKit
+#endif
+
+/// One of the app's records as its extensions show it: the record, with the app's own words and
+/// time for it.
+public struct ExtensionRecord: Sendable, Equatable {
+    /// The record whose link the extension shows.
+    public var record: RecordID
+    /// The record's title (the routine's name, the session's date), in the user's language.
+    public var title: String?
+    /// When the record next starts (a routine), if it has a time.
+    public var startsAt: Date?
+
+    /// `record`, shown with `title` and `startsAt`.
+    public init(_ record: RecordID, title: String? = nil, startsAt: Date? = nil) {
+        self.record = record
+        self.title = title
+        self.startsAt = startsAt
+    }
+}
+
+extension SpotifyLink {
+    /// Shows `records` in the app's extensions (a widget, a Live Activity, an App Intent), in this
+    /// order: writes the extensions' snapshot (`SpotifyServices.extensionSnapshot`) with each
+    /// record's playlist as its card shows it (name, count, length, their words in the user's
+    /// language), from the saved links alone: no request. Call it when the records an extension
+    /// shows change (the next routines, the latest sessions); after that the snapshot follows by
+    /// itself as cards refresh and the picker links, and a disconnect forgets it.
+    ///
+    /// WidgetKit is asked to reload the app's widgets only when what they show changed. With
+    /// in-memory storage there is no snapshot, and this does nothing.
+    public func showInExtensions(_ records: [ExtensionRecord]) async {
+        extensionRecords = records
+        await updateExtensions()
+    }
+
+    /// Writes the snapshot again from the records last shown and the saved links, one write at a
+    /// time in the order asked (a card's refresh, the picker's link); does nothing before
+    /// ``showInExtensions(_:)``.
+    package func updateExtensions() async {
+        guard let file = services.extensionSnapshot, extensionRecords != nil else { return }
+        let previous = extensionsWrite
+        let write = Task { @MainActor [weak self] in
+            await previous?.value
+            await self?.writeExtensionSnapshot(to: file)
+        }
+        extensionsWrite = write
+        await write.value
+    }
+
+    private func writeExtensionSnapshot(to file: ExtensionSnapshotFile) async {
+        guard let records = extensionRecords else { return }
+        let links = links
+        let now = services.clock.now
+        let retention = services.configuration.retention
+        let connected = connection.isConnected
+        do {
+            // The epoch first: a disconnect while the cards are read refuses this snapshot.
+            let epoch = try await Task.detached { try file.epoch() }.value
+            var rows: [ExtensionSnapshot.Playlist] = []
+            for item in records {
+                let card = try await links.card(for: item.record, retention: retention, at: now)
+                rows.append(extensionRow(item, card?.metadata))
+            }
+            let snapshot = ExtensionSnapshot(
+                epoch: epoch, writtenAt: now, isConnected: connected, playlists: rows,
+                emptyText: connected ? nil : text(.extensionsNeedApp))
+            let written = try await Task.detached { try file.write(snapshot) }.value
+            extensionsFailure = nil
+            if written == .changed { askWidgetsToReload() }
+        } catch {
+            // The app's own screens are unaffected; the extensions show the snapshot before.
+            extensionsFailure = error
+        }
+    }
+
+    private func extensionRow(_ item: ExtensionRecord, _ metadata: PlaylistMetadata?) -> ExtensionSnapshot.Playlist {
+        var row = ExtensionSnapshot.Playlist(
+            namespace: item.record.namespace, recordID: item.record.id, title: item.title, startsAt: item.startsAt)
+        guard let metadata else { return row }
+        row.name = metadata.name
+        row.trackCount = metadata.trackCount
+        row.durationSeconds = metadata.totalDuration?.seconds
+        if metadata.trackCount != nil || metadata.totalDuration != nil {
+            row.summary = text(.playlistSummary(tracks: metadata.trackCount, duration: metadata.totalDuration))
+            row.spokenSummary = text(
+                .playlistSummarySpoken(tracks: metadata.trackCount, duration: metadata.totalDuration))
+        }
+        row.spotifyURL = metadata.reference.webURL
+        return row
+    }
+
+    private func askWidgetsToReload() {
+        widgetReloadsAsked += 1
+        #if canImport(WidgetKit)
+            WidgetCenter.shared.reloadAllTimelines()
+        #endif
+    }
+}
