@@ -256,7 +256,7 @@ let package = Package(
                 "SpotifyLinkSQLite", "SpotifyNowPlaying",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyAuth", "SpotifyAuthLoopback", "PlaylistLinks", "SpotifyLinkPostgres",
-                "SpotifyLinkUI", "SpotifyEmulator", "SpotifyTesting",
+                "SpotifyLinkUI", "SpotifyLinkExtensions", "SpotifyEmulator", "SpotifyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

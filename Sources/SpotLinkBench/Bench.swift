@@ -28,7 +28,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, large-journal, anchors, request-cost, postgres (repeatable; decode-typed and large-journal only when named)."
+            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, extensions, large-journal, anchors, request-cost, postgres (repeatable; decode-typed and large-journal only when named)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
@@ -78,6 +78,7 @@ struct SpotLinkBench: AsyncParsableCommand {
             try await Metrics.quotaCooldown(report)
         }
         if wanted("journal") { try await Metrics.journalBudgets(report) }
+        if wanted("extensions") { try await Metrics.extensionsDay(report) }
         if only.contains("large-journal") {
             try await Metrics.largeJournal(report, sessions: quick ? 10_000 : 100_000)
         }

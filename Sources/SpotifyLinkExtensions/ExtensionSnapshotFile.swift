@@ -181,12 +181,14 @@ public struct ExtensionSnapshotFile: Sendable {
         return UInt64(String(decoding: data, as: UTF8.self))
     }
 
-    /// The bytes of `url` when it is a readable file of at most ``largestSize`` bytes.
+    /// The bytes of `url` when it is a regular file (not a link) of at most ``largestSize``
+    /// bytes. `lstat` rather than FileManager's attributes, which also look up the owner's name
+    /// and so load the system's name services into an extension's process (about 3 MiB).
     private static func contents(of url: URL) -> Data? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = attributes[.size] as? Int, size <= largestSize
-        else { return nil }
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= largestSize else {
+            return nil
+        }
         return try? Data(contentsOf: url)
     }
 

@@ -58,6 +58,8 @@ public final class SpotifyLink {
     var extensionRecords: [ExtensionRecord]?
     /// The snapshot's write in progress: the next one waits for it.
     var extensionsWrite: Task<Void, Never>?
+    /// The write due once the latest changes settle.
+    var extensionsPending: Task<Void, Never>?
     /// Why the last write of the extensions' snapshot failed; `nil` once one succeeds.
     package internal(set) var extensionsFailure: (any Error)?
     /// How many times WidgetKit was asked to reload (once per change in what widgets show).

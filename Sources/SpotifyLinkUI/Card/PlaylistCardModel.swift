@@ -71,7 +71,7 @@ public final class PlaylistCardModel {
         self.screenshotMode = spotify.services.configuration.screenshotMode
         self.parentalGate = spotify.parentalGate
         self.retention = retention
-        self.detailsChanged = { [weak spotify] in Task { await spotify?.updateExtensions() } }
+        self.detailsChanged = { [weak spotify] in spotify?.extensionsNeedUpdate() }
     }
 
     /// The card's facts, "12 tracks · 48 min" once worded; `nil` while neither is known.

@@ -35,16 +35,40 @@ extension SpotifyLink {
     /// shows change (the next routines, the latest sessions); after that the snapshot follows by
     /// itself as cards refresh and the picker links, and a disconnect forgets it.
     ///
-    /// WidgetKit is asked to reload the app's widgets only when what they show changed. With
-    /// in-memory storage there is no snapshot, and this does nothing.
+    /// WidgetKit is asked to reload the app's widgets only when what they show changed, and once
+    /// for a burst of changes (the cards a screen refreshes as the app opens): those writes wait
+    /// two seconds for the changes to settle. With in-memory storage there is no snapshot, and this
+    /// does nothing.
     public func showInExtensions(_ records: [ExtensionRecord]) async {
         extensionRecords = records
         await updateExtensions()
     }
 
+    /// How long after a change the snapshot is written: the cards an app's screen refreshes as it
+    /// opens arrive one after another, and the widgets are asked to reload once for all of them
+    /// (a widget gets some 40 to 70 reloads a day).
+    package static let extensionsSettle: Duration = .seconds(2)
+
+    /// A card's refresh or a pick changed the saved links: the snapshot is written once the changes
+    /// settle (``extensionsSettle`` on the configuration's clock), one write for a burst.
+    package func extensionsNeedUpdate() {
+        guard services.extensionSnapshot != nil, extensionRecords != nil, extensionsPending == nil else { return }
+        let clock = services.clock
+        extensionsPending = Task { @MainActor [weak self] in
+            try? await clock.sleep(for: Self.extensionsSettle)
+            self?.extensionsPending = nil
+            await self?.updateExtensions()
+        }
+    }
+
+    /// Waits until the snapshot is written after the changes so far (tests, the bench).
+    package func extensionsSettled() async {
+        await extensionsPending?.value
+        await extensionsWrite?.value
+    }
+
     /// Writes the snapshot again from the records last shown and the saved links, one write at a
-    /// time in the order asked (a card's refresh, the picker's link); does nothing before
-    /// ``showInExtensions(_:)``.
+    /// time in the order asked; does nothing before ``showInExtensions(_:)``.
     package func updateExtensions() async {
         guard let file = services.extensionSnapshot, extensionRecords != nil else { return }
         let previous = extensionsWrite

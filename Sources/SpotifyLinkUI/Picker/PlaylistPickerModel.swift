@@ -89,7 +89,7 @@ public final class PlaylistPickerModel {
         self.connection = spotify.connection
         self.client = client
         self.clock = spotify.services.clock
-        self.linksChanged = { [weak spotify] in Task { await spotify?.updateExtensions() } }
+        self.linksChanged = { [weak spotify] in spotify?.extensionsNeedUpdate() }
         self.search = PagedSearch(pageSize: pageSize, debounce: debounce, clock: clock) { text, limit, offset in
             try await client.searchPlaylists(text, limit: limit, offset: offset)
         }

@@ -6,8 +6,20 @@ import SpotifyLinkExtensions
 // a different size, and prints `wrote N` after each write returned, until it sends itself SIGKILL
 // KILL_AFTER_US microseconds after it started, wherever it is in a write.
 //
-// Usage: `SnapshotWriterChild FOLDER FIRST KILL_AFTER_US`
+// Usage: `SnapshotWriterChild FOLDER FIRST KILL_AFTER_US`, or `SnapshotWriterChild --peak FOLDER READS`.
 let arguments = CommandLine.arguments
+// `SnapshotWriterChild --peak FOLDER READS`: reads the snapshot READS times (none with 0), as a widget
+// does on each timeline reload, then prints the process's resident high-water mark in KiB
+// (spotlink-bench compares 0 reads with many: what reading adds to an extension's memory).
+if arguments.count == 4, arguments[1] == "--peak", let reads = Int(arguments[3]) {
+    let file = ExtensionSnapshotFile(folder: URL(fileURLWithPath: arguments[2]))
+    var shown = 0
+    for _ in 0..<reads { shown += file.read().snapshot?.playlists.count ?? 0 }
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+    print("\(peak ?? "0") \(shown)")
+    exit(0)
+}
 guard arguments.count == 4, let first = Int(arguments[2]), let killAfter = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: SnapshotWriterChild FOLDER FIRST KILL_AFTER_US\n".utf8))
     exit(2)
