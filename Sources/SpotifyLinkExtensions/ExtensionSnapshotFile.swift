@@ -16,15 +16,8 @@
 /// The extension snapshot's file in a folder the app and its extensions share (the App Group
 /// container): the app writes it, extensions read it.
 ///
-/// An extension reads it in one call, which never throws:
-///
-/// ```swift
-/// let file = ExtensionSnapshotFile(appGroup: "group.com.example.routines")
-/// switch file?.read() {
-/// case .snapshot(let snapshot)?: RoutineRows(snapshot.playlists)
-/// default: Text("Open the app to connect Spotify")
-/// }
-/// ```
+/// An extension reads it in one call, ``read()``, which never throws (the module's overview shows
+/// a widget's code, compiled for iOS).
 ///
 /// A write replaces the whole file at once (a new file renamed over it), so a reader sees the
 /// earlier snapshot or the new one, never part of one, also when the app is killed while it
@@ -73,7 +66,7 @@ public struct ExtensionSnapshotFile: Sendable {
         guard let data = Self.contents(of: snapshotURL) else {
             return .nothing(FileManager.default.fileExists(atPath: snapshotURL.path) ? .unreadable : .notWritten)
         }
-        guard let format = try? JSONDecoder().decode(Format.self, from: data) else { return .nothing(.unreadable) }
+        guard let format = try? Self.decoder.decode(Format.self, from: data) else { return .nothing(.unreadable) }
         guard format.version <= ExtensionSnapshot.currentVersion else {
             return .nothing(.newerVersion(format.version))
         }
