@@ -74,7 +74,8 @@ def run(command, what, check=True):
 
 
 # Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
-STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest", "WidgetKit"]
+STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest", "WidgetKit",
+                    "ActivityKit"]
 
 
 def not_transcribed(output):
@@ -777,8 +778,10 @@ def build_dependencies(sdk, linux_modules):
 
 def build_stand_ins(sdk):
     platform_framework = "UIKit" if sdk.platform == "ios" else "AppKit"
+    # ActivityKit is iOS only (Apple ships none for macOS): on macOS `canImport(ActivityKit)` is false.
+    ios_only = ["ActivityKit"] if sdk.platform == "ios" else []
     order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
-             "XCTest", "WidgetKit"]
+             "XCTest"] + ios_only + ["WidgetKit"]
     for module in order:
         folder = os.path.join(STAND_INS, module)
         files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))

@@ -158,6 +158,16 @@ PROBES = [
      "AppleCheck/Examples/LearningApp/LearningApp.swift", None,
      "\nfunc returnProbe(_ flag: Bool) -> Int {\n    if flag { return 1 }\n}\n",
      r"missing return in global function expected to return 'Int'"),
+    # -- the Live Activity adapter: compiled on iOS, absent on macOS --------------------
+    ("ActivityContent without its stale date, in the package's ActivityKit branch", "ios",
+     "Sources/SpotifyLinkUI/Extensions/RoutineActivityHost.swift",
+     "let content = ActivityContent(state: state, staleDate: staleAt)",
+     "let content = ActivityContent(state: state)",
+     r"missing argument for parameter 'staleDate'"),
+    ("ActivityKit on macOS, where Apple ships none", "macos",
+     "Sources/SpotifyLinkSupport/ImportsActivityKit.swift", None,
+     "import ActivityKit\n",
+     r"no such module 'ActivityKit'"),
     # -- a name no stand-in has: "not transcribed", never Apple's verdict ----------------
     ("UIApplication, which no stand-in declares", "ios",
      "AppleCheck/Examples/SwiftUIBindingsApp/NamesUIApplication.swift", None,

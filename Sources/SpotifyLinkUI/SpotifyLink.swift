@@ -64,6 +64,11 @@ public final class SpotifyLink {
     package internal(set) var extensionsFailure: (any Error)?
     /// How many times WidgetKit was asked to reload (once per change in what widgets show).
     package internal(set) var widgetReloadsAsked = 0
+    /// Where routines' Live Activities are shown: ActivityKit on iOS, none elsewhere (tests set a
+    /// recording host).
+    package var routineActivityHost: (any RoutineActivityHost)? = SpotifyLink.platformRoutineActivityHost
+    /// The routine Live Activity models made, to stop at a disconnect.
+    var routineActivities: [WeakRoutineActivity] = []
 
     /// Spotify for the app with `clientID`, signing in through `redirectURI`, with the platform's
     /// defaults.
@@ -90,6 +95,7 @@ public final class SpotifyLink {
         connection = SpotifyConnectionModel(
             session: services.session, client: services.client, redirectURI: services.configuration.redirectURI,
             links: services.links, extensionSnapshot: services.extensionSnapshot, parentalGate: gate)
+        connection.afterSignOut = { [weak self] in await self?.endRoutineActivities() }
     }
 
     /// A `SpotifyLink` for SwiftUI previews, signed in as a sample listener with sample playlists,
@@ -125,6 +131,22 @@ public final class SpotifyLink {
         NowPlayingIndicatorModel(spotify: self, policy: policy)
     }
 
+    /// A routine's Live Activity ("song 3 of ≈ 6", the time left counting down by itself), which
+    /// follows the now-playing indicator and ends at every disconnect.
+    public func routineActivity() -> RoutineActivityModel {
+        let model = RoutineActivityModel(spotify: self)
+        routineActivities.removeAll { $0.model == nil }
+        routineActivities.append(WeakRoutineActivity(model: model))
+        return model
+    }
+
+    /// Ends every routine Live Activity of the app at once (a sign-out, a disconnect): nothing of
+    /// the account stays on the Lock Screen.
+    private func endRoutineActivities() async {
+        for activity in routineActivities { activity.model?.disconnected() }
+        await routineActivityHost?.endAll()
+    }
+
     /// The song search, through the client while Spotify is connected.
     public func songSearch() -> TrackSearchModel {
         TrackSearchModel(spotify: self)
@@ -134,5 +156,21 @@ public final class SpotifyLink {
     /// told otherwise), through the client while Spotify is connected.
     public func learner(topRange: TopItemsRange = .shortTerm) -> LearnerModel {
         LearnerModel(spotify: self, topRange: topRange)
+    }
+}
+
+/// A routine Live Activity model, held without keeping it alive.
+struct WeakRoutineActivity {
+    weak var model: RoutineActivityModel?
+}
+
+extension SpotifyLink {
+    /// ActivityKit where the platform has it.
+    fileprivate static var platformRoutineActivityHost: (any RoutineActivityHost)? {
+        #if canImport(ActivityKit)
+            ActivityKitRoutineHost()
+        #else
+            nil
+        #endif
     }
 }

@@ -38,6 +38,13 @@ public struct RoutineListening: Sendable {
         settle(at: now)
     }
 
+    /// The item playing or paused now, counted from 1 in the order the routine first heard each
+    /// ("song 3"); `nil` while nothing is loaded. An item heard again keeps its number.
+    public var currentSong: Int? {
+        guard let current else { return nil }
+        return order.firstIndex(of: current.item.uri).map { $0 + 1 } ?? order.count + 1
+    }
+
     /// Records how far the current item got by `now`.
     private mutating func settle(at now: Date) {
         guard let (item, playing) = current, item.duration > .zero else { return }

@@ -232,6 +232,10 @@ public final class SpotifyConnectionModel {
         await connectTask?.value
     }
 
+    /// Runs after every disconnect, whether or not its sign-out and forget succeeded: `SpotifyLink`
+    /// ends the routines' Live Activities there.
+    var afterSignOut: (@MainActor () async -> Void)?
+
     /// Disconnects waiting for a sign-in to end (tests wait for one to arrive there).
     package private(set) var disconnectsWaitingForSignIn = 0
 
@@ -260,6 +264,9 @@ public final class SpotifyConnectionModel {
         } catch {
             phase = .failed(SpotifyMessage(error, now: client.clock.now) ?? .somethingWentWrong)
         }
+        // Also when the forget (or the sign-out) failed: the user asked that nothing of the
+        // account stay shown.
+        await afterSignOut?()
     }
 
     /// Whether `change` is later than every change this model acted on; if so it becomes the latest.

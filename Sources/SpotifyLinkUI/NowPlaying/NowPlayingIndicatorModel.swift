@@ -27,6 +27,8 @@ public final class NowPlayingIndicatorModel {
     private var routinePlaylist: SpotifyReference?
     /// What "Open in Spotify" passes first (a children's app's parental gate).
     private let parentalGate: ParentalGateModel
+    /// The routine's Live Activity, following what this indicator sees (``RoutineActivityModel``).
+    weak var liveActivity: RoutineActivityModel?
 
     /// An indicator that follows the player while `spotify` is connected, polling as `policy`
     /// allows: by default `NowPlayingMonitor.Polling.default`, within 30 calls an hour of listening
@@ -70,6 +72,10 @@ public final class NowPlayingIndicatorModel {
         item?.isExplicit == true ? .explicitItem : nil
     }
 
+    /// The routine's song playing now, counted from 1 ("song 3"); `nil` without a routine or while
+    /// nothing plays.
+    var currentSong: Int? { item == nil ? nil : routine?.currentSong }
+
     /// Whether the item shown is paused.
     public var isPaused: Bool {
         if case .paused = state { return true }
@@ -108,6 +114,7 @@ public final class NowPlayingIndicatorModel {
                 }
                 self.state = state
                 routine?.observe(state, at: clock.now)
+                liveActivity?.observed(item, song: currentSong)
             }
         }
         return routine
@@ -127,6 +134,8 @@ public final class NowPlayingIndicatorModel {
         guard let routine else { return nil }
         summary = routine.summary(at: clock.now)
         self.routine = nil
+        liveActivity?.finished(summary)
+        liveActivity = nil
         return summary
     }
 

@@ -188,6 +188,10 @@ public enum SpotifyMessage: Sendable, Hashable {
     case extensionsNeedApp
     /// Spotify has no top songs for the learner yet.
     case noTopTracks
+    /// A running routine's line on the Lock Screen: the song playing, counted from 1 since the
+    /// routine began (`nil` while nothing plays), and the songs of the playlist's average length the
+    /// routine lasts (`nil` when its songs are not known): "Song 3 of ≈ 6".
+    case routineSong(Int?, of: Double?)
     /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened
     /// right now: the disk is full, say. Nothing saved is lost; the next use tries again.
     case storageUnavailable

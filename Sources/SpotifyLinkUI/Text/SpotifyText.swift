@@ -72,6 +72,12 @@ public struct SpotifyText: Sendable {
         return halves == whole ? "\(Int(whole))曲" : "\(Int(whole)).5曲"
     }
 
+    /// Songs rounded to a whole number, at least 1 ("of ≈ 6"): a count on the Lock Screen, not a measure.
+    private static func wholeSongs(_ songs: Double) -> Int {
+        guard songs.isFinite, songs > 1 else { return 1 }
+        return Int(min(songs, 10_000).rounded())
+    }
+
     // MARK: - English
 
     private func english(_ message: SpotifyMessage) -> String {
@@ -213,6 +219,10 @@ public struct SpotifyText: Sendable {
         case .routineSummary: return "No music was playing during this routine."
         case .noSavedTracks: return "No saved songs yet."
         case .noTopTracks: return "Spotify has no top songs for you yet."
+        case .routineSong(let song?, let songs?): return "Song \(song) of ≈ \(Self.wholeSongs(songs))"
+        case .routineSong(let song?, nil): return "Song \(song)"
+        case .routineSong(nil, let songs?): return "Not playing · about \(Self.wholeSongs(songs)) songs"
+        case .routineSong(nil, nil): return "Not playing"
         case .storageUnavailable:
             return
                 "Spotify details can't be read or saved on this device right now. Free up some space, then try again."
@@ -397,6 +407,10 @@ public struct SpotifyText: Sendable {
         case .routineSummary: return "このルーティン中に再生された音楽はありませんでした。"
         case .noSavedTracks: return "保存した曲はまだありません。"
         case .noTopTracks: return "よく聴く曲はまだありません。"
+        case .routineSong(let song?, let songs?): return "\(song)曲目(約\(Self.wholeSongs(songs))曲中)"
+        case .routineSong(let song?, nil): return "\(song)曲目"
+        case .routineSong(nil, let songs?): return "再生していません・約\(Self.wholeSongs(songs))曲"
+        case .routineSong(nil, nil): return "再生していません"
         case .storageUnavailable: return "この端末でSpotifyの情報を読み込み・保存できません。空き容量を確保してから、もう一度お試しください。"
         case .spotifyButton(let label):
             switch label {
@@ -452,6 +466,7 @@ extension SpotifyMessage {
             .noPlaylistsMatch("さくら"), .offlineShowingSavedPlaylists, .unavailablePlaylists(2),
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
+            .routineSong(3, of: 5.6), .routineSong(3, of: nil), .routineSong(nil, of: 5.6), .routineSong(nil, of: nil),
             .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
             .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100), .playlistDetailsNeedConnection,
             .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable, .extensionsNeedApp,
@@ -551,9 +566,13 @@ extension SpotifyMessage {
         case .spotifyButtonSpoken(.listenOnSpotify): 79
         case .spotifyButtonSpoken(.getSpotifyFree): 80
         case .extensionsNeedApp: 81
+        case .routineSong(.some, .some): 82
+        case .routineSong(.some, nil): 83
+        case .routineSong(nil, .some): 84
+        case .routineSong(nil, nil): 85
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 82
+    package static let coverageCount = 86
 }

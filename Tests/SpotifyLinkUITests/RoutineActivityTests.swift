@@ -1,0 +1,142 @@
+import Foundation
+import SpotifyEmulator
+import SpotifyLinkExtensions
+@_spi(Storage) import SpotifyLinkUI
+import SpotifyTesting
+import Testing
+
+/// A running routine's Live Activity, through a host that records what ActivityKit would show:
+/// it follows what plays with an update only when its line changes, ends with the routine, and a
+/// disconnect removes it at once.
+@MainActor
+@Suite("A routine's Live Activity")
+struct RoutineActivityTests {
+    struct Running {
+        let harness: UIHarness
+        let host: RecordingRoutineHost
+        let indicator: NowPlayingIndicatorModel
+        let activity: RoutineActivityModel
+        let deep: SpotifyID
+    }
+
+    /// Connected, "Deep Work" linked to a routine with its details read, the indicator following
+    /// the routine's playlist and its Live Activity started for 20 minutes.
+    static func running(host: RecordingRoutineHost = RecordingRoutineHost()) async throws -> Running {
+        let harness = try await UIHarness.connected()
+        let record = RecordID(namespace: "routine", id: "morning")
+        let deep = try await harness.playlistID("Deep Work")
+        try await harness.links.link(record, to: deep)
+        let card = harness.spotify.card(for: record)
+        await card.load()
+        await card.waitForRefresh()
+        harness.spotify.routineActivityHost = host
+        let indicator = harness.spotify.nowPlaying(policy: .responsive)
+        indicator.start(routine: .playlist(deep))
+        let activity = harness.spotify.routineActivity()
+        await activity.start(ExtensionRecord(record, title: "Morning"), lasting: .seconds(1200), following: indicator)
+        return Running(harness: harness, host: host, indicator: indicator, activity: activity, deep: deep)
+    }
+
+    /// Its line follows the songs ("Song 1 of ≈ 6", "Song 2 of ≈ 6"): one update per change, not
+    /// one per poll; the time left is the interval the Lock Screen counts down by itself; the end
+    /// of the routine says the songs heard and keeps it on the Lock Screen, without what played.
+    @Test func itFollowsTheSongsAndEndsWithTheRoutine() async throws {
+        let running = try await Self.running()
+        let (harness, host) = (running.harness, running.host)
+        let shown = try #require(host.running.first)
+        #expect(shown.attributes.title == "Morning" && shown.attributes.playlistName == "Deep Work")
+        let first = try #require(shown.states.first)
+        let songs = try #require(first.songsInRoutine)
+        #expect(songs > 3 && songs < 10, "20 minutes of 150–260 s songs")
+        #expect(first.timerInterval.upperBound.timeIntervalSince(first.timerInterval.lowerBound) == 1200)
+        #expect(first.status == "Not playing · about \(Int(songs.rounded())) songs")
+
+        let emulator = harness.emulator
+        let deep = running.deep
+        await harness.clock.play(
+            for: .seconds(900),
+            steps: [
+                .init(at: .seconds(1)) {
+                    await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
+                }
+            ])
+        await running.activity.delivered()
+        let states = try #require(host.running.first?.states)
+        let lines = states.map(\.status)
+        #expect(lines.contains("Song 1 of ≈ \(Int(songs.rounded()))"), "\(lines)")
+        #expect(lines.contains("Song 3 of ≈ \(Int(songs.rounded()))"), "\(lines)")
+        #expect(Set(lines).count == lines.count, "an update only when the line changes: \(lines)")
+        #expect(running.activity.updatesSent == states.count - 1)
+        #expect(running.activity.updatesSent < running.indicator.callCount, "fewer updates than polls")
+        #expect(states.allSatisfy { (try? $0.encodedSize()).map { $0 <= 1024 } == true })
+        #expect(states.last?.nowPlaying == running.indicator.item?.name)
+
+        let summary = try #require(running.indicator.finishRoutine())
+        await running.activity.delivered()
+        let ended = try #require(host.activities.first)
+        #expect(ended.ended && !ended.removedAtOnce, "kept on the Lock Screen as the system keeps an ended one")
+        let last = try #require(ended.states.last)
+        #expect(last.hasEnded && last.nowPlaying == nil && last.song == nil)
+        #expect(last.status == harness.spotify.text(.routineSummary(songs: summary.songs)))
+        await harness.stop()
+    }
+
+    /// A disconnect removes the Live Activity at once (nothing of the account stays on the Lock
+    /// Screen for the four hours an ended one may), and nothing is sent to it after.
+    @Test func aDisconnectRemovesItAtOnce() async throws {
+        let running = try await Self.running()
+        let (harness, host) = (running.harness, running.host)
+        let emulator = harness.emulator
+        let deep = running.deep
+        await harness.clock.play(
+            for: .seconds(120),
+            steps: [
+                .init(at: .seconds(1)) {
+                    await emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
+                }
+            ])
+        #expect(host.running.count == 1)
+        await harness.connection.disconnect()
+        #expect(host.running.isEmpty, "ended by the disconnect")
+        #expect(host.activities.first?.removedAtOnce == true)
+        #expect(running.activity.state == nil)
+        let sent = running.activity.updatesSent
+        await harness.clock.play(for: .seconds(300))
+        running.indicator.finishRoutine()
+        #expect(running.activity.updatesSent == sent, "nothing sent after the disconnect")
+        #expect(host.activities.first?.states.last?.hasEnded == false, "no summary after the disconnect")
+        await harness.stop()
+    }
+
+    /// Live Activities turned off for the app: the routine runs without one, and the model says why.
+    @Test func turnedOffTheRoutineRunsWithoutOne() async throws {
+        let running = try await Self.running(host: RecordingRoutineHost(refusing: true))
+        #expect(running.host.activities.isEmpty)
+        #expect(running.activity.state == nil)
+        #expect(running.activity.startFailure as? RoutineActivityError == .turnedOff)
+        #expect(running.indicator.finishRoutine() != nil, "the routine itself is unaffected")
+        await running.harness.stop()
+    }
+
+    /// Cancelled while it reads the saved link (a view that went away), it starts nothing; a
+    /// start after it works.
+    @Test func cancelledWhileReadingTheLinkItStartsNothing() async throws {
+        let harness = try await UIHarness.connected()
+        let host = RecordingRoutineHost()
+        harness.spotify.routineActivityHost = host
+        let (record, deep) = try await harness.linkDeepWork(to: "1")
+        let indicator = harness.spotify.nowPlaying()
+        indicator.start(routine: .playlist(deep))
+        let activity = harness.spotify.routineActivity()
+        let start = Task { await activity.start(ExtensionRecord(record), lasting: .seconds(600), following: indicator) }
+        start.cancel()
+        await start.value
+        #expect(host.activities.isEmpty && activity.state == nil)
+        await activity.start(ExtensionRecord(record), lasting: .seconds(600), following: indicator)
+        #expect(host.running.count == 1)
+        // A second start replaces the first: one Live Activity for the routine.
+        await activity.start(ExtensionRecord(record), lasting: .seconds(600), following: indicator)
+        #expect(host.running.count == 1 && host.activities.count == 2)
+        await harness.stop()
+    }
+}
