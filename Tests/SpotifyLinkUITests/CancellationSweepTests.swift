@@ -467,6 +467,35 @@ struct SharedCancellationSweepTests {
         #expect(!passed.isEmpty && passed.allSatisfy { $0.hasPrefix("links.") }, "no request, only reads: \(passed)")
     }
 
+    /// A routine's Live Activity started as its screen appears: cancelled at any point (the
+    /// saved link's read), it starts none; done, there is one. Its start sends no request.
+    @Test func startingARoutinesLiveActivity() async throws {
+        let record = RecordID(namespace: "routine", id: "1")
+        let passed = try await CancellationSweep.sweep {
+            let (harness, points) = try await CancellationSweepTests.world()
+            let deep = try await harness.playlistID("Deep Work")
+            try await harness.links.link(record, to: deep)
+            harness.spotify.routineActivityHost = RecordingRoutineHost()
+            return (harness, points)
+        } operation: { harness in
+            let indicator = harness.spotify.nowPlaying()
+            let activity = harness.spotify.routineActivity()
+            await activity.start(
+                ExtensionRecord(record, title: "Morning"), lasting: .seconds(600), following: indicator)
+            try Task.checkCancellation()
+        } check: { harness, run, result in
+            CancellationSweepTests.expectCancelledOrDone(result, run)
+            let host = try #require(harness.spotify.routineActivityHost as? RecordingRoutineHost)
+            switch result {
+            case .success: #expect(host.running.count == 1 && host.activities.count == 1, "\(run)")
+            case .failure: #expect(host.activities.isEmpty, "\(run): a cancelled start started \(host.activities)")
+            }
+            #expect(host.activities.allSatisfy { $0.attributes.title == "Morning" }, "\(run)")
+            await harness.stop()
+        }
+        #expect(!passed.isEmpty && passed.allSatisfy { $0.hasPrefix("links.") }, "no request, only reads: \(passed)")
+    }
+
     /// A deleted record's link, removed for an undo and brought back: cancelled anywhere, the
     /// record has its link or none, never another; done, the undo brings back the same link.
     @Test func aDeleteAndItsUndo() async throws {
