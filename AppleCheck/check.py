@@ -52,7 +52,13 @@ APP_PRODUCT = "SpotifyLinkUI"
 # The library products an app's extensions add (a widget, a Live Activity): compiled too.
 EXTENSION_PRODUCTS = ["SpotifyLinkExtensions"]
 # The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
-EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets", "JournalUITests"]
+EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets", "JournalUITests",
+            "RoutineWidgets", "JournalWidgets", "LearningWidgets"]
+# The app extensions' examples: they may import SpotifyLinkExtensions and Apple's frameworks, nothing
+# else of the package (a widget's process is killed at about 30 MB; its product stays small).
+EXTENSION_EXAMPLES = {"RoutineWidgets", "JournalWidgets", "LearningWidgets"}
+EXTENSION_IMPORTS = {"SpotifyLinkExtensions", "SwiftUI", "WidgetKit", "ActivityKit", "AppIntents", "Foundation",
+                     "Observation"}
 
 
 def fail(message):
@@ -75,7 +81,7 @@ def run(command, what, check=True):
 
 # Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
 STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest", "WidgetKit",
-                    "ActivityKit"]
+                    "ActivityKit", "AppIntents"]
 
 
 def not_transcribed(output):
@@ -781,7 +787,7 @@ def build_stand_ins(sdk):
     # ActivityKit is iOS only (Apple ships none for macOS): on macOS `canImport(ActivityKit)` is false.
     ios_only = ["ActivityKit"] if sdk.platform == "ios" else []
     order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
-             "XCTest"] + ios_only + ["WidgetKit"]
+             "XCTest", "AppIntents"] + ios_only + ["WidgetKit"]
     for module in order:
         folder = os.path.join(STAND_INS, module)
         files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".swift"))
@@ -829,6 +835,15 @@ def compile_examples(sdk, replacements=None, probe=False):
         files += sorted(p for p in (replacements or {}) if os.path.dirname(p) == os.path.realpath(folder)
                         and p not in files)
         files = materialize(files, replacements)
+        if name in EXTENSION_EXAMPLES:
+            outside = sorted({m for f in files for m in re.findall(r"^\s*(?:@\w+\s+)*import\s+(\w+)", open(f).read(), re.M)}
+                             - EXTENSION_IMPORTS)
+            if outside:
+                message = (f"the extension example {name} imports {', '.join(outside)}: an app extension may "
+                           f"import only {', '.join(sorted(EXTENSION_IMPORTS))} (its process is killed at about 30 MB)")
+                if probe:
+                    return subprocess.CompletedProcess([], 1, "", message)
+                fail(message)
         flags = ["-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility"]
         command_what = None if not probe else name
         # An app's files: compiled as a module of their own, as an app target is, and as the

@@ -107,3 +107,15 @@ extension Dictionary: _ObjectiveCBridgeable {
     public static func _conditionallyBridgeFromObjectiveC(_ source: NSDictionary, result: inout [Key: Value]?) -> Bool
     public static func _unconditionallyBridgeFromObjectiveC(_ source: NSDictionary?) -> [Key: Value]
 }
+
+/// https://developer.apple.com/documentation/foundation/localizedstringresource (iOS 16, macOS 13):
+/// a string literal is one (an App Intent's title). The open-source Foundation has none. Apple's
+/// interpolation takes fewer types than the default one here: looser, never stricter.
+@available(iOS 16.0, macOS 13.0, *)
+public struct LocalizedStringResource: ExpressibleByStringInterpolation, Sendable {
+    public typealias StringLiteralType = String
+    /// https://developer.apple.com/documentation/foundation/localizedstringresource/init(stringliteral:) (iOS 16, macOS 13)
+    public init(stringLiteral value: String)
+    /// https://developer.apple.com/documentation/foundation/localizedstringresource/init(stringinterpolation:) (iOS 16, macOS 13)
+    public init(stringInterpolation: DefaultStringInterpolation)
+}

@@ -140,3 +140,34 @@ struct RoutineActivityTests {
         await harness.stop()
     }
 }
+
+/// A widget's tap reaches the app as an extension link: the app opens the playlist it saved for
+/// the record, never an address the link carries, through the parental gate.
+@MainActor
+@Suite("An extension's tap, opened by the app")
+struct ExtensionLinkOpeningTests {
+    @Test func theAppOpensItsOwnSavedPlaylist() async throws {
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "12")
+        let link = ExtensionLink(namespace: record.namespace, recordID: record.id, action: .openPlaylist)
+        let url = try #require(link.url(scheme: "myapp"))
+        let open = try #require(await harness.spotify.openInSpotify(from: url))
+        #expect(open.reference == .playlist(deep))
+        #expect(harness.spotify.record(from: url) == record)
+        #expect(await harness.spotify.openInSpotify(for: record)?.reference == .playlist(deep))
+        let before = harness.transport.requestCount
+        // Another record, a record without a link, a "show" link, another URL: nothing to open.
+        let unlinked = try #require(
+            ExtensionLink(namespace: "session", recordID: "13", action: .openPlaylist).url(scheme: "myapp"))
+        #expect(await harness.spotify.openInSpotify(from: unlinked) == nil)
+        let show = try #require(
+            ExtensionLink(namespace: record.namespace, recordID: record.id, action: .show).url(scheme: "myapp"))
+        #expect(await harness.spotify.openInSpotify(from: show) == nil)
+        #expect(harness.spotify.record(from: show) == record)
+        let crafted = try #require(URL(string: url.absoluteString + "&playlist=37i9dQZF1DXcBWIGoYBM5M"))
+        #expect(await harness.spotify.openInSpotify(from: crafted) == nil, "a field it does not know: not ours")
+        #expect(await harness.spotify.openInSpotify(from: try #require(URL(string: "myapp://spotify-callback"))) == nil)
+        #expect(harness.transport.requestCount == before, "no request")
+        await harness.stop()
+    }
+}

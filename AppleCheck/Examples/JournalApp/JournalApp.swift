@@ -42,3 +42,39 @@ struct SessionPlaylist: View {               // the session's screen: the saved 
 }
 // Deleting a session: try await spotify.links.removeLink(for: session)
 // README example 3 ends
+
+// The journal's root with its extensions (not in the README; DocC: SpotifyLinkExtensions): the
+// widget's tap and an App Intent open the latest session's playlist through the app, as only the
+// app can open Spotify.
+import AppIntents
+
+/// What the intent asks of the app: its root follows it.
+@MainActor @Observable final class JournalInbox {
+    static let shared = JournalInbox()
+    var openLatestSession = false
+}
+
+/// "Open my last session's playlist" (Siri, Shortcuts, Spotlight): runs in the app.
+struct OpenLatestSessionPlaylistIntent: AppIntent {
+    static let title: LocalizedStringResource = "Open my last session's playlist"
+    static let openAppWhenRun = true
+    @MainActor func perform() async throws -> some IntentResult {
+        JournalInbox.shared.openLatestSession = true
+        return .result()
+    }
+}
+
+struct JournalRoot: View {
+    let spotify: SpotifyLink
+    let latestSession: RecordID?                 // from the app's own records
+    @Environment(\.openURL) private var openURL
+    var body: some View {
+        ConnectRow(spotify: spotify)
+            .onOpenURL { url in Task { await spotify.openInSpotify(from: url)?.open(with: openURL) } }   // the widget
+            .onChange(of: JournalInbox.shared.openLatestSession) {                                      // the intent
+                guard JournalInbox.shared.openLatestSession, let latestSession else { return }
+                JournalInbox.shared.openLatestSession = false
+                Task { await spotify.openInSpotify(for: latestSession)?.open(with: openURL) }
+            }
+    }
+}

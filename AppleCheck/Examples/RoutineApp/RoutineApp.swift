@@ -33,3 +33,35 @@ struct RoutineRun: View {                    // while it runs: what plays; at it
     }
 }
 // README example 4 ends
+
+// The app's root with its extensions (not in the README; DocC: SpotifyLinkExtensions): what the
+// widgets, the Live Activity, the intents and the control ask arrives here, and the app opens it.
+struct RoutineRoot: View {
+    let spotify: SpotifyLink
+    @State private var shown: RecordID?          // the routine on screen
+    @Environment(\.openURL) private var openURL
+    var body: some View {
+        ConnectRow(spotify: spotify)
+            .onOpenURL { url in open(ExtensionLink(url)) }                      // a widget's tap
+            .onChange(of: RoutineInbox.shared.link) { open(RoutineInbox.shared.link) }   // an intent, the control
+    }
+
+    private func open(_ link: ExtensionLink?) {
+        guard let link else { return }
+        RoutineInbox.shared.link = nil
+        let record = RecordID(namespace: link.namespace, id: link.recordID)
+        switch link.action {
+        case .show: shown = record
+        case .openPlaylist: Task { await spotify.openInSpotify(for: record)?.open(with: openURL) }
+        }
+    }
+}
+
+struct RoutineLiveActivityButton: View {       // starts the Lock Screen's "song 3 of ≈ 6" with the routine
+    let spotify: SpotifyLink, routine: ExtensionRecord
+    @State var indicator: NowPlayingIndicatorModel   // spotify.nowPlaying(), started with the routine's playlist
+    @State var activity: RoutineActivityModel        // spotify.routineActivity(): ended with the routine or a disconnect
+    var body: some View {
+        Button("Start") { Task { await activity.start(routine, lasting: .seconds(20 * 60), following: indicator) } }
+    }
+}

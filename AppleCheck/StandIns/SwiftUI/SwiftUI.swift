@@ -161,6 +161,9 @@ public struct VStack: View {
 
 /// https://developer.apple.com/documentation/swiftui/image (iOS 13, macOS 10.15)
 public struct Image: View {
+    /// https://developer.apple.com/documentation/swiftui/image/init(systemname:) (iOS 13, macOS 11)
+    @available(iOS 13.0, macOS 11.0, *)
+    nonisolated public init(systemName: String) {}
     #if os(iOS)
         /// https://developer.apple.com/documentation/swiftui/image/init(uiimage:) (iOS 13; not macOS)
         nonisolated public init(uiImage: UIImage) {}
@@ -267,6 +270,9 @@ extension View {
     /// label's overload, iOS 14, macOS 11)
     @available(iOS 14.0, macOS 11.0, *)
     nonisolated public func accessibilityLabel(_ label: Text) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/onopenurl(perform:) (iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
+    nonisolated public func onOpenURL(perform action: @escaping (URL) -> Void) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:) (iOS 13, macOS 10.15)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> StandInView { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:)-46zbb (iOS 15, macOS 12)
@@ -285,4 +291,200 @@ extension View {
     nonisolated public func sheet<Content: View>(
         isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
     ) -> StandInView { StandInView() }
+}
+
+// MARK: Timers that count by themselves (a Live Activity's time left)
+
+extension Text {
+    /// https://developer.apple.com/documentation/swiftui/text/init(timerinterval:pausetime:countsdown:showshours:) (iOS 16, macOS 13)
+    @available(iOS 16.0, macOS 13.0, *)
+    nonisolated public init(
+        timerInterval: ClosedRange<Date>, pauseTime: Date? = nil, countsDown: Bool = true, showsHours: Bool = true
+    ) {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/progressview (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
+public struct ProgressView: View {
+    /// https://developer.apple.com/documentation/swiftui/progressview/init(timerinterval:countsdown:) (iOS 16, macOS 13)
+    @available(iOS 16.0, macOS 13.0, *)
+    nonisolated public init(timerInterval: ClosedRange<Date>, countsDown: Bool = true) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/hstack (iOS 13, macOS 10.15)
+public struct HStack: View {
+    nonisolated public init(spacing: CGFloat? = nil, @ViewBuilder content: () -> some View) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
+// MARK: Widgets (declared in SwiftUI; WidgetKit's configurations conform to these)
+
+/// https://developer.apple.com/documentation/swiftui/widget (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
+@MainActor @preconcurrency public protocol Widget {
+    /// https://developer.apple.com/documentation/swiftui/widget/body-swift.associatedtype (iOS 14, macOS 11)
+    associatedtype Body: WidgetConfiguration
+    /// https://developer.apple.com/documentation/swiftui/widget/body-swift.property (iOS 14, macOS 11)
+    @MainActor var body: Body { get }
+    /// https://developer.apple.com/documentation/swiftui/widget/init() (iOS 14, macOS 11)
+    init()
+}
+
+/// https://developer.apple.com/documentation/swiftui/widgetconfiguration (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
+@MainActor @preconcurrency public protocol WidgetConfiguration {
+    /// https://developer.apple.com/documentation/swiftui/widgetconfiguration/body-swift.associatedtype (iOS 14, macOS 11)
+    associatedtype Body: WidgetConfiguration
+    /// https://developer.apple.com/documentation/swiftui/widgetconfiguration/body-swift.property (iOS 14, macOS 11)
+    @MainActor var body: Body { get }
+}
+
+/// What every stand-in widget configuration and its modifiers are: the type checker needs no more.
+@available(iOS 14.0, macOS 11.0, *)
+public struct StandInWidgetConfiguration: WidgetConfiguration {
+    nonisolated public init() {}
+    public var body: StandInWidgetConfiguration { self }
+}
+
+@available(iOS 14.0, macOS 11.0, *)
+extension WidgetConfiguration {
+    /// https://developer.apple.com/documentation/swiftui/widgetconfiguration/configurationdisplayname(_:)-8tz5v (a String, iOS 14, macOS 11)
+    nonisolated public func configurationDisplayName<S: StringProtocol>(_ displayName: S) -> StandInWidgetConfiguration {
+        StandInWidgetConfiguration()
+    }
+    /// https://developer.apple.com/documentation/swiftui/widgetconfiguration/description(_:)-6f9ol (a String, iOS 14, macOS 11)
+    nonisolated public func description<S: StringProtocol>(_ description: S) -> StandInWidgetConfiguration {
+        StandInWidgetConfiguration()
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/widgetbundle (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
+@MainActor @preconcurrency public protocol WidgetBundle {
+    /// https://developer.apple.com/documentation/swiftui/widgetbundle/body-swift.associatedtype (iOS 14, macOS 11)
+    associatedtype Body: Widget
+    /// https://developer.apple.com/documentation/swiftui/widgetbundle/body-swift.property (iOS 14, macOS 11)
+    @WidgetBundleBuilder @MainActor var body: Body { get }
+    /// https://developer.apple.com/documentation/swiftui/widgetbundle/init() (iOS 14, macOS 11)
+    init()
+}
+
+@available(iOS 14.0, macOS 11.0, *)
+extension WidgetBundle {
+    /// https://developer.apple.com/documentation/swiftui/widgetbundle/main() (iOS 14, macOS 11)
+    @MainActor public static func main() { fatalError("stand-in") }
+}
+
+/// What a stand-in widget bundle's body is: the type checker needs no more.
+@available(iOS 14.0, macOS 11.0, *)
+public struct StandInWidget: Widget {
+    nonisolated public init() {}
+    public var body: StandInWidgetConfiguration { StandInWidgetConfiguration() }
+}
+
+/// Apple's marker for a widget or control built behind `if #available` in a bundle.
+public protocol _LimitedAvailabilityWidgetMarker {}
+
+/// https://developer.apple.com/documentation/swiftui/widgetbundlebuilder (iOS 14, macOS 11)
+@available(iOS 14.0, macOS 11.0, *)
+@resultBuilder public struct WidgetBundleBuilder {
+    public static func buildExpression(_ widget: some Widget) -> StandInWidget { StandInWidget() }
+    public static func buildBlock(_ widgets: StandInWidget...) -> StandInWidget { StandInWidget() }
+    /// https://developer.apple.com/documentation/swiftui/widgetbundlebuilder/buildexpression(_:) (the
+    /// ControlWidget overload: iOS 18, macOS 26)
+    @available(iOS 18.0, macOS 26.0, *)
+    public static func buildExpression(_ control: some ControlWidget) -> StandInControl { StandInControl() }
+    /// https://developer.apple.com/documentation/swiftui/widgetbundlebuilder/buildblock(_:) (a control's
+    /// block: iOS 18, macOS 26)
+    @available(iOS 18.0, macOS 26.0, *)
+    public static func buildBlock(_ control: StandInControl) -> StandInControl { control }
+    /// https://developer.apple.com/documentation/swiftui/widgetbundlebuilder/buildoptional(_:) (iOS 14, macOS 11)
+    public static func buildOptional(_ widget: (any Widget & _LimitedAvailabilityWidgetMarker)?) -> StandInWidget {
+        StandInWidget()
+    }
+    /// https://developer.apple.com/documentation/swiftui/widgetbundlebuilder/buildlimitedavailability(_:) (the
+    /// ControlWidget overload: iOS 18, macOS 26)
+    @available(iOS 18.0, macOS 26.0, *)
+    public static func buildLimitedAvailability(_ widget: some ControlWidget) -> any Widget
+        & _LimitedAvailabilityWidgetMarker
+    { StandInLimitedWidget() }
+}
+
+/// What a control is in a bundle's builder: the type checker needs no more.
+@available(iOS 18.0, macOS 26.0, *)
+public struct StandInControl: ControlWidget {
+    nonisolated public init() {}
+    public var body: StandInControlConfiguration { StandInControlConfiguration() }
+}
+
+/// What a stand-in control's body is.
+@available(iOS 18.0, macOS 26.0, *)
+public struct StandInControlConfiguration: ControlWidgetConfiguration {
+    nonisolated public init() {}
+}
+
+/// What a control behind `if #available` becomes in a bundle.
+public struct StandInLimitedWidget: Widget, _LimitedAvailabilityWidgetMarker {
+    nonisolated public init() {}
+    public var body: StandInWidgetConfiguration { StandInWidgetConfiguration() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/controlwidget (iOS 18, macOS 26)
+@available(iOS 18.0, macOS 26.0, *)
+@MainActor @preconcurrency public protocol ControlWidget {
+    /// https://developer.apple.com/documentation/swiftui/controlwidget/body-swift.associatedtype (iOS 18, macOS 26)
+    associatedtype Body: ControlWidgetConfiguration
+    /// https://developer.apple.com/documentation/swiftui/controlwidget/body-swift.property (iOS 18, macOS 26)
+    @MainActor var body: Body { get }
+    /// https://developer.apple.com/documentation/swiftui/controlwidget/init() (iOS 18, macOS 26)
+    init()
+}
+
+/// https://developer.apple.com/documentation/swiftui/controlwidgetconfiguration (iOS 18, macOS 26)
+@available(iOS 18.0, macOS 26.0, *)
+@MainActor @preconcurrency public protocol ControlWidgetConfiguration {}
+
+/// https://developer.apple.com/documentation/swiftui/controlwidgettemplate (iOS 18, macOS 26)
+@available(iOS 18.0, macOS 26.0, *)
+@MainActor @preconcurrency public protocol ControlWidgetTemplate {}
+
+/// https://developer.apple.com/documentation/swiftui/controlwidgettemplatebuilder (iOS 18, macOS 26)
+@available(iOS 18.0, macOS 26.0, *)
+@resultBuilder public struct ControlWidgetTemplateBuilder {
+    public static func buildBlock<T: ControlWidgetTemplate>(_ template: T) -> T { template }
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/widgeturl(_:) (iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
+    nonisolated public func widgetURL(_ url: URL?) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/containerbackground(for:alignment:content:) (iOS 17, macOS 14)
+    @available(iOS 17.0, macOS 14.0, *)
+    nonisolated public func containerBackground<V: View>(
+        for container: ContainerBackgroundPlacement, alignment: Alignment = .center, @ViewBuilder content: () -> V
+    ) -> StandInView { StandInView() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/containerbackgroundplacement (iOS 17, macOS 14):
+/// its `widget` placement is WidgetKit's.
+@available(iOS 17.0, macOS 14.0, *)
+public struct ContainerBackgroundPlacement: Sendable, Hashable {
+    /// What WidgetKit's `widget` placement is made from here.
+    public static let _standIn = ContainerBackgroundPlacement()
+}
+
+/// https://developer.apple.com/documentation/swiftui/alignment (iOS 13, macOS 10.15)
+public struct Alignment: Sendable, Equatable {
+    /// https://developer.apple.com/documentation/swiftui/alignment/center (iOS 13, macOS 10.15)
+    public static let center = Alignment()
+}
+
+/// https://developer.apple.com/documentation/swiftui/foreach (iOS 13, macOS 10.15)
+public struct ForEach: View {
+    /// https://developer.apple.com/documentation/swiftui/foreach/init(_:id:content:) (iOS 13, macOS 10.15)
+    nonisolated public init<Data: RandomAccessCollection, ID: Hashable, Content: View>(
+        _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content
+    ) {}
+    public var body: Never { fatalError("stand-in") }
 }

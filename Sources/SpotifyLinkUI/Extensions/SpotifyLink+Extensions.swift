@@ -3,7 +3,7 @@ public import PlaylistLinks
 import SpotifyLinkExtensions
 import SpotifyLinkServices
 import SpotifyLinkSupport
-import SpotifyWebAPI
+public import SpotifyWebAPI
 
 #if canImport(WidgetKit)
     import WidgetKit
@@ -28,6 +28,36 @@ public struct ExtensionRecord: Sendable, Equatable {
 }
 
 extension SpotifyLink {
+    /// "Open in Spotify" for the record an extension's tap asked for (`ExtensionLink` with
+    /// `.openPlaylist`, from the app's `onOpenURL`): the playlist the app saved for that record,
+    /// never an address the URL carries, through the parental gate when the app has one. `nil`
+    /// for any other URL (the app handles its own), and for a record with no playlist linked.
+    ///
+    /// ```swift
+    /// .onOpenURL { url in Task { await spotify.openInSpotify(from: url)?.open(with: openURL) } }
+    /// ```
+    public func openInSpotify(from url: URL, fallback: OpenInSpotify.Fallback = .webPlayer) async -> OpenInSpotify? {
+        guard let link = ExtensionLink(url), link.action == .openPlaylist else { return nil }
+        return await openInSpotify(for: RecordID(namespace: link.namespace, id: link.recordID), fallback: fallback)
+    }
+
+    /// "Open in Spotify" for `record`'s saved playlist, read from the links alone (no request),
+    /// through the parental gate when the app has one; `nil` when no playlist is linked (or the
+    /// links cannot be read). What an App Intent that runs in the app ("Open my last session's
+    /// playlist") opens.
+    public func openInSpotify(for record: RecordID, fallback: OpenInSpotify.Fallback = .webPlayer) async
+        -> OpenInSpotify?
+    {
+        guard let saved = try? await links.link(for: record) else { return nil }
+        return OpenInSpotify(.playlist(saved.playlist), fallback: fallback).gated(by: parentalGate)
+    }
+
+    /// The record an extension's tap asked the app to show (`ExtensionLink`, either action), from
+    /// the app's `onOpenURL`; `nil` for any other URL.
+    public nonisolated func record(from url: URL) -> RecordID? {
+        ExtensionLink(url).map { RecordID(namespace: $0.namespace, id: $0.recordID) }
+    }
+
     /// Shows `records` in the app's extensions (a widget, a Live Activity, an App Intent), in this
     /// order: writes the extensions' snapshot (`SpotifyServices.extensionSnapshot`) with each
     /// record's playlist as its card shows it (name, count, length, their words in the user's
