@@ -10,11 +10,15 @@ extension Metrics {
     /// An emulated day of the three apps with their extensions (issue 68 §3): each app shows its
     /// records in its extensions; through the day the cards refresh (their details arrive, then
     /// nothing changes), the journal links a new session, and each app's widget reads the snapshot
-    /// 70 times. Measured: the requests the extensions' reads send (exactly 0), the widget reloads
+    /// 70 times, and a 20-minute routine runs with its Live Activity. Measured: the requests the
+    /// extensions' reads send (exactly 0), the Live Activity's largest state and its updates, the widget reloads
     /// the apps ask for (at most the changes in what widgets show), the snapshot's size, its read
     /// time, and what reading adds to an extension process's resident memory.
     static func extensionsDay(_ report: Report) async throws {
+        // One clock for the apps and Spotify's player, moved on by the bench.
+        let clock = VirtualClock()
         var emulatorConfiguration = EmulatorConfiguration()
+        emulatorConfiguration.time = .external { clock.now }
         emulatorConfiguration.clients = [
             EmulatorConfiguration.Client(id: "spotlink-demo", redirectURIs: ["myapp://spotify-callback"])
         ]
@@ -35,7 +39,6 @@ extension Metrics {
             var records: [ExtensionRecord]
         }
         var apps: [App] = []
-        let clock = VirtualClock()
         for (name, count) in [("routine", 10), ("journal", 5), ("learning", 3)] {
             // The apps' clock, moved on by the bench once each burst of refreshes is over.
             var configuration = SpotifyLink.Configuration.emulator(url: emulator.baseURL, clock: clock)
@@ -90,6 +93,9 @@ extension Metrics {
             extensionRequests += await webRequests(emulator) - before
         }
 
+        let host = RecordingRoutineHost()
+        var routineSummary: RoutineListening.Summary?
+        var activityUpdates = 0
         for app in apps { await app.spotify.showInExtensions(app.records) }
         noteChanges()
         // Fourteen waking hours, five widget reads an hour per app (70 a day).
@@ -109,6 +115,26 @@ extension Metrics {
                     await app.spotify.extensionsSettled()
                 }
                 noteChanges()
+            }
+            if hour == 0 {
+                // A 20-minute routine with its Live Activity: the app follows what plays, the Lock
+                // Screen shows it; the widget extension reads nothing for it.
+                let routineApp = apps[0]
+                let playlist = playlists[0]
+                let indicator = await MainActor.run {
+                    routineApp.spotify.routineActivityHost = host
+                    let indicator = routineApp.spotify.nowPlaying()
+                    indicator.start(routine: .playlist(playlist))
+                    return indicator
+                }
+                let activity = await routineApp.spotify.routineActivity()
+                await activity.start(routineApp.records[0], lasting: .seconds(1200), following: indicator)
+                _ = await emulator.control("player/play", ["context_uri": "spotify:playlist:\(playlist.rawValue)"])
+                await clock.play(for: .seconds(1200))
+                routineSummary = await MainActor.run { indicator.finishRoutine() }
+                await activity.delivered()
+                activityUpdates = await activity.updatesSent
+                _ = await emulator.control("player/pause")
             }
             if hour == 5 {
                 // The journal links a new session and shows it first.
@@ -137,6 +163,17 @@ extension Metrics {
         report.metric(
             "extension_snapshot_bytes", Double(size), "bytes", floor: nil,
             target: .exact(.atMost(16_384), "the routine app's 10 records"))
+        let states = host.activities.flatMap(\.states)
+        let stateBytes = try states.map { try $0.encodedSize() }.max() ?? 0
+        guard !states.isEmpty, let heard = routineSummary?.tracksPlayed, heard > 0 else {
+            throw BenchFailure("the routine's Live Activity showed \(states.count) states, \(routineSummary.map { "\($0.tracksPlayed)" } ?? "no") songs heard")
+        }
+        report.metric(
+            "live_activity_state_bytes", Double(stateBytes), "bytes", floor: nil,
+            target: .exact(.atMost(1024), "largest of \(states.count) states; ActivityKit refuses more than 4,096"))
+        report.metric(
+            "live_activity_updates_per_routine", Double(activityUpdates), "updates", floor: nil,
+            target: .exact(.atMost(Double(heard + 1)), "a 20-minute routine, \(heard) songs: one per change, not per poll"))
         report.metric(
             "extension_snapshot_read_p50", percentile(readTimes, 0.5), "ms", floor: nil,
             target: .machine(.atMost(1), "ms"))
