@@ -166,14 +166,17 @@ extension Metrics {
         let states = host.activities.flatMap(\.states)
         let stateBytes = try states.map { try $0.encodedSize() }.max() ?? 0
         guard !states.isEmpty, let heard = routineSummary?.tracksPlayed, heard > 0 else {
-            throw BenchFailure("the routine's Live Activity showed \(states.count) states, \(routineSummary.map { "\($0.tracksPlayed)" } ?? "no") songs heard")
+            throw BenchFailure(
+                "the routine's Live Activity showed \(states.count) states, \(routineSummary.map { "\($0.tracksPlayed)" } ?? "no") songs heard"
+            )
         }
         report.metric(
             "live_activity_state_bytes", Double(stateBytes), "bytes", floor: nil,
             target: .exact(.atMost(1024), "largest of \(states.count) states; ActivityKit refuses more than 4,096"))
         report.metric(
             "live_activity_updates_per_routine", Double(activityUpdates), "updates", floor: nil,
-            target: .exact(.atMost(Double(heard + 1)), "a 20-minute routine, \(heard) songs: one per change, not per poll"))
+            target: .exact(
+                .atMost(Double(heard + 1)), "a 20-minute routine, \(heard) songs: one per change, not per poll"))
         report.metric(
             "extension_snapshot_read_p50", percentile(readTimes, 0.5), "ms", floor: nil,
             target: .machine(.atMost(1), "ms"))

@@ -54,6 +54,7 @@ import AppIntents
     var openLatestSession = false
 }
 
+// SpotifyLinkExtensions/AppIntentsAndControls example 3 begins
 /// "Open my last session's playlist" (Siri, Shortcuts, Spotlight): runs in the app.
 struct OpenLatestSessionPlaylistIntent: AppIntent {
     static let title: LocalizedStringResource = "Open my last session's playlist"
@@ -63,7 +64,9 @@ struct OpenLatestSessionPlaylistIntent: AppIntent {
         return .result()
     }
 }
+// SpotifyLinkExtensions/AppIntentsAndControls example 3 ends
 
+// SpotifyLinkExtensions/HomeScreenWidgets example 3 begins
 struct JournalRoot: View {
     let spotify: SpotifyLink
     let latestSession: RecordID?                 // from the app's own records
@@ -78,3 +81,4 @@ struct JournalRoot: View {
             }
     }
 }
+// SpotifyLinkExtensions/HomeScreenWidgets example 3 ends

@@ -39,6 +39,7 @@ struct LatestSessionWidget: Widget {
     }
 }
 
+// SpotifyLinkExtensions/HomeScreenWidgets example 2 begins
 struct SessionCard: View {
     let reading: ExtensionSnapshotReading
     var body: some View {
@@ -54,3 +55,4 @@ struct SessionCard: View {
         }
     }
 }
+// SpotifyLinkExtensions/HomeScreenWidgets example 2 ends

@@ -57,6 +57,7 @@ struct RoutineRoot: View {
     }
 }
 
+// SpotifyLinkExtensions/LiveActivities example 1 begins
 struct RoutineLiveActivityButton: View {       // starts the Lock Screen's "song 3 of ≈ 6" with the routine
     let spotify: SpotifyLink, routine: ExtensionRecord
     @State var indicator: NowPlayingIndicatorModel   // spotify.nowPlaying(), started with the routine's playlist
@@ -65,3 +66,4 @@ struct RoutineLiveActivityButton: View {       // starts the Lock Screen's "song
         Button("Start") { Task { await activity.start(routine, lasting: .seconds(20 * 60), following: indicator) } }
     }
 }
+// SpotifyLinkExtensions/LiveActivities example 1 ends

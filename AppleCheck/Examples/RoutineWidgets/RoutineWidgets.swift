@@ -16,6 +16,7 @@ import WidgetKit
 
 // MARK: A control (iOS 18): Control Center, the Lock Screen, the Action button
 
+// SpotifyLinkExtensions/AppIntentsAndControls example 2 begins
 @available(iOS 18, *)
 struct RoutinePlaylistControl: ControlWidget {
     var body: some ControlWidgetConfiguration {
@@ -28,9 +29,11 @@ struct RoutinePlaylistControl: ControlWidget {
         }
     }
 }
+// SpotifyLinkExtensions/AppIntentsAndControls example 2 ends
 
 // MARK: The next routine, on the Home Screen
 
+// SpotifyLinkExtensions/HomeScreenWidgets example 1 begins
 struct SnapshotEntry: TimelineEntry {
     let date: Date
     let reading: ExtensionSnapshotReading
@@ -48,6 +51,7 @@ struct SnapshotProvider: TimelineProvider {
         SnapshotEntry(date: Date(), reading: ExtensionSnapshotFile(appGroup: appGroup)?.read() ?? .nothing(.notWritten))
     }
 }
+// SpotifyLinkExtensions/HomeScreenWidgets example 1 ends
 
 struct NextRoutineWidget: Widget {
     var body: some WidgetConfiguration {
@@ -78,6 +82,7 @@ struct NextRoutineView: View {
 
 // MARK: The running routine, on the Lock Screen and in the Dynamic Island
 
+// SpotifyLinkExtensions/LiveActivities example 2 begins
 struct RoutineLiveActivity: Widget {
     var body: some WidgetConfiguration {
         ActivityConfiguration(for: RoutineActivityAttributes.self) { context in
@@ -103,3 +108,4 @@ struct RoutineLiveActivity: Widget {
         }
     }
 }
+// SpotifyLinkExtensions/LiveActivities example 2 ends

@@ -19,6 +19,7 @@ func savedRoutines() -> [ExtensionSnapshot.Playlist] {
     ExtensionSnapshotFile(appGroup: "group.com.example.routines")?.read().snapshot?.playlists ?? []
 }
 
+// SpotifyLinkExtensions/AppIntentsAndControls example 1 begins
 /// "Start ‹routine›": opens the app at that routine.
 struct StartRoutineIntent: AppIntent {
     static let title: LocalizedStringResource = "Start a routine"
@@ -31,6 +32,7 @@ struct StartRoutineIntent: AppIntent {
         return .result()
     }
 }
+// SpotifyLinkExtensions/AppIntentsAndControls example 1 ends
 
 /// The control's action: opens the app, which opens the next routine's playlist in Spotify.
 struct OpenRoutinePlaylistIntent: AppIntent {
