@@ -62,6 +62,10 @@ public final class SpotifyLink {
     var extensionsPending: Task<Void, Never>?
     /// Why the last write of the extensions' snapshot failed; `nil` once one succeeds.
     package internal(set) var extensionsFailure: (any Error)?
+    /// Whether the learner's recent songs go into the snapshot (``showInExtensions(_:recentSongs:)``).
+    var extensionsShowSongs = false
+    /// The learner's recent songs as the snapshot shows them; a disconnect forgets them.
+    var extensionSongs: [ExtensionSnapshot.Track] = []
     /// How many times WidgetKit was asked to reload (once per change in what widgets show).
     package internal(set) var widgetReloadsAsked = 0
     /// Where routines' Live Activities are shown: ActivityKit on iOS, none elsewhere (tests set a
@@ -95,7 +99,7 @@ public final class SpotifyLink {
         connection = SpotifyConnectionModel(
             session: services.session, client: services.client, redirectURI: services.configuration.redirectURI,
             links: services.links, extensionSnapshot: services.extensionSnapshot, parentalGate: gate)
-        connection.afterSignOut = { [weak self] in await self?.endRoutineActivities() }
+        connection.afterSignOut = { [weak self] in await self?.disconnected() }
     }
 
     /// A `SpotifyLink` for SwiftUI previews, signed in as a sample listener with sample playlists,
@@ -140,9 +144,10 @@ public final class SpotifyLink {
         return model
     }
 
-    /// Ends every routine Live Activity of the app at once (a sign-out, a disconnect): nothing of
-    /// the account stays on the Lock Screen.
-    private func endRoutineActivities() async {
+    /// After a disconnect: the learner's songs kept for the snapshot are forgotten, and every
+    /// routine Live Activity of the app ends at once; nothing of the account stays shown.
+    private func disconnected() async {
+        extensionSongs = []
         for activity in routineActivities { activity.model?.disconnected() }
         await routineActivityHost?.endAll()
     }

@@ -64,6 +64,41 @@ struct ExtensionSnapshotWriterTests {
         await harness.stop()
     }
 
+    /// Asked for, the learner's first saved songs follow into the snapshot by themselves (no
+    /// request of their own), newest first; a disconnect forgets them, also for the next account's
+    /// snapshot; not asked for, none are written.
+    @Test func theLearnersSongsFollowAndADisconnectForgetsThem() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await Self.harness(folder: folder)
+        harness.connection.connect(adding: ["user-library-read"], using: harness.browser)
+        await harness.connection.waitForConnect()
+        let file = ExtensionSnapshotFile(folder: folder)
+        let learner = harness.spotify.learner()
+        await harness.spotify.showInExtensions([])
+        await learner.load()
+        await harness.spotify.updateExtensions()
+        #expect(file.read().snapshot?.recentTracks == [], "not asked for")
+
+        await harness.spotify.showInExtensions([], recentSongs: true)
+        await learner.load()
+        let before = await harness.emulator.totalRequests(prefix: "GET /v1/")
+        try await Self.settle(harness)
+        #expect(await harness.emulator.totalRequests(prefix: "GET /v1/") == before, "no request of their own")
+        let songs = try #require(file.read().snapshot?.recentTracks)
+        #expect(!songs.isEmpty && songs.count <= SpotifyLink.extensionSongLimit)
+        #expect(songs.map(\.name) == learner.savedTracks.prefix(songs.count).map(\.track.name))
+        #expect(songs.first?.spotifyURL?.absoluteString.hasPrefix("https://open.spotify.com/track/") == true)
+
+        await harness.connection.disconnect()
+        #expect(file.read().snapshot == nil)
+        harness.connection.connect(adding: ["user-library-read"], using: harness.browser)
+        await harness.connection.waitForConnect()
+        await harness.spotify.updateExtensions()
+        #expect(file.read().snapshot?.recentTracks == [], "forgotten with the disconnect")
+        await harness.stop()
+    }
+
     /// A playlist picked for a record shown in the extensions reaches them by itself, with what
     /// the picker's list knew.
     @Test func aPickFollowsIntoTheSnapshot() async throws {

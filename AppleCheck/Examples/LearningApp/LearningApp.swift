@@ -31,3 +31,13 @@ struct Profile: View {                       // the learner's name, saved and to
     }
 }
 // README example 5 ends
+
+// The app's root with its widget (not in the README; DocC: SpotifyLinkExtensions/HomeScreenWidgets):
+// the first saved songs the learner model loads follow into the widget's snapshot by themselves.
+struct LearningRoot: View {
+    let spotify: SpotifyLink
+    var body: some View {
+        ConnectRow(spotify: spotify)
+            .task { await spotify.showInExtensions([], recentSongs: true) }
+    }
+}

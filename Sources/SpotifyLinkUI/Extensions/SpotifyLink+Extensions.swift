@@ -70,8 +70,33 @@ extension SpotifyLink {
     /// two seconds for the changes to settle. With in-memory storage there is no snapshot, and this
     /// does nothing.
     public func showInExtensions(_ records: [ExtensionRecord]) async {
+        await showInExtensions(records, recentSongs: false)
+    }
+
+    /// ``showInExtensions(_:)``, and with `recentSongs` the learner's recent songs too: the first
+    /// ten saved songs a `LearnerModel` of this app loads (newest first) follow into the snapshot
+    /// by themselves, with no request of their own, until a disconnect forgets them.
+    public func showInExtensions(_ records: [ExtensionRecord], recentSongs: Bool) async {
         extensionRecords = records
+        extensionsShowSongs = recentSongs
         await updateExtensions()
+    }
+
+    /// How many of the learner's songs the snapshot keeps.
+    package static let extensionSongLimit = 10
+
+    /// A learner model loaded the first page of saved songs: they reach the snapshot when the app
+    /// asked for them, once the changes settle.
+    func learnerSongsLoaded(_ tracks: [Track]) {
+        let songs = tracks.prefix(Self.extensionSongLimit).map { track in
+            ExtensionSnapshot.Track(
+                name: track.name, artists: track.artistLine,
+                spotifyURL: track.id.map { SpotifyReference.track($0).webURL })
+        }
+        // A page that arrives after a disconnect is not the connected account's to show.
+        guard extensionsShowSongs, connection.isConnected, songs != extensionSongs else { return }
+        extensionSongs = songs
+        extensionsNeedUpdate()
     }
 
     /// How long after a change the snapshot is written: the cards an app's screen refreshes as it
@@ -126,6 +151,7 @@ extension SpotifyLink {
             }
             let snapshot = ExtensionSnapshot(
                 epoch: epoch, writtenAt: now, isConnected: connected, playlists: rows,
+                recentTracks: connected && extensionsShowSongs ? extensionSongs : [],
                 emptyText: connected ? nil : text(.extensionsNeedApp))
             let written = try await Task.detached { try file.write(snapshot) }.value
             extensionsFailure = nil

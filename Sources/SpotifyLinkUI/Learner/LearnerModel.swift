@@ -58,6 +58,8 @@ public final class LearnerModel {
 
     private let connection: SpotifyConnectionModel
     private let client: SpotifyClient
+    /// The app's Spotify, told of the first page of saved songs (its extensions may show them).
+    private weak var spotify: SpotifyLink?
     private let pageSize: Int
     private var savedNext: Int?
     private var topNext: Int?
@@ -75,6 +77,7 @@ public final class LearnerModel {
     package init(spotify: SpotifyLink, topRange: TopItemsRange, pageSize: Int) {
         self.connection = spotify.connection
         self.client = spotify.client
+        self.spotify = spotify
         self.parentalGate = spotify.parentalGate
         self.topRange = topRange
         self.pageSize = min(max(pageSize, 1), 50)
@@ -100,6 +103,7 @@ public final class LearnerModel {
             let page = try await client.savedTracks(limit: pageSize, offset: offset)
             savedTracks += page.items
             savedNext = page.next == nil ? nil : offset + page.elementCount
+            if offset == 0 { spotify?.learnerSongsLoaded(page.items.map(\.track)) }
             savedPhase = savedTracks.isEmpty ? .empty(.noSavedTracks) : .ready
         } catch {
             savedPhase = SpotifyMessage(error, now: client.clock.now).map(ListPhase.failed) ?? .idle
