@@ -47,13 +47,9 @@ public struct ExtensionLink: Sendable, Equatable {
         components.scheme = scheme
         components.host = Self.host
         components.path = "/" + action.rawValue
-        components.queryItems = [
-            URLQueryItem(name: "namespace", value: namespace), URLQueryItem(name: "record", value: recordID),
-        ]
-        // URLComponents leaves "+" and "&"-free text as it is; "+" reads as a space in some parsers.
-        components.percentEncodedQuery = components.percentEncodedQuery.map {
-            $0.split(separator: "+", omittingEmptySubsequences: false).joined(separator: "%2B")
-        }
+        // Encoded here, not by `queryItems`: Foundation's encoders differ on "&", "=" and "+"
+        // across platforms and versions; this keeps only the unreserved characters of RFC 3986.
+        components.percentEncodedQuery = "namespace=\(Self.encoded(namespace))&record=\(Self.encoded(recordID))"
         return components.url
     }
 
@@ -72,6 +68,24 @@ public struct ExtensionLink: Sendable, Equatable {
             let record = records[0].value, !namespace.isEmpty, !record.isEmpty
         else { return nil }
         self.init(namespace: namespace, recordID: record, action: action)
+    }
+
+    /// `text` with every byte but RFC 3986's unreserved characters percent-encoded.
+    private static func encoded(_ text: String) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var result = ""
+        for byte in text.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-._~".unicodeScalars.contains(scalar))
+            {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            }
+        }
+        return result
     }
 
     private static func isScheme(_ text: String) -> Bool {

@@ -18,6 +18,10 @@ struct ExtensionLinkTests {
                 let url = try #require(link.url(scheme: "myapp"), "\(namespace.debugDescription)")
                 #expect(ExtensionLink(url) == link, "\(url)")
                 #expect(url.scheme == "myapp" && url.host == ExtensionLink.host)
+                // Only unreserved characters stay as they are: no parser reads "&", "=" or "+" in them.
+                let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery)
+                #expect(query.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~%=&".contains($0)) })
+                #expect(query.split(separator: "&").count == 2, "\(query)")
             }
         }
     }
