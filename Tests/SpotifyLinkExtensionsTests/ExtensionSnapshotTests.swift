@@ -187,12 +187,21 @@ struct ExtensionSnapshotTests {
             ]
             let output = Pipe()
             process.standardOutput = output
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
+            // Read on a thread of its own, never a thread of the cooperative pool: a child another
+            // test starts meanwhile may hold this pipe open for as long as it runs, and two reads
+            // blocked there would starve every test's emulator (seen: a whole run hung).
+            async let read = ChildProcess.readToEnd(output.fileHandleForReading)
+            do {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    process.terminationHandler = { _ in continuation.resume() }
+                    do { try process.run() } catch { continuation.resume(throwing: error) }
+                }
+            } catch {
+                try? output.fileHandleForWriting.close()
+                _ = await read
+                throw error
             }
-            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            try output.fileHandleForReading.close()
+            let lines = String(decoding: await read, as: UTF8.self)
             try #require(process.terminationReason == .uncaughtSignal, "the child ended by itself: \(lines)")
             kills += 1
             let reported = lines.split(separator: "\n").compactMap { Int($0.split(separator: " ").last ?? "") }

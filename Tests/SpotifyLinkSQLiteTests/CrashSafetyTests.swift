@@ -56,14 +56,23 @@ struct CrashSafetyTests {
             process.arguments = [database.path, "\(next)", "100000", "\(killAfter)"]
             let output = Pipe()
             process.standardOutput = output
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
+            // Read on a thread of its own, never a thread of the cooperative pool: a child another
+            // test starts meanwhile may hold this pipe open for as long as it runs, and two reads
+            // blocked there would starve every test's emulator (seen: a whole run hung).
+            async let read = ChildProcess.readToEnd(output.fileHandleForReading)
+            do {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    process.terminationHandler = { _ in continuation.resume() }
+                    do { try process.run() } catch { continuation.resume(throwing: error) }
+                }
+            } catch {
+                try? output.fileHandleForWriting.close()
+                _ = await read
+                throw error
             }
             if process.terminationReason == .uncaughtSignal { kills += 1 }
             let before = reported.linked.count
-            reported.read(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-            try output.fileHandleForReading.close()  // a Process ended through its handler keeps it open
+            reported.read(String(decoding: await read, as: UTF8.self))  // read to its end, then closed
             if reported.linked.count > before {
                 next = reported.linked.max()! + 1
             } else if process.terminationReason == .uncaughtSignal {
