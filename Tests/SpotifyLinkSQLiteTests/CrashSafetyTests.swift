@@ -60,16 +60,15 @@ struct CrashSafetyTests {
             // test starts meanwhile may hold this pipe open for as long as it runs, and two reads
             // blocked there would starve every test's emulator (seen: a whole run hung).
             async let read = ChildProcess.readToEnd(output.fileHandleForReading)
+            let ended: ChildProcess.Ended
             do {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    process.terminationHandler = { _ in continuation.resume() }
-                    do { try process.run() } catch { continuation.resume(throwing: error) }
-                }
+                ended = try await ChildProcess.start(process, deadline: .seconds(120))
             } catch {
                 try? output.fileHandleForWriting.close()
                 _ = await read
                 throw error
             }
+            try #require(ended == .exited, "a LinksCrashChild child did not end within 120 s (\(ended)), run \(runs)")
             if process.terminationReason == .uncaughtSignal { kills += 1 }
             let before = reported.linked.count
             reported.read(String(decoding: await read, as: UTF8.self))  // read to its end, then closed
