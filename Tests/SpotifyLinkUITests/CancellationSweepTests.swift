@@ -18,8 +18,8 @@ import Testing
 @Suite("Every app-path operation, cancelled at each suspension point")
 struct CancellationSweepTests {
     /// A connected app whose every seam reports to fresh points.
-    static func world() async throws -> (world: UIHarness, points: SuspensionPoints) {
-        let points = SuspensionPoints()
+    static func world(returns: Bool = false) async throws -> (world: UIHarness, points: SuspensionPoints) {
+        let points = SuspensionPoints(returns: returns)
         let harness = try await UIHarness(points: points)
         try await harness.connect()
         return (harness, points)
@@ -494,6 +494,49 @@ struct SharedCancellationSweepTests {
             await harness.stop()
         }
         #expect(!passed.isEmpty && passed.allSatisfy { $0.hasPrefix("links.") }, "no request, only reads: \(passed)")
+    }
+
+    /// A disconnect that lands at any point of a Live Activity's start (before the saved link's
+    /// read, or after it answered and before the start goes on): whatever starts shows nothing of the account, neither the playlist's name nor its
+    /// songs, and nothing runs after the disconnect with them.
+    @Test func aDisconnectDuringARoutinesLiveActivityStart() async throws {
+        let record = RecordID(namespace: "routine", id: "1")
+        let passed = try await CancellationSweep.sweep {
+            let (harness, points) = try await CancellationSweepTests.world(returns: true)
+            let deep = try await harness.playlistID("Deep Work")
+            try await harness.links.link(record, to: deep)
+            let card = harness.spotify.card(for: record)
+            await SuspensionPoints.$isTraced.withValue(false) {
+                await card.load()
+                await card.waitForRefresh()
+            }
+            harness.spotify.routineActivityHost = RecordingRoutineHost()
+            return (harness, points)
+        } operation: { harness in
+            let indicator = harness.spotify.nowPlaying()
+            let activity = harness.spotify.routineActivity()
+            await activity.start(
+                ExtensionRecord(record, title: "Morning"), lasting: .seconds(600), following: indicator)
+        } cancel: { harness, _ in
+            await harness.connection.disconnect()
+        } check: { harness, run, result in
+            let host = try #require(harness.spotify.routineActivityHost as? RecordingRoutineHost)
+            if run.point == nil {
+                let shown = try #require(host.running.first, "connected, it starts")
+                #expect(shown.attributes.playlistName == "Deep Work", "connected, it shows the playlist")
+                #expect(shown.states.first?.songsInRoutine != nil, "connected, it shows the songs")
+            } else {
+                #expect(!harness.connection.isConnected, "\(run)")
+                for shown in host.running {
+                    #expect(shown.attributes.playlistName == nil, "\(run): the playlist's name after a disconnect")
+                    #expect(
+                        shown.states.allSatisfy { $0.songsInRoutine == nil && $0.nowPlaying == nil },
+                        "\(run): the playlist's songs after a disconnect")
+                }
+            }
+            await harness.stop()
+        }
+        #expect(passed.contains { $0.hasSuffix(" returned") }, "the points after the reads: \(passed)")
     }
 
     /// A deleted record's link, removed for an undo and brought back: cancelled anywhere, the

@@ -108,12 +108,41 @@ struct RoutineActivityTests {
         await harness.stop()
     }
 
+    /// Started while a song already plays, it shows that song at once, with ActivityKit (iOS) and
+    /// without (macOS, where only ``RoutineActivityModel/state`` shows it): not at the next poll.
+    @Test(arguments: [true, false]) func whatAlreadyPlaysShowsAtOnce(withHost: Bool) async throws {
+        let harness = try await UIHarness.connected()
+        let (record, deep) = try await harness.linkDeepWork(to: "1")
+        let host = RecordingRoutineHost()
+        harness.spotify.routineActivityHost = withHost ? host : nil
+        await harness.emulator.control("player/play", ["context_uri": "spotify:playlist:\(deep.rawValue)"])
+        let indicator = harness.spotify.nowPlaying(policy: .responsive)
+        indicator.start(routine: .playlist(deep))
+        // Its first poll, which sees the song (no clock moves).
+        try await waitUntil("the indicator's first poll sees the song") { indicator.item != nil }
+        let playing = try #require(indicator.item?.name)
+        let polls = indicator.callCount
+        let activity = harness.spotify.routineActivity()
+        await activity.start(ExtensionRecord(record, title: "Morning"), lasting: .seconds(600), following: indicator)
+        #expect(indicator.callCount == polls, "no poll of its own")
+        #expect(activity.state?.nowPlaying == playing)
+        #expect(activity.state?.song == 1, "the first song of the routine")
+        if withHost {
+            await activity.delivered()
+            #expect(host.running.first?.states.last?.nowPlaying == playing)
+        }
+        await harness.stop()
+    }
+
     /// Live Activities turned off for the app: the routine runs without one, and the model says why.
     @Test func turnedOffTheRoutineRunsWithoutOne() async throws {
         let running = try await Self.running(host: RecordingRoutineHost(refusing: true))
         #expect(running.host.activities.isEmpty)
         #expect(running.activity.state == nil)
         #expect(running.activity.startFailure as? RoutineActivityError == .turnedOff)
+        let failure = try #require(running.activity.startFailure)
+        #expect(SpotifyMessage(failure) == .liveActivitiesOff, "worded for the app to show")
+        #expect(running.harness.spotify.text(.liveActivitiesOff).contains("Settings"))
         #expect(running.indicator.finishRoutine() != nil, "the routine itself is unaffected")
         await running.harness.stop()
     }

@@ -21,7 +21,8 @@ public final class RoutineActivityModel {
     /// What the Live Activity shows now; `nil` before ``start(_:lasting:following:)`` and after it ended.
     public private(set) var state: RoutineActivityAttributes.ContentState?
     /// Why the last start showed nothing (the user turned Live Activities off for the app, or
-    /// ActivityKit refused it); `nil` once one starts.
+    /// ActivityKit refused it); `nil` once one starts. `SpotifyMessage(startFailure)` words it
+    /// (``SpotifyMessage/liveActivitiesOff``).
     public private(set) var startFailure: (any Error)?
 
     private let spotify: SpotifyLink
@@ -60,21 +61,20 @@ public final class RoutineActivityModel {
         let state = RoutineActivityAttributes.ContentState(
             startedAt: now, endsAt: now.addingTimeInterval(length.seconds), songsInRoutine: songs,
             status: spotify.text(.routineSong(nil, of: songs)))
-        guard let host = spotify.routineActivityHost else {
-            self.state = state
-            indicator.liveActivity = self
-            return
+        if let host = spotify.routineActivityHost {
+            do {
+                id = try host.start(attributes, state, staleAt: state.endsAt)
+            } catch {
+                startFailure = error
+                return
+            }
         }
-        do {
-            id = try host.start(attributes, state, staleAt: state.endsAt)
-            self.state = state
-            updatesSent = 0
-            startFailure = nil
-            indicator.liveActivity = self
-            observed(indicator.item, song: indicator.currentSong)
-        } catch {
-            startFailure = error
-        }
+        self.state = state
+        updatesSent = 0
+        startFailure = nil
+        indicator.liveActivity = self
+        // What already plays shows at once, not at the indicator's next poll.
+        observed(indicator.item, song: indicator.currentSong)
     }
 
     /// What plays changed (the indicator calls this): the Live Activity is updated only when its

@@ -192,6 +192,9 @@ public enum SpotifyMessage: Sendable, Hashable {
     /// routine began (`nil` while nothing plays), and the songs of the playlist's average length the
     /// routine lasts (`nil` when its songs are not known): "Song 3 of ≈ 6".
     case routineSong(Int?, of: Double?)
+    /// A routine runs without its Live Activity: the user turned Live Activities off for the app
+    /// (``RoutineActivityError/turnedOff``). Settings is where to turn them on.
+    case liveActivitiesOff
     /// The app's Spotify data on this device (saved playlists, request counts) cannot be opened
     /// right now: the disk is full, say. Nothing saved is lost; the next use tries again.
     case storageUnavailable
@@ -224,6 +227,10 @@ extension SpotifyMessage {
             }
         case let error as PlaylistLinksError where error.code == .database:
             self = .storageUnavailable
+        case let error as RoutineActivityError:
+            switch error {
+            case .turnedOff: self = .liveActivitiesOff
+            }
         case let error as TokenStoreError:
             switch error.code {
             case .unavailable: self = .deviceLocked

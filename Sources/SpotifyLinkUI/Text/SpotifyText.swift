@@ -223,6 +223,9 @@ public struct SpotifyText: Sendable {
         case .routineSong(let song?, nil): return "Song \(song)"
         case .routineSong(nil, let songs?): return "Not playing · about \(Self.wholeSongs(songs)) songs"
         case .routineSong(nil, nil): return "Not playing"
+        case .liveActivitiesOff:
+            return
+                "Live Activities are off for this app. To follow the routine on the Lock Screen, turn them on in Settings."
         case .storageUnavailable:
             return
                 "Spotify details can't be read or saved on this device right now. Free up some space, then try again."
@@ -411,6 +414,7 @@ public struct SpotifyText: Sendable {
         case .routineSong(let song?, nil): return "\(song)曲目"
         case .routineSong(nil, let songs?): return "再生していません・約\(Self.wholeSongs(songs))曲"
         case .routineSong(nil, nil): return "再生していません"
+        case .liveActivitiesOff: return "このアプリのライブアクティビティがオフです。ロック画面でルーティンを確認するには、設定でオンにしてください。"
         case .storageUnavailable: return "この端末でSpotifyの情報を読み込み・保存できません。空き容量を確保してから、もう一度お試しください。"
         case .spotifyButton(let label):
             switch label {
@@ -467,6 +471,7 @@ extension SpotifyMessage {
             .playlistSummary(tracks: 12, duration: .seconds(2880)), .noSongsMatch("focus"), .songs(4.5),
             .routineSummary(songs: 4.5), .routineSummary(songs: nil), .noSavedTracks, .noTopTracks,
             .routineSong(3, of: 5.6), .routineSong(3, of: nil), .routineSong(nil, of: 5.6), .routineSong(nil, of: nil),
+            .liveActivitiesOff,
             .storageUnavailable, .somethingWentWrong, .playlistSongsHidden, .addAccountToUserList, .connectToCheck,
             .ownPlaylistSongsHidden, .quotaMostlySpent(spent: 90, share: 100), .playlistDetailsNeedConnection,
             .explicitSongs(3), .explicitItem, .noExplicitSongsFilter, .accountTypeNotAvailable, .extensionsNeedApp,
@@ -570,9 +575,10 @@ extension SpotifyMessage {
         case .routineSong(.some, nil): 83
         case .routineSong(nil, .some): 84
         case .routineSong(nil, nil): 85
+        case .liveActivitiesOff: 86
         }
     }
 
     /// How many numbers ``coverageIndex`` gives.
-    package static let coverageCount = 86
+    package static let coverageCount = 87
 }

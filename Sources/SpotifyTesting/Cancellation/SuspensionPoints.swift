@@ -27,9 +27,15 @@ package final class SuspensionPoints: Sendable {
     }
 
     private let state = Lock(State())
+    private let tracesReturns: Bool
 
     /// Points that nothing has reached yet.
-    package init() {}
+    /// - Parameter returns: whether a seam's call also counts as a point where it returns (the
+    ///   link store's): what lands between a read's answer and the caller's next step (a
+    ///   disconnect after the saved details were read) is then swept too.
+    package init(returns: Bool = false) {
+        tracesReturns = returns
+    }
 
     /// The points reached so far, in order.
     package var reached: [String] { state.withLock { $0.reached } }
@@ -57,6 +63,13 @@ package final class SuspensionPoints: Sendable {
             return state.waiting
         }
         waiting?.resume()
+    }
+
+    /// Called by a seam when its call returned: a point labelled "`label` returned" when these
+    /// points trace returns, nothing otherwise.
+    package func returned(_ label: String) async {
+        guard tracesReturns else { return }
+        await reach("\(label) returned")
     }
 
     /// Called by a seam before it suspends: counts the point when the operation is traced, and
@@ -106,14 +119,15 @@ package enum CancellationSweep {
     ///   - make: a new world for each run, and the points its seams report to.
     ///   - operation: what the app calls (`await card.load()`, `try await links.importJSON(…)`).
     ///   - cancel: how the app cancels it at a point: its task by default; a model's own cancel
-    ///     (`cancelConnect()`) where the work runs in a task of the model's.
+    ///     (`cancelConnect()`) where the work runs in a task of the model's; or what else lands
+    ///     there (a disconnect), run to its end before the operation goes on.
     ///   - check: what the run may leave, given the run and its result.
     /// - Returns: the points the operation passed, in order.
     @discardableResult
     package static func sweep<World>(
         make: @MainActor () async throws -> (world: World, points: SuspensionPoints),
         operation: @escaping @MainActor (World) async throws -> Void,
-        cancel: @MainActor (World, Task<Void, any Error>) -> Void = { $1.cancel() },
+        cancel: @MainActor (World, Task<Void, any Error>) async -> Void = { $1.cancel() },
         check: @MainActor (World, Run, Result<Void, any Error>) async throws -> Void
     ) async throws -> [String] {
         let (world, points) = try await make()
@@ -143,7 +157,7 @@ package enum CancellationSweep {
                 continue
             }
             #expect(parked == label, "point \(index) was \(label) in the first run, \(parked) in this one")
-            cancel(world, task)
+            await cancel(world, task)
             points.release()
             await watcher.value
             try await check(world, Run(point: (index, label)), task.result)

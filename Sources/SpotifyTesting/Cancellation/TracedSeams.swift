@@ -99,86 +99,86 @@ package final class TracedLinkStore: PlaylistLinkStore {
     package var clock: any SpotifyClock { inner.clock }
     package var coverCacheLimit: Int { inner.coverCacheLimit }
 
+    /// `body`, the store's call, between the point before it and (when the points trace returns)
+    /// the point after it.
+    private func traced<Value>(_ label: String, _ body: () async throws -> Value) async throws -> Value {
+        await points.reach(label)
+        let value = try await body()
+        await points.returned(label)
+        return value
+    }
+
     package func forgetEpoch() async throws -> ForgetEpoch {
-        await points.reach("links.forgetEpoch")
-        return try await inner.forgetEpoch()
+        return try await traced("links.forgetEpoch") { try await inner.forgetEpoch() }
     }
 
     package func editPlaylist(
         _ id: SpotifyID, linking record: RecordID?, ifEpoch epoch: ForgetEpoch?,
         _ edit: @escaping @Sendable (PlaylistMetadata?) -> PlaylistMetadata
     ) async throws -> Bool {
-        await points.reach("links.editPlaylist")
-        return try await inner.editPlaylist(id, linking: record, ifEpoch: epoch, edit)
+        return try await traced("links.editPlaylist") {
+            try await inner.editPlaylist(id, linking: record, ifEpoch: epoch, edit)
+        }
     }
 
     package func removeLink(for record: RecordID) async throws -> PlaylistLink? {
-        await points.reach("links.removeLink")
-        return try await inner.removeLink(for: record)
+        return try await traced("links.removeLink") { try await inner.removeLink(for: record) }
     }
 
     package func link(for record: RecordID) async throws -> PlaylistLink? {
-        await points.reach("links.link")
-        return try await inner.link(for: record)
+        return try await traced("links.link") { try await inner.link(for: record) }
     }
 
     package func links() async throws -> [PlaylistLink] {
-        await points.reach("links.links")
-        return try await inner.links()
+        return try await traced("links.links") { try await inner.links() }
     }
 
     package func metadata(for id: SpotifyID) async throws -> PlaylistMetadata? {
-        await points.reach("links.metadata")
-        return try await inner.metadata(for: id)
+        return try await traced("links.metadata") { try await inner.metadata(for: id) }
     }
 
     package func snapshot() async throws -> (links: [PlaylistLink], metadata: [PlaylistMetadata]) {
-        await points.reach("links.snapshot")
-        return try await inner.snapshot()
+        return try await traced("links.snapshot") { try await inner.snapshot() }
     }
 
     package func card(for record: RecordID) async throws -> PlaylistCard? {
-        await points.reach("links.card")
-        return try await inner.card(for: record)
+        return try await traced("links.card") { try await inner.card(for: record) }
     }
 
     package func card(for record: RecordID, detailsSavedBefore: Date, coversShownBefore: Date, at now: Date)
         async throws -> PlaylistCard?
     {
-        await points.reach("links.cardWithRetention")
-        return try await inner.card(
-            for: record, detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
+        return try await traced("links.cardWithRetention") {
+            try await inner.card(
+                for: record, detailsSavedBefore: detailsSavedBefore, coversShownBefore: coversShownBefore, at: now)
+        }
     }
 
     package func saveCover(_ bytes: Data, for id: SpotifyID, ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
-        await points.reach("links.saveCover")
-        return try await inner.saveCover(bytes, for: id, ifEpoch: epoch)
+        return try await traced("links.saveCover") { try await inner.saveCover(bytes, for: id, ifEpoch: epoch) }
     }
 
     package func cover(for id: SpotifyID) async throws -> Data? {
-        await points.reach("links.cover")
-        return try await inner.cover(for: id)
+        return try await traced("links.cover") { try await inner.cover(for: id) }
     }
 
     package func replaceLibrary(_ playlists: [LibraryPlaylist], ifEpoch epoch: ForgetEpoch?) async throws -> Bool {
-        await points.reach("links.replaceLibrary")
-        return try await inner.replaceLibrary(playlists, ifEpoch: epoch)
+        return try await traced("links.replaceLibrary") { try await inner.replaceLibrary(playlists, ifEpoch: epoch) }
     }
 
     package func library() async throws -> [LibraryPlaylist] {
-        await points.reach("links.library")
-        return try await inner.library()
+        return try await traced("links.library") { try await inner.library() }
     }
 
     package func forgetSpotifyDetails() async throws {
-        await points.reach("links.forgetSpotifyDetails")
-        try await inner.forgetSpotifyDetails()
+        try await traced("links.forgetSpotifyDetails") { try await inner.forgetSpotifyDetails() }
     }
 
     package func restore(links: [PlaylistLink], metadata: [PlaylistMetadata], replacingNewer: Bool) async throws
         -> RestoreReport
     {
-        await points.reach("links.restore")
-        return try await inner.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
+        return try await traced("links.restore") {
+            try await inner.restore(links: links, metadata: metadata, replacingNewer: replacingNewer)
+        }
     }
 }
