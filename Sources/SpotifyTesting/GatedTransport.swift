@@ -6,11 +6,16 @@ import Synchronization
 
 /// Real HTTP to the emulator, counting every request, with gates that hold a chosen response
 /// until the test releases it (to make answers arrive out of order, or late).
+///
+/// Patient as ``PatientTransport`` is: the answer deadline and the timeout are hang guards here,
+/// not the logic under test. With every test starting at once on two cores, the concurrency pool
+/// has run its work 10 s late (a rehearsal of 2026-11-30: every sign-in of the models' tests then
+/// ran past Spotify's 10 s answer deadline and failed as offline).
 package final class GatedTransport: Transport {
     /// One held response.
     package typealias Gate = TestGate
 
-    private let inner = URLSessionTransport()
+    private let inner = URLSessionTransport(clock: SystemClock(), answerDeadline: TestHTTP.timeout)
     /// Real HTTP over URLSession (the platform default on Apple platforms).
     package init() {}
 
@@ -34,7 +39,7 @@ package final class GatedTransport: Transport {
             guard let index = state.gates.firstIndex(where: { $0.0(request) }) else { return nil }
             return state.gates.remove(at: index).1
         }
-        let result = try await inner.send(request, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        let result = try await inner.send(request, body: body, timeout: TestHTTP.timeout, maxBodyBytes: maxBodyBytes)
         await gate?.hold()
         return result
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotifyLinkSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,13 @@ import Foundation
 #endif
 
 /// A plain TCP connection to 127.0.0.1, for sending what no HTTP client would.
-package final class RawConnection {
+///
+/// Its sends and reads block, so they run on a thread of their own, never on one of the
+/// concurrency pool: a read that waits for the server to close, on the pool, held a thread of two
+/// while the server, whose handlers need the pool, could not answer (a rehearsal of 2026-11-30:
+/// three such tests timed out together and the whole run stalled behind them). One caller uses
+/// a connection at a time.
+package final class RawConnection: @unchecked Sendable {
     package let descriptor: Int32
 
     /// A connection to `port` on 127.0.0.1.
@@ -37,7 +44,11 @@ package final class RawConnection {
 
     /// Sends all bytes; `false` once the peer has closed the connection.
     @discardableResult
-    package func sendIgnoringClose(_ bytes: [UInt8]) -> Bool {
+    package func sendIgnoringClose(_ bytes: [UInt8]) async -> Bool {
+        await onThreadOfItsOwn(named: "RawConnection.send") { self.sendNow(bytes) }
+    }
+
+    private func sendNow(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -50,7 +61,11 @@ package final class RawConnection {
     }
 
     /// Reads until the peer closes or `timeout` passes (then `closed` is false).
-    package func readUntilClosed(timeout: Duration) -> (closed: Bool, text: String) {
+    package func readUntilClosed(timeout: Duration) async -> (closed: Bool, text: String) {
+        await onThreadOfItsOwn(named: "RawConnection.read") { self.readNow(timeout: timeout) }
+    }
+
+    private func readNow(timeout: Duration) -> (closed: Bool, text: String) {
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []

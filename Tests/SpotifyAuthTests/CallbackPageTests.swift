@@ -108,8 +108,8 @@ struct CallbackPageTests {
             let line =
                 "GET /callback?code=" + String(repeating: "A", count: 1 << 20)
                 + "&state=\(state) HTTP/1.1\r\nHost: x\r\n\r\n"
-            connection.sendIgnoringClose(Array(line.utf8))
-            let answer = connection.readUntilClosed(timeout: .seconds(10))
+            await connection.sendIgnoringClose(Array(line.utf8))
+            let answer = await connection.readUntilClosed(timeout: .seconds(10))
             #expect(answer.closed, "the listener kept a connection with a 1 MiB request line open")
             #expect(!answer.text.contains("200 OK"))
         }
@@ -128,12 +128,12 @@ struct CallbackPageTests {
         let head = Array("GET /callback?state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         var sent = 0
         for byte in head.prefix(30) {
-            guard slow.sendIgnoringClose([byte]) else { break }
+            guard await slow.sendIgnoringClose([byte]) else { break }
             sent += 1
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(sent < 30, "the dribbling connection was still open after 3 s")
-        #expect(idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
+        #expect(await idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
         #expect(handled.withLock { $0 } == 0)
         // The listener still serves a whole request.
         let (status, _, _) = try await http.send(

@@ -41,8 +41,8 @@ struct ConnectionTests {
             let connection = try RawConnection(port: Self.port(emulator))
             let body = String(repeating: "a", count: 200_000)
             let head = "POST /api/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-            connection.sendIgnoringClose(Array((head + body).utf8))
-            let answer = connection.readUntilClosed(timeout: .seconds(120))
+            await connection.sendIgnoringClose(Array((head + body).utf8))
+            let answer = await connection.readUntilClosed(timeout: .seconds(120))
             #expect(answer.text.hasPrefix("HTTP/1.1 413"), "\(answer.text.prefix(200))")
             #expect(answer.closed, "the connection was kept after the 413")
             // The emulator still serves whole requests.
@@ -73,8 +73,8 @@ struct ConnectionTests {
         try await withEmulator(Self.configuration) { (emulator: EmulatorServer) async throws in
             let connection = try RawConnection(port: Self.port(emulator))
             let line = "GET /v1/search?q=" + String(repeating: "a", count: 10 << 20) + "&type=track HTTP/1.1\r\n"
-            connection.sendIgnoringClose(Array((line + "Host: 127.0.0.1\r\n\r\n").utf8))
-            let answer = connection.readUntilClosed(timeout: .seconds(20))
+            await connection.sendIgnoringClose(Array((line + "Host: 127.0.0.1\r\n\r\n").utf8))
+            let answer = await connection.readUntilClosed(timeout: .seconds(20))
             #expect(answer.closed, "the connection was kept after the refusal")
             #expect(!answer.text.contains("200 OK"))
         }
@@ -87,8 +87,8 @@ struct ConnectionTests {
         configuration.connectionIdleTimeout = .seconds(3)
         try await withEmulator(configuration) { (emulator: EmulatorServer) async throws in
             let connection = try RawConnection(port: Self.port(emulator))
-            connection.sendIgnoringClose(Array("GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
-            #expect(connection.readUntilClosed(timeout: .seconds(20)).closed, "a half-open head stayed open")
+            await connection.sendIgnoringClose(Array("GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+            #expect(await connection.readUntilClosed(timeout: .seconds(20)).closed, "a half-open head stayed open")
             // The emulator still serves whole requests.
             let (status, _, _) = try await TestHTTP().send(.get, emulator.baseURL.appendingPathComponent("v1/me"))
             #expect(status == 401)

@@ -501,7 +501,7 @@ extension EmulatorState {
         guard offset + limit <= 1000 else { return .apiError(400, "Invalid offset") }
         let words = SearchText.fold(query).split(whereSeparator: \.isWhitespace)
         func matches(_ text: String) -> Bool {
-            let folded = SearchText.fold(text)
+            let folded = SearchText.folded(text)
             return words.allSatisfy { folded.contains($0) }
         }
         var fields: [(String, JSONValue)] = []
