@@ -27,7 +27,10 @@ struct PrivacyManifestTests {
         "NSPrivacyAccessedAPICategoryDiskSpace": [
             "statfs(", "statvfs(", "volumeAvailableCapacity", "systemFreeSize", "systemSize",
         ],
-        "NSPrivacyAccessedAPICategoryUserDefaults": ["UserDefaults"],
+        // The type in use, not the category's name (the privacy model names the category).
+        "NSPrivacyAccessedAPICategoryUserDefaults": [
+            ": UserDefaults", "UserDefaults(", "UserDefaults.standard", "UserDefaults.init",
+        ],
         "NSPrivacyAccessedAPICategoryActiveKeyboards": ["activeInputModes"],
     ]
 

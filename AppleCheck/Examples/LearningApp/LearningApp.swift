@@ -41,3 +41,21 @@ struct LearningRoot: View {
             .task { await spotify.showInExtensions([], recentSongs: true) }
     }
 }
+
+// The root of the app's update that adopts SpotifyLink (DocC: SpotifyLinkUI/UpgradingAnApp): the
+// app kept its users' Spotify sign-in in UserDefaults itself, and they stay connected.
+struct UpgradedLearningRoot: View {
+    let spotify: SpotifyLink
+    var body: some View {
+        // SpotifyLinkUI/UpgradingAnApp example 1 begins
+        ConnectRow(spotify: spotify)
+            .task {
+                // At every launch; it sends nothing once the earlier sign-in is adopted or gone.
+                await spotify.connection.adoptEarlierSignIn(
+                    from: .standard, refreshTokenKey: "spotify_refresh_token",
+                    scopes: ["user-read-private", "user-library-read", "user-top-read"],
+                    removing: ["spotify_access_token", "spotify_token_expiry"])
+            }
+        // SpotifyLinkUI/UpgradingAnApp example 1 ends
+    }
+}

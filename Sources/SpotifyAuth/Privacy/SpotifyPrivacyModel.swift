@@ -43,7 +43,12 @@ package struct SpotifyPrivacyModel: Sendable {
             category: "NSPrivacyAccessedAPICategoryFileTimestamp", reason: "C617.1",
             why:
                 "The file token store checks the owner and permissions of its own file and folder (stat) before reading tokens."
-        )
+        ),
+        DeclaredAPI(
+            category: "NSPrivacyAccessedAPICategoryUserDefaults", reason: "CA92.1",
+            why:
+                "Only when the app asks (adoptEarlierSignIn): the sign-in the app itself kept in its own user defaults is read once and removed."
+        ),
     ]
 
     /// - Parameters:

@@ -247,6 +247,67 @@ public actor SpotifySession: AccessTokenProvider {
         }
     }
 
+    /// Adopts a sign-in the app kept by itself before it used SpotifyLink, so its users are not
+    /// signed out by the upgrade: the refresh token is checked with one refresh, and the tokens
+    /// Spotify answers are saved in this session's store.
+    ///
+    /// Call it once at launch while the app still holds its earlier token, then delete the
+    /// earlier token according to the outcome:
+    /// - it returns (``SignInAdoption/adopted`` or ``SignInAdoption/alreadySignedIn``): delete it;
+    /// - it throws `OAuthError` with code `.needsSignIn`: Spotify refused the token (expired or
+    ///   revoked). Delete it; the session's status says why the user must connect again;
+    /// - it throws anything else (no network, the store unavailable): keep it, and try at the next
+    ///   launch. A refresh Spotify answered is kept in memory and saved at the store's next use,
+    ///   as any refresh is.
+    ///
+    /// A store that already holds a sign-in is left as it is, with nothing sent. The refresh
+    /// runs under the store's lock, as every refresh does, so an extension refreshing at the same
+    /// moment never races it. Cancelled before Spotify answers, it adopts nothing; once Spotify
+    /// answered (it may have replaced the refresh token), it saves the answer all the same.
+    ///
+    /// - Throws: `OAuthError` (`.needsSignIn` when refused, `.transient` when Spotify could not be
+    ///   reached), `TokenStoreError`, or `CancellationError`.
+    public func adopt(_ earlier: EarlierSignIn) async throws -> SignInAdoption {
+        try await withStore {
+            if try await loadedTokens() != nil { return .alreadySignedIn }
+            let lock = try await store.acquireLock(key)
+            defer { lock.release() }
+            // Another process may have saved a sign-in while this one waited for the lock.
+            if let saved = try await store.load(key) {
+                cached = saved
+                status = .signedIn
+                return .alreadySignedIn
+            }
+            try Task.checkCancellation()
+            let now = clock.now
+            let seed = StoredTokens(
+                accessToken: AccessToken(""), refreshToken: earlier.refreshToken, expiresAt: .distantPast,
+                scopes: earlier.scopes, signedInAt: min(earlier.signedInAt ?? now, now), issuer: key.issuer,
+                clientID: key.clientID)
+            let adopted: StoredTokens
+            do {
+                refreshCount += 1
+                adopted = try await endpoint.refresh(seed)
+            } catch {
+                guard case .signOut(let reason) = RefreshRules.afterFailure(error) else { throw error }
+                throw refused(error, reason: reason)
+            }
+            cached = adopted
+            status = .signedIn
+            do {
+                try await store.save(adopted, for: key)
+            } catch {
+                unsaved = adopted
+                logger?.debug(
+                    "spotify adopted sign-in not saved; the tokens stay in memory",
+                    metadata: ["issuer": "\(key.issuer)"])
+                throw error
+            }
+            logger?.debug("spotify earlier sign-in adopted", metadata: ["issuer": "\(key.issuer)"])
+            return .adopted
+        }
+    }
+
     /// The days left before Spotify ends this sign-in (six months after it began), once fewer than
     /// fourteen days remain; `nil` before that, or when nobody is signed in.
     public func daysUntilSignInEnds() async throws -> Int? {
@@ -411,9 +472,7 @@ public actor SpotifySession: AccessTokenProvider {
             }
             try? await store.remove(key)
             cached = nil
-            status = .needsSignIn(SignInEnd(refusal: reason))
-            let status = (error as? OAuthError)?.status
-            throw OAuthError(code: .needsSignIn, status: status, message: reason, underlying: error)
+            throw refused(error, reason: reason)
         }
         cached = refreshed
         status = .signedIn
@@ -426,6 +485,14 @@ public actor SpotifySession: AccessTokenProvider {
             logger?.debug("spotify token save failed; the tokens stay in memory", metadata: ["issuer": "\(key.issuer)"])
         }
         return refreshed
+    }
+
+    /// Spotify refused a refresh token for good (`error`, saying `reason`): the session needs a
+    /// new sign-in, and the caller gets why.
+    private func refused(_ error: any Error, reason: String) -> OAuthError {
+        status = .needsSignIn(SignInEnd(refusal: reason))
+        return OAuthError(
+            code: .needsSignIn, status: (error as? OAuthError)?.status, message: reason, underlying: error)
     }
 
     private func notSignedIn() -> OAuthError {

@@ -152,7 +152,7 @@ public final class SpotifyConnectionModel {
     /// Reads the stored sign-in (the token store, no network) and shows it: connected, with the
     /// account saved beside it, or why Spotify ended it.
     /// - Returns: the sign-in's scopes when it is connected.
-    private func readStoredSignIn() async -> [String]? {
+    func readStoredSignIn() async -> [String]? {
         do {
             let (stored, change) = try await session.tokensAndStatus()
             // The follower may have heard this same change first and, for "signed in", done nothing:
@@ -176,6 +176,11 @@ public final class SpotifyConnectionModel {
             }
             return nil
         }
+    }
+
+    /// Shows `message` as why the last attempt failed (an adoption that Spotify did not answer).
+    func showFailure(_ message: SpotifyMessage) {
+        phase = .failed(message)
     }
 
     /// Starts a sign-in in `browser`; while one is in flight, further calls do nothing (a double tap
