@@ -53,6 +53,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The search service's App Attest check: the credential certificate's chain to Apple's root.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // Tests alone: property-based checks of the link stores against a model.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -67,6 +70,18 @@ let package = Package(
         // snapshot the app writes in its App Group container. Foundation alone, so an extension
         // stays far below its memory limit; it sends no request and opens no database.
         .target(name: "SpotifyLinkExtensions", swiftSettings: strictSettings),
+        // The search service's check that a request comes from the genuine app (Apple's App
+        // Attest): the project's CBOR reader, the certificate chain to Apple's root, attestations
+        // and assertions. Server side; package access, not a product yet.
+        .target(
+            name: "AppAttest",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotifyWebAPI",
             dependencies: [
@@ -268,7 +283,8 @@ let package = Package(
         .target(
             name: "SpotLinkFuzzTargets",
             dependencies: [
-                "SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator",
+                "SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -374,6 +390,17 @@ let package = Package(
             name: "SpotifyLinkExtensionsTests",
             dependencies: [
                 "SpotifyLinkExtensions", "SpotifyTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppAttestTests",
+            dependencies: [
+                "AppAttest",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

@@ -22,6 +22,7 @@ ALLOWED = {
     "SpotifyLinkSupport": set(),
     "JSONReading": set(),
     "SpotifyLinkExtensions": set(),
+    "AppAttest": {"Crypto", "X509", "SwiftASN1"},
     "SpotifyWebAPI": {"SpotifyLinkSupport", "JSONReading", "HTTPTypes", "HTTPTypesFoundation", "Logging"},
     "SpotifyAuth": {"SpotifyLinkSupport", "SpotifyWebAPI", "Crypto", "HTTPTypes", "Logging"},
     "PlaylistLinks": {"SpotifyLinkSupport", "SpotifyWebAPI", "HTTPTypes"},
@@ -42,7 +43,8 @@ ALLOWED = {
     "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime",
                        "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
-    "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator"},
+    "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
+                            "Crypto"},
     # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).
     "PostgresTestServer": {"SpotifyLinkPostgres", "SpotifyWebAPI", "PostgresNIO", "Logging"},
 }
@@ -64,7 +66,7 @@ FORBIDDEN = {
 # virtual clock, the emulator or the test helpers.
 NEVER_REACHES = {
     "PlaylistLinks": {"GRDB", "SpotifyLinkSQLite", "VirtualTime"},
-    "SpotifyLinkUI": {"VirtualTime", "SpotifyTesting", "SpotifyEmulator", "PostgresNIO"},
+    "SpotifyLinkUI": {"VirtualTime", "SpotifyTesting", "SpotifyEmulator", "PostgresNIO", "AppAttest", "X509"},
     "SpotifyLinkPostgres": {"GRDB", "SpotifyLinkSQLite"},
     "SpotifyNowPlaying": {"GRDB", "PlaylistLinks", "SpotifyLinkSQLite", "PostgresNIO", "VirtualTime"},
 }

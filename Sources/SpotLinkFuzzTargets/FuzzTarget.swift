@@ -1,6 +1,9 @@
+import AppAttest
+import Crypto
 package import Foundation
 import SpotifyAuth
 import SpotifyEmulator
+import SpotifyLinkExtensions
 import SpotifyWebAPI
 
 /// The parsers that read what an attacker, a proxy or the service can send, each as a libFuzzer
@@ -28,6 +31,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case emulatorForm = "emulator-form"
     /// Service-supplied text made safe for one log or terminal line.
     case sanitize
+    /// App Attest's objects: the CBOR reader (what it takes, it writes back byte for byte), the
+    /// authenticator data, and an assertion that must never verify.
+    case appAttest = "app-attest"
+    /// An extension's tap as the app reads it: a URL, and a record's text made into a link.
+    case extensionLink = "extension-link"
 
     /// Runs one input through the target.
     package func run(_ data: Data) {
@@ -40,6 +48,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .fastDecoding: Self.fastDecoding(data)
         case .emulatorForm: Self.emulatorForm(data)
         case .sanitize: Self.sanitize(data)
+        case .appAttest: Self.appAttest(data)
+        case .extensionLink: Self.extensionLink(data)
         }
     }
 
@@ -169,6 +179,48 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         let cleaned = SpotifyAPIError.sanitized(text(data), limit: 200)
         checkOneLine(cleaned)
         precondition(cleaned.count <= 201, "longer than the limit")
+    }
+
+    /// A key no input can hold the private half of: every assertion must be refused.
+    private static let attestedKey = AttestedKey(
+        keyID: [], publicKey: Array(P256.Signing.PrivateKey().publicKey.x963Representation), environment: .production,
+        receipt: [])
+
+    private static func appAttest(_ data: Data) {
+        let bytes = Array(data)
+        if let value = try? CBOR(decoding: bytes) {
+            precondition(value.encoded == bytes, "CBOR: what was read is not what is written back")
+        }
+        if let authData = try? AuthenticatorData(bytes) {
+            precondition(authData.encoded == bytes, "authenticator data: what was read is not what is written back")
+        }
+        let verifier = AppAttestVerifier(appID: AppID(teamID: "FUZZ123456", bundleID: "dev.spotifylink.fuzz"))
+        do {
+            _ = try verifier.verifyAssertion(bytes, clientData: [1, 2, 3], key: attestedKey, lastCounter: 0)
+            preconditionFailure("an assertion verified without the private key")
+        } catch {
+            precondition(error.code == .malformed || error.code == .badSignature, "refused for \(error.code)")
+            checkOneLine(error.message)
+        }
+    }
+
+    private static func extensionLink(_ data: Data) {
+        if let url = URL(string: text(data)), let link = ExtensionLink(url) {
+            precondition(!link.namespace.isEmpty && !link.recordID.isEmpty, "a link without its record")
+            let again = link.url(scheme: "myapp").flatMap(ExtensionLink.init)
+            precondition(again == link, "a link read from a URL does not round-trip")
+        }
+        // Any record's text, split at the first zero byte, makes a link that reads back the same.
+        let parts = data.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return }
+        let namespace = String(decoding: parts[0], as: UTF8.self)
+        let record = String(decoding: parts[1], as: UTF8.self)
+        guard !namespace.isEmpty, !record.isEmpty else { return }
+        for action in ExtensionLink.Action.allCases {
+            let link = ExtensionLink(namespace: namespace, recordID: record, action: action)
+            guard let url = link.url(scheme: "myapp") else { preconditionFailure("a record's link has no URL") }
+            precondition(ExtensionLink(url) == link, "a record's link does not read back: \(url)")
+        }
     }
 
     /// Text for people stays on one line: no control character, no line or paragraph separator,

@@ -1,0 +1,125 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+@testable import AppAttest
+
+/// A root, an intermediate and a device in place of Apple's: makes attestations and assertions the
+/// way a device does, each part of which a test can spoil.
+struct TestAttester {
+    static let appID = AppID(teamID: "ABCDE12345", bundleID: "dev.spotifylink.learning")
+    static let issued = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
+    static let rootKey = P256.Signing.PrivateKey()
+    static let intermediateKey = P256.Signing.PrivateKey()
+    static let root = try! certificate(
+        "Test App Attestation Root CA", key: rootKey.publicKey, issuer: "Test App Attestation Root CA", by: rootKey,
+        authority: true, lasting: 86400 * 3650)
+    static let intermediate = try! certificate(
+        "Test App Attestation CA 1", key: intermediateKey.publicKey, issuer: "Test App Attestation Root CA",
+        by: rootKey, authority: true, lasting: 86400 * 365)
+
+    /// The device's key.
+    let key = P256.Signing.PrivateKey()
+    var keyID: [UInt8] { Array(SHA256.hash(data: Array(key.publicKey.x963Representation))) }
+
+    /// How an attestation is made, each field a test may change.
+    struct Attestation {
+        var format = "apple-appattest"
+        var appID = TestAttester.appID
+        var environment = AppAttestEnvironment.production
+        var counter: UInt32 = 0
+        var credentialID: [UInt8]?
+        var coseKey: P256.Signing.PublicKey?
+        /// The challenge the certificate's nonce is made with.
+        var challenge: [UInt8] = Array("server-challenge-1".utf8)
+        var issuerKey: P256.Signing.PrivateKey?
+        var intermediate: Certificate?
+        var lasting: TimeInterval = 86400 * 90
+    }
+
+    /// An attestation object, as `attestKey(_:clientDataHash:)` returns it.
+    func attestation(_ spec: Attestation = Attestation()) throws -> [UInt8] {
+        let cose = spec.coseKey ?? key.publicKey
+        let x963 = Array(cose.x963Representation)
+        let coseKey = CBOR.map([
+            (.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(6)), (.negative(0), .unsigned(1)),
+            (.negative(1), .bytes(Array(x963[1...32]))), (.negative(2), .bytes(Array(x963[33...64]))),
+        ])
+        let authData = AuthenticatorData.encodedForTest(
+            rpIDHash: spec.appID.hash, flags: 0x40, counter: spec.counter,
+            credential: .init(
+                aaguid: spec.environment.aaguid, credentialID: spec.credentialID ?? keyID, publicKey: coseKey))
+        let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: spec.challenge))))
+        var serializer = DER.Serializer()
+        try serializer.appendConstructedNode(identifier: .sequence) {
+            try $0.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)) {
+                try $0.serialize(ASN1OctetString(contentBytes: nonce[...]))
+            }
+        }
+        let credential = try Self.certificate(
+            keyID.map { String(format: "%02x", $0) }.joined(), key: key.publicKey, issuer: "Test App Attestation CA 1",
+            by: spec.issuerKey ?? Self.intermediateKey, authority: false, lasting: spec.lasting,
+            extra: Certificate.Extension(
+                oid: [1, 2, 840, 113_635, 100, 8, 2], critical: false, value: serializer.serializedBytes[...]))
+        let chain = [credential, spec.intermediate ?? Self.intermediate].map { certificate in
+            var serializer = DER.Serializer()
+            try! serializer.serialize(certificate)
+            return CBOR.bytes(serializer.serializedBytes)
+        }
+        return CBOR.map([
+            (.text("fmt"), .text(spec.format)),
+            (.text("attStmt"), .map([(.text("x5c"), .array(chain)), (.text("receipt"), .bytes([0xAA, 0xBB]))])),
+            (.text("authData"), .bytes(authData)),
+        ]).encoded
+    }
+
+    /// An assertion over `clientData`, as `generateAssertion(_:clientDataHash:)` returns it.
+    func assertion(
+        _ clientData: [UInt8], counter: UInt32, appID: AppID = TestAttester.appID,
+        signer: P256.Signing.PrivateKey? = nil
+    ) throws -> [UInt8] {
+        let authData = AuthenticatorData.encodedForTest(
+            rpIDHash: appID.hash, flags: 0, counter: counter, credential: nil)
+        let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: clientData))))
+        let signature = try (signer ?? key).signature(for: nonce)
+        return CBOR.map([
+            (.text("signature"), .bytes(Array(signature.derRepresentation))),
+            (.text("authenticatorData"), .bytes(authData)),
+        ]).encoded
+    }
+
+    static func certificate(
+        _ subject: String, key: P256.Signing.PublicKey, issuer: String, by issuerKey: P256.Signing.PrivateKey,
+        authority: Bool, lasting: TimeInterval, extra: Certificate.Extension? = nil
+    ) throws -> Certificate {
+        let extensions = try Certificate.Extensions {
+            if authority {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true))
+            } else {
+                Critical(KeyUsage(digitalSignature: true))
+            }
+            if let extra { extra }
+        }
+        return try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key),
+            notValidBefore: issued.addingTimeInterval(-60), notValidAfter: issued.addingTimeInterval(lasting),
+            issuer: try DistinguishedName { CommonName(issuer) },
+            subject: try DistinguishedName { CommonName(subject) },
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+            issuerPrivateKey: Certificate.PrivateKey(issuerKey))
+    }
+}
+
+extension AuthenticatorData {
+    static func encodedForTest(rpIDHash: [UInt8], flags: UInt8, counter: UInt32, credential: AttestedCredential?)
+        -> [UInt8]
+    {
+        var data = try! AuthenticatorData(rpIDHash + [0] + [0, 0, 0, 0])
+        data.flags = flags
+        data.counter = counter
+        data.credential = credential
+        return data.encoded
+    }
+}
