@@ -403,6 +403,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            // Apple's sample attestation, read from the source tree by the tests.
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -31,15 +31,25 @@ package struct AppAttestVerifier: Sendable {
     /// The OID of the credential certificate's nonce extension.
     static let nonceExtension: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
 
+    /// Verifies an attestation whose client data hash is SHA-256 of `challenge`, as the package's
+    /// app side makes it: ``verifyAttestation(_:keyID:clientDataHash:at:)``.
+    /// - Parameter challenge: the one-time challenge the server gave the app for this attestation.
+    package func verifyAttestation(_ object: [UInt8], keyID: [UInt8], challenge: [UInt8], at now: Date)
+        async throws(AppAttestError) -> AttestedKey
+    {
+        try await verifyAttestation(object, keyID: keyID, clientDataHash: Array(SHA256.hash(data: challenge)), at: now)
+    }
+
     /// Verifies an attestation: the nine steps of Apple's article, in order.
     /// - Parameters:
     ///   - object: the attestation object the app sent (`attestKey(_:clientDataHash:)`).
     ///   - keyID: the key's ID the app sent (`generateKey()`, Base64-decoded): SHA-256 of its public key.
-    ///   - challenge: the one-time challenge the server gave the app for this attestation.
+    ///   - clientDataHash: what the app passed to `attestKey` (Apple's sample passes its challenge's
+    ///     bytes as they are).
     ///   - now: when the certificates must be valid (the server's clock).
     /// - Returns: the key to keep for the device's assertions.
     /// - Throws: ``AppAttestError``.
-    package func verifyAttestation(_ object: [UInt8], keyID: [UInt8], challenge: [UInt8], at now: Date)
+    package func verifyAttestation(_ object: [UInt8], keyID: [UInt8], clientDataHash: [UInt8], at now: Date)
         async throws(AppAttestError) -> AttestedKey
     {
         let cbor: CBOR
@@ -69,8 +79,7 @@ package struct AppAttestVerifier: Sendable {
             throw AppAttestError(
                 .untrustedCertificate, "the credential certificate does not lead to a trusted root now")
         }
-        // 2–4. The nonce: SHA-256(authData ‖ SHA-256(challenge)), in the certificate's extension.
-        let clientDataHash = Array(SHA256.hash(data: challenge))
+        // 2–4. The nonce: SHA-256(authData ‖ clientDataHash), in the certificate's extension.
         let nonce = Array(SHA256.hash(data: authBytes + clientDataHash))
         guard try Self.nonce(in: credentialCertificate) == nonce else {
             throw AppAttestError(.nonceMismatch, "the certificate's nonce is not this attestation's")

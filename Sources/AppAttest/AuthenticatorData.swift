@@ -18,6 +18,10 @@ package struct AuthenticatorData: Sendable, Equatable {
         package var credentialID: [UInt8]
         /// The key as a COSE key (a CBOR map).
         package var publicKey: CBOR
+        /// What follows the key, if anything: a CBOR map of the device's claims (iOS 27 writes
+        /// `apple_bundle_version_01` and `apple_validation_category_01` there, with WebAuthn's
+        /// extension flag unset in Apple's sample). Kept, not checked.
+        package var extensions: CBOR? = nil
     }
 
     /// The flag that says an attested credential follows the counter.
@@ -40,13 +44,22 @@ package struct AuthenticatorData: Sendable, Equatable {
         let length = Int(bytes[53]) << 8 | Int(bytes[54])
         guard bytes.count >= 55 + length else { throw .malformed("a credential ID cut short") }
         let credentialID = Array(bytes[55..<(55 + length)])
+        let rest = bytes[(55 + length)...]
         let key: CBOR
+        let extensions: CBOR?
         do {
-            key = try CBOR(decoding: bytes[(55 + length)...])
+            let (value, keyLength) = try CBOR.prefix(of: rest)
+            key = value
+            extensions = keyLength < rest.count ? try CBOR(decoding: rest.dropFirst(keyLength)) : nil
         } catch {
-            throw .malformed("the credential's public key: \(error)")
+            throw .malformed("the credential's public key or extensions: \(error)")
         }
-        credential = AttestedCredential(aaguid: aaguid, credentialID: credentialID, publicKey: key)
+        if let extensions, case .map = extensions {
+        } else if extensions != nil {
+            throw .malformed("the credential's extensions are not a map")
+        }
+        credential = AttestedCredential(
+            aaguid: aaguid, credentialID: credentialID, publicKey: key, extensions: extensions)
     }
 
     /// The bytes of this data (tests build attestations with it).
@@ -59,6 +72,7 @@ package struct AuthenticatorData: Sendable, Equatable {
             ]
             out += credential.credentialID
             out += credential.publicKey.encoded
+            out += credential.extensions?.encoded ?? []
         }
         return out
     }

@@ -125,11 +125,22 @@ extension CBOR {
     /// - Throws: ``CBORError`` for truncated or trailing bytes, a float, tag or indefinite length,
     ///   invalid UTF-8, a duplicate map key, a non-shortest length, or a limit passed.
     package init(decoding bytes: some Collection<UInt8>, limits: Limits = Limits()) throws(CBORError) {
-        var reader = CBORReader(bytes: Array(bytes), limits: limits)
-        self = try reader.value(depth: 0)
-        guard reader.offset == reader.bytes.count else {
-            throw CBORError("\(reader.bytes.count - reader.offset) bytes after the value", at: reader.offset)
+        let (value, length) = try Self.prefix(of: bytes, limits: limits)
+        guard length == bytes.count else {
+            throw CBORError("\(bytes.count - length) bytes after the value", at: length)
         }
+        self = value
+    }
+
+    /// Decodes the one CBOR value at the start of `bytes`, and how many bytes it took: for a value
+    /// that other bytes follow (the authenticator data's key, then its extensions).
+    /// - Throws: ``CBORError`` as ``init(decoding:limits:)`` does, bytes after the value aside.
+    package static func prefix(of bytes: some Collection<UInt8>, limits: Limits = Limits()) throws(CBORError) -> (
+        value: CBOR, length: Int
+    ) {
+        var reader = CBORReader(bytes: Array(bytes), limits: limits)
+        let value = try reader.value(depth: 0)
+        return (value, reader.offset)
     }
 }
 

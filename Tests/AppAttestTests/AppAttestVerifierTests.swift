@@ -211,3 +211,68 @@ struct AppAttestVerifierTests {
         #expect(root.notValidAfter > Date(timeIntervalSince1970: 2_366_000_000))  // 2044
     }
 }
+
+/// Apple's own sample attestation (Tests/AppAttestTests/Fixtures), made by an iOS 27 device and
+/// chained to Apple's App Attestation root: accepted while its certificate is valid, refused for
+/// any other app, challenge, environment or time.
+@Suite("App Attest: Apple's sample attestation (checklist row 50)")
+struct AppleSampleAttestationTests {
+    static let object: [UInt8] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/apple-sample-attestation.b64")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return Array(Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data())
+    }()
+    static let keyID = Array(Data(base64Encoded: "zgSY9YSD+7TaDXssY6WlOPVS1K3Lmk+pFhlcSWE+ZV0=")!)
+    static let appID = AppID(teamID: "1234567890", bundleID: "com.example.myapp")
+    static let clientDataHash = Array("example_server_challenge".utf8)
+    /// Within the credential certificate's three days.
+    static let valid = Date(timeIntervalSince1970: 1_776_795_192)  // 2026-04-21 18:13:12 UTC
+
+    func verify(
+        appID: AppID = Self.appID, environments: Set<AppAttestEnvironment> = [.production],
+        clientDataHash: [UInt8] = Self.clientDataHash, at now: Date = Self.valid
+    ) async throws(AppAttestError) -> AttestedKey {
+        try await AppAttestVerifier(appID: appID, environments: environments).verifyAttestation(
+            Self.object, keyID: Self.keyID, clientDataHash: clientDataHash, at: now)
+    }
+
+    func refusal(_ body: () async throws(AppAttestError) -> AttestedKey) async -> AppAttestError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func applesSampleIsAccepted() async throws {
+        #expect(Self.object.count == 5906, "the fixture read whole")
+        let key = try await verify()
+        #expect(key.environment == .production)
+        #expect(Array(SHA256.hash(data: key.publicKey)) == Self.keyID)
+        #expect(key.receipt.count > 3000, "Apple's receipt kept")
+        let authData = try AuthenticatorData(
+            try #require(try CBOR(decoding: Self.object)["authData"]?.bytes))
+        #expect(authData.credential?.extensions?["apple_bundle_version_01"]?.text == "1")
+        #expect(authData.encoded == (try CBOR(decoding: Self.object)["authData"]?.bytes), "read back byte for byte")
+    }
+
+    @Test func applesSampleIsRefusedForAnythingElse() async {
+        #expect(
+            await refusal { () async throws(AppAttestError) in
+                try await verify(at: Date(timeIntervalSince1970: 1_795_000_000))
+            } == .untrustedCertificate, "expired by November")
+        #expect(
+            await refusal { () async throws(AppAttestError) in
+                try await verify(appID: AppID(teamID: "1234567890", bundleID: "com.example.other"))
+            } == .appIDMismatch)
+        #expect(
+            await refusal { () async throws(AppAttestError) in try await verify(environments: [.development]) }
+                == .environmentMismatch)
+        #expect(
+            await refusal { () async throws(AppAttestError) in
+                try await verify(clientDataHash: Array("another_challenge".utf8))
+            } == .nonceMismatch)
+    }
+}
