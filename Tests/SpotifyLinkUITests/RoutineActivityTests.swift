@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Storage) import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkExtensions
 @_spi(Storage) import SpotifyLinkUI
@@ -131,6 +132,33 @@ struct RoutineActivityTests {
             await activity.delivered()
             #expect(host.running.first?.states.last?.nowPlaying == playing)
         }
+        await harness.stop()
+    }
+
+    /// The sign-in ends without the user disconnecting here: another process of the app signed
+    /// out, or Spotify refused the refresh token (access removed on the account page). The Live
+    /// Activity goes at once all the same: nothing of the account stays on the Lock Screen.
+    @Test(arguments: ["signed out elsewhere", "refused by Spotify"])
+    func aSignInEndedElsewhereRemovesItToo(how: String) async throws {
+        let running = try await Self.running()
+        let (harness, host) = (running.harness, running.host)
+        #expect(host.running.count == 1)
+        if how == "signed out elsewhere" {
+            try await harness.session.signOut()
+        } else {
+            // The stored refresh token is one Spotify never issued, and the access token has
+            // expired: the indicator's next poll asks for a refresh, which Spotify refuses.
+            var tokens = try #require(try await harness.session.tokens())
+            tokens.refreshToken = RefreshToken("SENTINEL_RT_never_issued")
+            tokens.expiresAt = harness.clock.now.addingTimeInterval(-1)
+            try await harness.session.store.save(tokens, for: harness.session.key)
+            harness.clock.advance(by: .seconds(3600))
+            await harness.clock.play(for: .seconds(120))
+        }
+        try await waitUntil("the Live Activity ends (\(how))") { host.running.isEmpty }
+        #expect(host.activities.first?.removedAtOnce == true)
+        #expect(running.activity.state == nil)
+        #expect(!harness.connection.isConnected)
         await harness.stop()
     }
 

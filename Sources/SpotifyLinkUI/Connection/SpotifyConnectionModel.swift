@@ -237,8 +237,8 @@ public final class SpotifyConnectionModel {
         await connectTask?.value
     }
 
-    /// Runs after every disconnect, whether or not its sign-out and forget succeeded: `SpotifyLink`
-    /// ends the routines' Live Activities there.
+    /// Runs after every disconnect, whether or not its sign-out and forget succeeded, and when the
+    /// sign-in ends elsewhere: `SpotifyLink` ends the routines' Live Activities there.
     var afterSignOut: (@MainActor () async -> Void)?
 
     /// Disconnects waiting for a sign-in to end (tests wait for one to arrive there).
@@ -274,6 +274,15 @@ public final class SpotifyConnectionModel {
         await afterSignOut?()
     }
 
+    /// The sign-in ended without this model's disconnect: Spotify refused it (access removed on
+    /// the account page, six months passed), or another process of the app signed out. What shows
+    /// the account outside the app's screens goes as at a disconnect (a routine's Live Activity,
+    /// the learner's songs for the widgets); the saved details stay, as the user did not ask.
+    private func signInEndedElsewhere() {
+        guard let afterSignOut else { return }
+        Task { await afterSignOut() }
+    }
+
     /// Whether `change` is later than every change this model acted on; if so it becomes the latest.
     private func isNewer(_ change: SpotifySession.StatusChange) -> Bool {
         guard change.generation > knownGeneration else { return false }
@@ -288,10 +297,13 @@ public final class SpotifyConnectionModel {
         guard isNewer(change) else { return }
         switch change.status {
         case .needsSignIn(let end) where phase != .connecting:
+            let wasConnected = isConnected
             phase = .needsSignIn(end)
             signInWarning = nil
+            if wasConnected { signInEndedElsewhere() }
         case .signedOut where isConnected:
             phase = .disconnected
+            signInEndedElsewhere()
         default:
             break
         }
