@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SpotifyLinkExtensions", targets: ["SpotifyLinkExtensions"]),
         .library(name: "SpotifyEmulator", targets: ["SpotifyEmulator"]),
         .library(name: "SpotifyTesting", targets: ["SpotifyTesting"]),
+        .executable(name: "spotlink-search", targets: ["SpotLinkSearch"]),
         .executable(name: "spotify-emulator", targets: ["SpotifyEmulatorCommand"]),
         .executable(name: "spotlink", targets: ["SpotLink"]),
         .executable(name: "spotlink-bench", targets: ["SpotLinkBench"]),
@@ -56,6 +57,8 @@ let package = Package(
         // The search service's App Attest check: the credential certificate's chain to Apple's root.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // The search service's metrics (GET /metrics).
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Tests alone: property-based checks of the link stores against a model.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -206,6 +209,35 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
+        // The search service for signed-out apps: Hummingbird, App Attest, the ledger in SQLite.
+        .target(
+            name: "SpotifySearchService",
+            dependencies: [
+                "AppAttest", "SpotifyWebAPI", "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SpotLinkSearch",
+            dependencies: [
+                "AppAttest", "SpotifySearchService", "SpotifyEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotifyLinkUI",
             dependencies: [
@@ -228,6 +260,10 @@ let package = Package(
                 "VirtualTime",
                 "SpotifyLinkSupport",
                 "SpotifyWebAPI", "SpotifyEmulator", "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer",
+                "AppAttest",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")],
@@ -395,12 +431,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SpotifySearchServiceTests",
+            dependencies: [
+                "SpotifySearchService", "AppAttest", "SpotifyTesting", "SpotifyEmulator", "SpotifyWebAPI",
+                "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AppAttestTests",
             dependencies: [
-                "AppAttest",
+                "AppAttest", "SpotifyTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // Apple's sample attestation, read from the source tree by the tests.

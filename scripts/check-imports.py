@@ -41,7 +41,11 @@ ALLOWED = {
                         "NIOCore"},
     "VirtualTime": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime",
-                       "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer"},
+                       "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer", "AppAttest", "Crypto", "X509", "SwiftASN1"},
+    # The server for signed-out search: never linked by an app.
+    "SpotifySearchService": {"AppAttest", "SpotifyWebAPI", "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
+                             "Crypto", "X509", "GRDB", "HTTPTypes", "Hummingbird", "HummingbirdCore", "Logging",
+                             "NIOCore", "Prometheus", "ServiceLifecycle", "UnixSignals"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
                             "Crypto"},
@@ -60,6 +64,7 @@ FORBIDDEN = {
     "SpotifyLinkUI": {"SpotifyTesting", "SpotifyEmulator"},
     "SpotifyEmulator": {"SpotifyWebAPI", "SpotifyAuth", "PlaylistLinks", "SpotifyTesting"},
     "SpotLink": {"SpotifyTesting", "SpotifyLinkUI"},
+    "SpotifySearchService": {"SpotifyTesting", "SpotifyEmulator", "SpotifyLinkUI"},
 }
 # What a target must not reach even through the targets it depends on: the server product and the
 # links' values link no SQLite, now playing links no store, and no app-facing product carries the

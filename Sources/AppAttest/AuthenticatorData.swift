@@ -22,6 +22,14 @@ package struct AuthenticatorData: Sendable, Equatable {
         /// `apple_bundle_version_01` and `apple_validation_category_01` there, with WebAuthn's
         /// extension flag unset in Apple's sample). Kept, not checked.
         package var extensions: CBOR? = nil
+
+        /// A credential of `aaguid`'s environment with `credentialID` and `publicKey`.
+        package init(aaguid: [UInt8], credentialID: [UInt8], publicKey: CBOR, extensions: CBOR? = nil) {
+            self.aaguid = aaguid
+            self.credentialID = credentialID
+            self.publicKey = publicKey
+            self.extensions = extensions
+        }
     }
 
     /// The flag that says an attested credential follows the counter.

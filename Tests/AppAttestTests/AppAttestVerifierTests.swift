@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SpotifyTesting
 import Testing
 import X509
 

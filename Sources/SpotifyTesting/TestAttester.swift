@@ -1,45 +1,49 @@
-import Crypto
-import Foundation
+package import AppAttest
+package import Crypto
+package import Foundation
 import SwiftASN1
-import X509
-
-@testable import AppAttest
+package import X509
 
 /// A root, an intermediate and a device in place of Apple's: makes attestations and assertions the
 /// way a device does, each part of which a test can spoil.
-struct TestAttester {
-    static let appID = AppID(teamID: "ABCDE12345", bundleID: "dev.spotifylink.learning")
-    static let issued = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
-    static let rootKey = P256.Signing.PrivateKey()
-    static let intermediateKey = P256.Signing.PrivateKey()
-    static let root = try! certificate(
+package struct TestAttester {
+    package static let appID = AppID(teamID: "ABCDE12345", bundleID: "dev.spotifylink.learning")
+    package static let issued = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
+    package static let rootKey = P256.Signing.PrivateKey()
+    package static let intermediateKey = P256.Signing.PrivateKey()
+    package static let root = try! certificate(
         "Test App Attestation Root CA", key: rootKey.publicKey, issuer: "Test App Attestation Root CA", by: rootKey,
         authority: true, lasting: 86400 * 3650)
-    static let intermediate = try! certificate(
+    package static let intermediate = try! certificate(
         "Test App Attestation CA 1", key: intermediateKey.publicKey, issuer: "Test App Attestation Root CA",
         by: rootKey, authority: true, lasting: 86400 * 365)
 
+    /// A device with a new key.
+    package init() {}
+
     /// The device's key.
-    let key = P256.Signing.PrivateKey()
-    var keyID: [UInt8] { Array(SHA256.hash(data: Array(key.publicKey.x963Representation))) }
+    package let key = P256.Signing.PrivateKey()
+    package var keyID: [UInt8] { Array(SHA256.hash(data: Array(key.publicKey.x963Representation))) }
 
     /// How an attestation is made, each field a test may change.
-    struct Attestation {
-        var format = "apple-appattest"
-        var appID = TestAttester.appID
-        var environment = AppAttestEnvironment.production
-        var counter: UInt32 = 0
-        var credentialID: [UInt8]?
-        var coseKey: P256.Signing.PublicKey?
+    package struct Attestation {
+        package var format = "apple-appattest"
+        package var appID = TestAttester.appID
+        package var environment = AppAttestEnvironment.production
+        package var counter: UInt32 = 0
+        package var credentialID: [UInt8]?
+        package var coseKey: P256.Signing.PublicKey?
         /// The challenge the certificate's nonce is made with.
-        var challenge: [UInt8] = Array("server-challenge-1".utf8)
-        var issuerKey: P256.Signing.PrivateKey?
-        var intermediate: Certificate?
-        var lasting: TimeInterval = 86400 * 90
+        package var challenge: [UInt8] = Array("server-challenge-1".utf8)
+        package var issuerKey: P256.Signing.PrivateKey?
+        package var intermediate: Certificate?
+        package var lasting: TimeInterval = 86400 * 90
+
+        package init() {}
     }
 
     /// An attestation object, as `attestKey(_:clientDataHash:)` returns it.
-    func attestation(_ spec: Attestation = Attestation()) throws -> [UInt8] {
+    package func attestation(_ spec: Attestation = Attestation()) throws -> [UInt8] {
         let cose = spec.coseKey ?? key.publicKey
         let x963 = Array(cose.x963Representation)
         let coseKey = CBOR.map([
@@ -75,7 +79,7 @@ struct TestAttester {
     }
 
     /// An assertion over `clientData`, as `generateAssertion(_:clientDataHash:)` returns it.
-    func assertion(
+    package func assertion(
         _ clientData: [UInt8], counter: UInt32, appID: AppID = TestAttester.appID,
         signer: P256.Signing.PrivateKey? = nil
     ) throws -> [UInt8] {
@@ -89,7 +93,7 @@ struct TestAttester {
         ]).encoded
     }
 
-    static func certificate(
+    package static func certificate(
         _ subject: String, key: P256.Signing.PublicKey, issuer: String, by issuerKey: P256.Signing.PrivateKey,
         authority: Bool, lasting: TimeInterval, extra: Certificate.Extension? = nil
     ) throws -> Certificate {
@@ -113,7 +117,9 @@ struct TestAttester {
 }
 
 extension AuthenticatorData {
-    static func encodedForTest(rpIDHash: [UInt8], flags: UInt8, counter: UInt32, credential: AttestedCredential?)
+    package static func encodedForTest(
+        rpIDHash: [UInt8], flags: UInt8, counter: UInt32, credential: AttestedCredential?
+    )
         -> [UInt8]
     {
         var data = try! AuthenticatorData(rpIDHash + [0] + [0, 0, 0, 0])

@@ -1,0 +1,173 @@
+package import AppAttest
+package import Foundation
+package import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A device key the service has seen attested, with the highest assertion counter it accepted.
+package struct DeviceKey: Sendable, Equatable {
+    package var key: AttestedKey
+    package var appID: String
+    package var counter: UInt32
+
+    /// `key`, attested for `appID`, its assertions accepted up to `counter`.
+    package init(key: AttestedKey, appID: String, counter: UInt32) {
+        self.key = key
+        self.appID = appID
+        self.counter = counter
+    }
+}
+
+/// What the service keeps besides the request ledger, in the same SQLite file: the challenges it
+/// issued (one use each, five minutes), the attested device keys with their counters, and the
+/// request counts of the per-device and per-address limits. Every instance on the machine shares
+/// them; each change is one transaction, so two requests racing with one challenge or one counter
+/// cannot both win.
+package final class SearchServiceStore: Sendable {
+    package let writer: any DatabaseWriter
+
+    /// Opens (creating, readable by its owner alone, and migrating) the database at `url`.
+    package convenience init(url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw SearchServiceConfigurationError(
+                setting: "SPOTLINK_SEARCH_DATABASE", message: "\(url.path) is a symbolic link; give the file itself")
+        }
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        try self.init(writer: DatabasePool(path: url.path, configuration: configuration))
+    }
+
+    /// The service's tables in `writer`'s database, migrated.
+    package init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("search-service-1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE searchChallenge (value TEXT PRIMARY KEY NOT NULL, expiresAt REAL NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE searchDeviceKey (
+                        keyID BLOB PRIMARY KEY NOT NULL, publicKey BLOB NOT NULL, environment TEXT NOT NULL,
+                        receipt BLOB NOT NULL, appID TEXT NOT NULL, counter INTEGER NOT NULL, attestedAt REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE searchRateWindow (
+                        bucket TEXT PRIMARY KEY NOT NULL, windowStart REAL NOT NULL, count INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Keeps `value` as a challenge until `expiresAt`, and drops the challenges expired at `now`.
+    package func issueChallenge(_ value: String, expiresAt: Date, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM searchChallenge WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO searchChallenge (value, expiresAt) VALUES (?, ?)",
+                arguments: [value, expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    /// Uses up the challenge `value`: `true` once if it was issued and has not expired at `now`.
+    package func consumeChallenge(_ value: String, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM searchChallenge WHERE value = ? AND expiresAt > ?",
+                arguments: [value, now.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Keeps a newly attested key; `false` when a key with its ID is already kept (a key is
+    /// attested once: a second attestation of the same ID is a replay).
+    package func saveKey(_ device: DeviceKey, at now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO searchDeviceKey (keyID, publicKey, environment, receipt, appID, counter, attestedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (keyID) DO NOTHING
+                    """,
+                arguments: [
+                    Data(device.key.keyID), Data(device.key.publicKey), device.key.environment.rawValue,
+                    Data(device.key.receipt), device.appID, Int64(device.counter), now.timeIntervalSince1970,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    /// The attested key with `keyID`, if the service has one.
+    package func key(_ keyID: [UInt8]) async throws -> DeviceKey? {
+        try await writer.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM searchDeviceKey WHERE keyID = ?", arguments: [Data(keyID)]),
+                let environment = AppAttestEnvironment(rawValue: row["environment"])
+            else { return nil }
+            let publicKey: Data = row["publicKey"]
+            let receipt: Data = row["receipt"]
+            let counter: Int64 = row["counter"]
+            return DeviceKey(
+                key: AttestedKey(
+                    keyID: keyID, publicKey: Array(publicKey), environment: environment, receipt: Array(receipt)),
+                appID: row["appID"], counter: UInt32(clamping: counter))
+        }
+    }
+
+    /// Moves the key's counter up to `counter`: `false` when the kept one is already as high (a
+    /// replay, or another request with the same counter won).
+    package func advanceCounter(_ keyID: [UInt8], to counter: UInt32) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE searchDeviceKey SET counter = ? WHERE keyID = ? AND counter < ?",
+                arguments: [Int64(counter), Data(keyID), Int64(counter)])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Counts one request in `bucket`'s fixed window of `window` at `now`: `nil` when admitted,
+    /// else when the window ends (the request is then not counted).
+    package func admit(_ bucket: String, limit: Int, window: Duration, now: Date) async throws -> Date? {
+        let length = Double(window.components.seconds)
+        let start = (now.timeIntervalSince1970 / length).rounded(.down) * length
+        return try await writer.write { db -> Date? in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT windowStart, count FROM searchRateWindow WHERE bucket = ?", arguments: [bucket])
+            let (kept, count): (Double, Int) = row.map { ($0["windowStart"], $0["count"]) } ?? (start, 0)
+            let current = kept == start ? count : 0
+            guard current < limit else { return Date(timeIntervalSince1970: start + length) }
+            try db.execute(
+                sql: """
+                    INSERT INTO searchRateWindow (bucket, windowStart, count) VALUES (?, ?, ?)
+                    ON CONFLICT (bucket) DO UPDATE SET windowStart = excluded.windowStart, count = excluded.count
+                    """,
+                arguments: [bucket, start, current + 1])
+            return nil
+        }
+    }
+
+    /// Drops the windows that ended before `now`: what keeps the table small.
+    package func dropEndedWindows(before now: Date, window: Duration) async throws {
+        let cutoff = now.timeIntervalSince1970 - Double(window.components.seconds)
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM searchRateWindow WHERE windowStart < ?", arguments: [cutoff])
+        }
+    }
+
+    /// Whether the database answers: the readiness check.
+    package func isReadable() async -> Bool {
+        (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}
