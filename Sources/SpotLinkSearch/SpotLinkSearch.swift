@@ -56,7 +56,7 @@ struct SpotLinkSearch: AsyncParsableCommand {
             }
             environment["SPOTLINK_SEARCH_DEVELOPMENT_KEY_FILE"] = keyFile.path
             environment["SPOTLINK_SEARCH_ALLOW_DEVELOPMENT_KEY"] = "1"
-            print("Emulator at \(server.baseURL.absoluteString); development key in \(keyFile.path)")
+            say("Emulator at \(server.baseURL.absoluteString); development key in \(keyFile.path)")
         }
         let configuration: SearchServiceConfiguration
         do {
@@ -69,8 +69,15 @@ struct SpotLinkSearch: AsyncParsableCommand {
         logger.logLevel = configuration.logLevel
         let service = try SearchService.open(configuration, logger: logger)
         try await service.run { channel in
-            print("spotlink-search listening on \(channel.localAddress?.description ?? "?")")
+            let port = channel.localAddress?.port.map(String.init) ?? "?"
+            say("spotlink-search listening on http://\(configuration.host):\(port)")
         }
         await emulatorServer?.stop()
+        say("spotlink-search stopped")
     }
+}
+
+/// A line on standard output, written at once (not held in a buffer while the service runs).
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -18,10 +18,11 @@ package final class LineChild: Sendable {
     private let name: String
 
     /// Starts the package's built executable `executable` with `arguments`.
-    package init(_ executable: String, _ arguments: [String]) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         name = executable
         process.executableURL = builtExecutable(named: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -56,6 +57,19 @@ package final class LineChild: Sendable {
         }
         throw NeverPrinted(description: "\(name) never printed \(line); it printed \(printed)")
     }
+
+    /// Waits as ``waitFor(_:)`` does for a line starting with `prefix`, and returns it.
+    package func waitFor(prefix: String) async throws -> String {
+        for _ in 0..<6_000 {
+            if let line = printed.first(where: { $0.hasPrefix(prefix) }) { return line }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw NeverPrinted(description: "\(name) never printed a line starting \(prefix); it printed \(printed)")
+    }
+
+    /// Sends it SIGTERM, as a service manager stopping it does.
+    package func terminate() { process.terminate() }
 
     /// Writes `line` to its standard input.
     package func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
