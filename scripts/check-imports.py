@@ -12,7 +12,8 @@ import glob, json, os, re, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
           "Synchronization", "Testing", "XCTest", "Security", "Observation", "os", "_Concurrency", "SwiftUI",
-          "UIKit", "AppKit", "AuthenticationServices", "WidgetKit", "ActivityKit", "AppIntents"}
+          "UIKit", "AppKit", "AuthenticationServices", "WidgetKit", "ActivityKit", "AppIntents", "DeviceCheck",
+          "CoreFoundation"}
 # The system modules a target may import, where fewer than SYSTEM: an app extension's product
 # stays small (a widget's process is killed at about 30 MB), so no SwiftUI, no networking: the C
 # library (for lstat) and ActivityKit (its Live Activity's attributes) only.

@@ -35,6 +35,8 @@ package struct TestAttester {
         package var coseKey: P256.Signing.PublicKey?
         /// The challenge the certificate's nonce is made with.
         package var challenge: [UInt8] = Array("server-challenge-1".utf8)
+        /// The client data hash the app passed, in place of SHA-256 of ``challenge``.
+        package var clientDataHash: [UInt8]?
         package var issuerKey: P256.Signing.PrivateKey?
         package var intermediate: Certificate?
         package var lasting: TimeInterval = 86400 * 90
@@ -54,7 +56,8 @@ package struct TestAttester {
             rpIDHash: spec.appID.hash, flags: 0x40, counter: spec.counter,
             credential: .init(
                 aaguid: spec.environment.aaguid, credentialID: spec.credentialID ?? keyID, publicKey: coseKey))
-        let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: spec.challenge))))
+        let nonce = Array(
+            SHA256.hash(data: authData + (spec.clientDataHash ?? Array(SHA256.hash(data: spec.challenge)))))
         var serializer = DER.Serializer()
         try serializer.appendConstructedNode(identifier: .sequence) {
             try $0.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)) {
@@ -83,9 +86,18 @@ package struct TestAttester {
         _ clientData: [UInt8], counter: UInt32, appID: AppID = TestAttester.appID,
         signer: P256.Signing.PrivateKey? = nil
     ) throws -> [UInt8] {
+        try assertion(
+            clientDataHash: Array(SHA256.hash(data: clientData)), counter: counter, appID: appID, signer: signer)
+    }
+
+    /// An assertion over the client data whose SHA-256 is `clientDataHash`, as the app passes it.
+    package func assertion(
+        clientDataHash: [UInt8], counter: UInt32, appID: AppID = TestAttester.appID,
+        signer: P256.Signing.PrivateKey? = nil
+    ) throws -> [UInt8] {
         let authData = AuthenticatorData.encodedForTest(
             rpIDHash: appID.hash, flags: 0, counter: counter, credential: nil)
-        let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: clientData))))
+        let nonce = Array(SHA256.hash(data: authData + clientDataHash))
         let signature = try (signer ?? key).signature(for: nonce)
         return CBOR.map([
             (.text("signature"), .bytes(Array(signature.derRepresentation))),

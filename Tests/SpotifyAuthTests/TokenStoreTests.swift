@@ -9,6 +9,10 @@ import Testing
 #if canImport(Glibc)
     import Glibc
 #endif
+// `stat` is declared again where swift-crypto brings CoreFoundation in (the signed-out search's HMAC).
+#if canImport(CoreFoundation)
+    import CoreFoundation
+#endif
 
 func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("spotlink-tests-\(UUID().uuidString)")
