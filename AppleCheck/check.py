@@ -81,7 +81,7 @@ def run(command, what, check=True):
 
 # Frameworks the check has only as stand-ins (StandIns/): a name they lack may be Apple's.
 STAND_IN_MODULES = ["SwiftUI", "UIKit", "AppKit", "AuthenticationServices", "Security", "Darwin", "XCTest", "WidgetKit",
-                    "ActivityKit", "AppIntents"]
+                    "ActivityKit", "AppIntents", "DeviceCheck"]
 
 
 def not_transcribed(output):
@@ -786,7 +786,7 @@ def build_stand_ins(sdk):
     platform_framework = "UIKit" if sdk.platform == "ios" else "AppKit"
     # ActivityKit is iOS only (Apple ships none for macOS): on macOS `canImport(ActivityKit)` is false.
     ios_only = ["ActivityKit"] if sdk.platform == "ios" else []
-    order = ["Security", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
+    order = ["Security", "DeviceCheck", platform_framework, "SwiftUI", "AuthenticationServices", "_AuthenticationServices_SwiftUI",
              "XCTest", "AppIntents"] + ios_only + ["WidgetKit"]
     for module in order:
         folder = os.path.join(STAND_INS, module)
