@@ -434,7 +434,7 @@ let package = Package(
             name: "SpotifySearchServiceTests",
             dependencies: [
                 "SpotifySearchService", "AppAttest", "SpotifyTesting", "SpotifyEmulator", "SpotifyWebAPI",
-                "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
+                "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer", "SpotifyLinkServices", "SpotifyLinkUI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -91,6 +91,11 @@ public final class SpotifyServices: Sendable {
         /// Spotify, and before the picker lists the account's playlists: ``ParentalGate/question``
         /// for an app in the Kids Category; `nil` (the default), nothing is asked.
         public var parentalGate: ParentalGate?
+        /// Song search before the user connects, through the developer's search service
+        /// (`spotlink-search`): `SignedOutSearch(service:proof:)`, proven by App Attest (or the
+        /// development key on a simulator). The song search then works signed out and signed in
+        /// with the same code; `nil` (the default), it asks the user to connect first.
+        public var signedOutSearch: SignedOutSearch?
         /// The data folder's protection class and backup exclusion (tests record them).
         package var protection = FileProtection.platform
         /// Whether a new install of the app starts signed out (an app's Keychain item outlives its

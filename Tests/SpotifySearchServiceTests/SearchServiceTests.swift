@@ -9,7 +9,7 @@ import SpotifyTesting
 import SpotifyWebAPI
 import Testing
 
-@Suite("The search service for signed-out apps")
+@Suite("The search service for signed-out apps (checklist rows 50–53)")
 struct SearchServiceTests {
     @Test func anAttestedDeviceSearchesAndSpotifyIsAskedOnce() async throws {
         try await withSearchService { world in

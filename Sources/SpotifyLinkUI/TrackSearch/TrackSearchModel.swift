@@ -1,5 +1,7 @@
 import Foundation
 public import Observation
+import SpotifyAuth
+import SpotifyLinkServices
 public import SpotifyWebAPI
 
 /// The learning app's song search: results after a pause in typing, more on demand, and "Open in
@@ -7,7 +9,10 @@ public import SpotifyWebAPI
 /// 2024, so the app opens the track in Spotify instead).
 ///
 /// Any language works, Japanese included: Spotify matches loosely. Only the answer for the current
-/// text is shown. Until the user connects nothing is sent.
+/// text is shown. Until the user connects nothing is sent, unless the app has a search service for
+/// signed-out search (`SpotifyServices.Configuration.signedOutSearch`): then it searches through
+/// that, and through the user's sign-in once connected, with no change to the screen's code. A
+/// device the service does not accept (no App Attest) is asked to connect, as without one.
 ///
 /// ```swift
 /// struct SongSearchView: View {
@@ -61,6 +66,9 @@ public final class TrackSearchModel {
     public private(set) var canLoadMore = false
 
     private let connection: SpotifyConnectionModel
+    /// The search service's way, before the user connects; `nil` when the app has none or this
+    /// device cannot prove itself to it.
+    private let signedOut: SignedOutSearch?
     private let clock: any SpotifyClock
     private let search: PagedSearch<Track>
     /// What "Open in Spotify" passes first (a children's app's parental gate).
@@ -76,11 +84,17 @@ public final class TrackSearchModel {
     /// ``init(spotify:)`` with the pause in typing before Spotify is searched.
     package init(spotify: SpotifyLink, debounce: Duration) {
         let client = spotify.client
-        self.connection = spotify.connection
+        let connection = spotify.connection
+        let signedOut = spotify.services.configuration.signedOutSearch.flatMap { $0.isAvailable ? $0 : nil }
+        self.connection = connection
+        self.signedOut = signedOut
         self.clock = spotify.services.clock
         self.parentalGate = spotify.parentalGate
         self.search = PagedSearch(pageSize: 10, debounce: debounce, clock: clock) { text, limit, offset in
-            try await client.searchTracks(text, limit: limit, offset: offset)
+            if !connection.isConnected, let signedOut {
+                return try await signedOut.searchTracks(text, limit: limit, offset: offset)
+            }
+            return try await client.searchTracks(text, limit: limit, offset: offset)
         }
     }
 
@@ -107,14 +121,14 @@ public final class TrackSearchModel {
             phase = .ready
             return
         }
-        guard connection.isConnected || !connection.isStoredSignInKnown else {
+        guard connection.isConnected || !connection.isStoredSignInKnown || signedOut != nil else {
             phase = .empty(.connectToSearch)
             return
         }
         searchTask = Task {
             // Just launched: whether the user connected before is known once the sign-in is read.
             await connection.storedSignInKnown()
-            guard connection.isConnected else {
+            guard connection.isConnected || signedOut != nil else {
                 phase = .empty(.connectToSearch)
                 return
             }
@@ -149,6 +163,13 @@ public final class TrackSearchModel {
                 // Cancelled (the list's view went away): what was shown stays, not a spinner.
                 let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
                 phase = results.isEmpty && !text.isEmpty ? .empty(.noSongsMatch(text)) : .ready
+                return
+            }
+            // The search service did not accept this device: connecting is the way to search.
+            if !connection.isConnected, signedOut != nil, let refusal = error as? SpotifyAPIError,
+                refusal.code == .forbidden
+            {
+                phase = .empty(.connectToSearch)
                 return
             }
             phase = .failed(message)
