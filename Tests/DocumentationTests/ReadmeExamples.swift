@@ -63,3 +63,24 @@ func readmeExampleText(reset: Date) -> [String] {
     // README example 6 ends
     return [quota, songs, custom(.offline)]
 }
+
+/// README example 9: the learning app's song search before the learner connects, through the
+/// developer's search service.
+@MainActor
+func readmeExampleSignedOut(configuration: SpotifyLink.Configuration, searchService: URL, developmentKey: Data)
+    -> TrackSearchModel
+{
+    var configuration = configuration
+    // README example 9 begins
+    #if canImport(DeviceCheck)
+    let proof = SignedOutSearch.Proof.appAttest()     // App Attest: the key is made once, its ID kept in the Keychain
+    #else
+    let proof = SignedOutSearch.Proof.development(key: developmentKey, device: "dev")   // where App Attest is not (a simulator, Linux)
+    #endif
+    configuration.signedOutSearch = SignedOutSearch(service: searchService, proof: proof)   // your spotlink-search
+    let spotify = SpotifyLink(configuration)
+    let songs = spotify.songSearch()     // the same model before and after the learner connects
+    songs.query = "さくら"                 // searched through the service until then: no secret in the app
+    // README example 9 ends
+    return songs
+}

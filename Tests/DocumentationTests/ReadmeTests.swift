@@ -1,5 +1,6 @@
 import Foundation
 import SpotifyEmulator
+import SpotifyLinkUI
 import SpotifyTesting
 import SpotifyWebAPI
 import Testing
@@ -68,7 +69,7 @@ struct ReadmeTests {
         return Array(block.filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty }) == compiled
     }
 
-    @Test(arguments: [2, 3, 4, 5, 6, 7, 8])
+    @Test(arguments: [2, 3, 4, 5, 6, 7, 8, 9])
     func theExampleIsTheCompiledOne(_ number: Int) throws {
         let blocks = try Self.readmeBlocks()
         try #require(blocks.count >= number, "the README has \(blocks.count) Swift examples")
@@ -136,6 +137,31 @@ struct ReadmeTests {
         #expect(lines.journal <= 45, "the journal app writes \(lines.journal) lines")
         #expect(lines.routine <= 40, "the routine app writes \(lines.routine) lines")
         #expect(lines.learning <= 35, "the learning app writes \(lines.learning) lines")
+    }
+
+    /// The signed-out example runs as shown: `spotlink-search --emulator` started as the README
+    /// says (a real process, its emulator inside), the learning app's model searching through it
+    /// with the development key the service wrote, never signed in.
+    @MainActor @Test func theSignedOutExampleSearchesThroughTheService() async throws {
+        let folder = temporaryFile("readme-search")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SPOTLINK_SEARCH_PORT"] = "0"
+        environment["SPOTLINK_SEARCH_DATABASE"] = folder.appendingPathComponent("search.sqlite").path
+        let child = try LineChild("spotlink-search", ["--emulator"], environment: environment)
+        defer { child.terminate() }
+        let started = try await child.waitFor(prefix: "Emulator at ")
+        let emulator = try #require(URL(string: String(started.dropFirst("Emulator at ".count).prefix { $0 != ";" })))
+        let listening = try await child.waitFor(prefix: "spotlink-search listening on ")
+        let service = try #require(URL(string: String(listening.dropFirst("spotlink-search listening on ".count))))
+        let key = try String(
+            contentsOf: folder.appendingPathComponent("spotlink-search-development.key"), encoding: .utf8)
+        let songs = readmeExampleSignedOut(
+            configuration: .emulator(url: emulator, clock: VirtualClock(mode: .automatic)), searchService: service,
+            developmentKey: try #require(Data(base64Encoded: key.trimmingCharacters(in: .whitespacesAndNewlines))))
+        await songs.waitForSearch()
+        #expect(songs.phase == .ready)
+        #expect(songs.results.contains { $0.name.contains("さくら") })
     }
 
     /// The learning example runs as shown against the emulator, with a signed-in client.

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // The Swift blocks of SpotifyLinkUI.docc's OpeningSpotify.md, SwiftUIBindings.md (its third to fifth; the
-// first two are SwiftUIBindingsApp/App.swift and README example 2), ChildrensApps.md and UITests.md
-// (its first; its second is JournalUITests/), as an app's code (see PlaylistLinks-GettingStarted.swift).
+// first two are SwiftUIBindingsApp/App.swift and README example 2), ChildrensApps.md, UITests.md
+// (its first; its second is JournalUITests/) and SearchBeforeConnecting.md, as an app's code (see PlaylistLinks-GettingStarted.swift).
 import SpotifyLinkUI
 import SwiftUI
 
@@ -136,3 +136,13 @@ struct RoutinePlaylistFacts: View {
     }
 }
 // SpotifyLinkUI/ChildrensApps example 4 ends
+
+@MainActor func searchBeforeConnecting() -> SpotifyLink {
+    // SpotifyLinkUI/SearchBeforeConnecting example 1 begins
+    var configuration = SpotifyLink.Configuration(clientID: "YOUR_CLIENT_ID", redirectURI: "myapp://spotify-callback")
+    configuration.signedOutSearch = SignedOutSearch(
+        service: URL(string: "https://search.example.com")!, proof: .appAttest())
+    let spotify = SpotifyLink(configuration)
+    // SpotifyLinkUI/SearchBeforeConnecting example 1 ends
+    return spotify
+}
