@@ -8,7 +8,7 @@ import HTTPTypes
 /// App Attest proves genuine. The app ships no secret and gets no token: the service searches for
 /// it, inside its share of the developer's quota.
 ///
-/// The answers are Spotify's own, read as ``SpotifyClient/searchTracks(_:limit:offset:)`` reads
+/// The answers are Spotify's own, read as `SpotifyClient.searchTracks(_:limit:offset:)` reads
 /// them, so a search screen shows them with the same code signed out and signed in
 /// (`TrackSearchModel` picks the way by itself).
 ///
@@ -83,9 +83,9 @@ public actor SignedOutSearch {
         }
     }
 
-    /// One page of tracks matching `query`, as ``SpotifyClient/searchTracks(_:limit:offset:)``.
-    /// - Throws: ``SpotifyAPIError``: `.invalidRequest` for bad arguments; `.rateLimited` with
-    ///   ``SpotifyAPIError/retryAfter`` when the service or its share of the quota says wait;
+    /// One page of tracks matching `query`, as `SpotifyClient.searchTracks(_:limit:offset:)`.
+    /// - Throws: `SpotifyAPIError`: `.invalidRequest` for bad arguments; `.rateLimited` with
+    ///   `retryAfter` when the service or its share of the quota says wait;
     ///   `.forbidden` when the device cannot prove it is the app; `.transport` when the service is
     ///   not reached.
     public func searchTracks(_ query: String, limit: Int = 10, offset: Int = 0) async throws -> Page<Track> {
@@ -105,7 +105,7 @@ public actor SignedOutSearch {
         return try decodeSpotifyResponse(TrackSearchResults.self, from: data).tracks
     }
 
-    /// One track, as ``SpotifyClient/track(_:)``.
+    /// One track, as `SpotifyClient.track(_:)`.
     public func track(_ id: SpotifyID) async throws -> Track {
         try decodeSpotifyResponse(Track.self, from: try await signed("/v1/tracks/\(id.rawValue)", []))
     }
