@@ -28,7 +28,7 @@ struct SpotLinkBench: AsyncParsableCommand {
     var check = false
     @Option(
         help:
-            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, extensions, large-journal, anchors, request-cost, postgres (repeatable; decode-typed and large-journal only when named)."
+            "Run only these groups: fetch, decode, decode-typed, refresh, bulk, now-playing, cards, cold-start, launch, quota, journal, extensions, large-journal, anchors, request-cost, postgres, search-service (repeatable; decode-typed and large-journal only when named)."
     )
     var only: [String] = []
     @Option(help: .private) var ledgerWorker: String?
@@ -84,6 +84,7 @@ struct SpotLinkBench: AsyncParsableCommand {
         }
         if wanted("request-cost") { try await Metrics.requestCost(report, quick: quick) }
         if wanted("postgres") { try await Metrics.postgres(report, quick: quick) }
+        if wanted("search-service") { try await Metrics.searchService(report, quick: quick) }
         guard report.conclude(check: check) else { throw ExitCode.failure }
     }
 }

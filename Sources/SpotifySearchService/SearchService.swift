@@ -350,7 +350,10 @@ package final class SearchService: Sendable {
         let (pageLimit, pageOffset) = (limit, offset)
         let key = "\(limit) \(offset) \(trimmed)"
         return await forward {
-            try await self.inFlight.run(key, coalesced: self.metrics.coalesced) {
+            try await self.inFlight.run(
+                key, now: self.clock.now, keepFor: TimeInterval(self.configuration.cacheSeconds),
+                coalesced: self.metrics.coalesced
+            ) {
                 try await SpotifyClient.withOrigin(.backgroundWork) {
                     try await self.client.searchTracksJSON(
                         trimmed, limit: pageLimit, offset: pageOffset, market: self.configuration.market)
@@ -366,7 +369,10 @@ package final class SearchService: Sendable {
             return .error(400, "bad_id", "A track's ID is 22 letters and digits.")
         }
         return await forward {
-            try await self.inFlight.run("track \(id.rawValue)", coalesced: self.metrics.coalesced) {
+            try await self.inFlight.run(
+                "track \(id.rawValue)", now: self.clock.now, keepFor: TimeInterval(self.configuration.cacheSeconds),
+                coalesced: self.metrics.coalesced
+            ) {
                 try await SpotifyClient.withOrigin(.backgroundWork) {
                     try await self.client.trackJSON(id, market: self.configuration.market)
                 }
@@ -452,14 +458,27 @@ package final class SearchService: Sendable {
     }
 }
 
-/// Identical searches in flight share one request to Spotify; a caller that goes away does not
-/// cancel it for the others.
+/// Identical searches share one request to Spotify: those in flight wait for it, and those after
+/// it, for as long as an app may keep the answer (`Cache-Control`), get the kept answer. A caller
+/// that goes away does not cancel the request for the others. The kept answers are bounded in
+/// bytes, the oldest dropped first, and live in memory alone: a temporary cache, as Spotify's
+/// terms allow, gone with the process.
 actor SearchesInFlight {
     private var running: [String: Task<Data, any Error>] = [:]
+    private var kept: [String: (data: Data, until: Date)] = [:]
+    private var order: [String] = []
+    private var keptBytes = 0
+    /// The most bytes of answers kept.
+    static let maxBytes = 16 << 20
 
-    func run(_ key: String, coalesced: Counter, _ fetch: @escaping @Sendable () async throws -> Data) async throws
-        -> Data
-    {
+    func run(
+        _ key: String, now: Date, keepFor lifetime: TimeInterval, coalesced: Counter,
+        _ fetch: @escaping @Sendable () async throws -> Data
+    ) async throws -> Data {
+        if let answer = kept[key], answer.until > now {
+            coalesced.increment()
+            return answer.data
+        }
         if let task = running[key] {
             coalesced.increment()
             return try await task.value
@@ -467,7 +486,23 @@ actor SearchesInFlight {
         let task = Task { try await fetch() }
         running[key] = task
         defer { running[key] = nil }
-        return try await task.value
+        let data = try await task.value
+        if lifetime > 0 { keep(data, for: key, until: now.addingTimeInterval(lifetime)) }
+        return data
+    }
+
+    private func keep(_ data: Data, for key: String, until: Date) {
+        if let old = kept.removeValue(forKey: key) {
+            keptBytes -= old.data.count
+            order.removeAll { $0 == key }
+        }
+        kept[key] = (data, until)
+        order.append(key)
+        keptBytes += data.count
+        while keptBytes > Self.maxBytes, let oldest = order.first {
+            order.removeFirst()
+            keptBytes -= kept.removeValue(forKey: oldest)?.data.count ?? 0
+        }
     }
 }
 

@@ -271,6 +271,28 @@ struct SearchServiceTests {
         }
     }
 
+    @Test func aRepeatedSearchIsAnsweredFromTheKeptAnswerWhileAnAppMayKeepIt() async throws {
+        try await withSearchService({ $0.cacheSeconds = 600 }) { world in
+            let device = TestDevice(world)
+            try await device.attest()
+            let first = try await device.search("さくら")
+            let again = try await device.search("さくら")
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(await world.emulator.requestCount("GET /v1/search") == 1)
+            // Past the time an app may keep it, Spotify is asked again.
+            world.clock.advance(by: .seconds(601))
+            device.challenge = nil  // the one the last answer gave lasted five minutes
+            #expect(try await device.search("さくら").status == 200)
+            #expect(await world.emulator.requestCount("GET /v1/search") == 2)
+        }
+        try await withSearchService({ $0.cacheSeconds = 0 }) { world in
+            let device = TestDevice(world)
+            try await device.attest()
+            for _ in 0..<2 { #expect(try await device.search("さくら").status == 200) }
+            #expect(await world.emulator.requestCount("GET /v1/search") == 2)
+        }
+    }
+
     @Test func noSecretOrSearchTextInAnswersLogsOrMetrics() async throws {
         let lines = LogLines()
         try await withSearchService({ $0.dailyShare = 1 }, logger: lines.logger(level: .info)) { world in
