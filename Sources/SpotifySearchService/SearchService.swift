@@ -162,8 +162,13 @@ package final class SearchService: Sendable {
         }
     }
 
+    /// 256 random bits, Base64URL: 43 characters.
+    static func newChallenge() -> String {
+        Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
+    }
+
     func issueChallenge() async throws -> String {
-        let value = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
+        let value = Self.newChallenge()
         let now = clock.now
         try await store.issueChallenge(value, expiresAt: now.addingTimeInterval(Self.challengeLifetime), now: now)
         return value
@@ -224,30 +229,46 @@ package final class SearchService: Sendable {
     private func signed(_ request: ServiceRequest, _ body: () async throws -> ServiceResponse) async -> ServiceResponse
     {
         if let refusal = await admit(address: request.address) { return refusal }
-        let device: String
+        let signer: Signer
         switch await authenticate(request) {
         case .refused(let response): return response
-        case .device(let name): device = name
+        case .signed(let found): signer = found
         }
+        let next = Self.newChallenge()
         var response: ServiceResponse
         do {
-            if let reopens = try await store.admit(
-                "device:" + device, limit: configuration.deviceLimit, window: Self.window, now: clock.now)
+            let now = clock.now
+            switch try await store.accept(
+                challenge: signer.challenge, counter: signer.counter, device: "device:" + signer.device,
+                limit: configuration.deviceLimit, window: Self.window, next: next,
+                expiresAt: now.addingTimeInterval(Self.challengeLifetime), now: now)
             {
+            case .challengeUnknown:
+                return .error(401, "challenge_unknown", "The challenge is unknown, used or expired: ask for a new one.")
+            case .replayed:
+                return .error(401, "assertion_replayed", "This assertion's counter was used already.")
+            case .accepted(let reopens?):
                 response = .error(
                     429, "device_limit", "This device asked too often: try again shortly.",
-                    retryAfter: Self.seconds(until: reopens, from: clock.now))
-            } else {
+                    retryAfter: Self.seconds(until: reopens, from: now))
+            case .accepted(nil):
                 response = try await body()
             }
-            response.headers.append((SearchServiceSignature.nextChallengeHeader, try await issueChallenge()))
         } catch {
             return storeFailure(error)
         }
+        response.headers.append((SearchServiceSignature.nextChallengeHeader, next))
         return response
     }
 
-    enum Authentication { case device(String), refused(ServiceResponse) }
+    /// Who signed a request, and what the store must check and record for it.
+    struct Signer {
+        var device: String
+        var challenge: String
+        var counter: (keyID: [UInt8], value: UInt32)?
+    }
+
+    enum Authentication { case signed(Signer), refused(ServiceResponse) }
 
     private func authenticate(_ request: ServiceRequest) async -> Authentication {
         guard let challenge = request.header(SearchServiceSignature.challengeHeader), challenge.count <= 64 else {
@@ -302,18 +323,7 @@ package final class SearchService: Sendable {
                 return .refused(storeFailure(error))
             }
         }
-        do {
-            guard try await store.consumeChallenge(challenge, now: clock.now) else {
-                return .refused(
-                    .error(401, "challenge_unknown", "The challenge is unknown, used or expired: ask for a new one."))
-            }
-            if let advance, try await !store.advanceCounter(advance.keyID, to: advance.counter) {
-                return .refused(.error(401, "assertion_replayed", "This assertion's counter was used already."))
-            }
-        } catch {
-            return .refused(storeFailure(error))
-        }
-        return .device(device)
+        return .signed(Signer(device: device, challenge: challenge, counter: advance.map { ($0.keyID, $0.counter) }))
     }
 
     // MARK: Spotify

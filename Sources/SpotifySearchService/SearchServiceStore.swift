@@ -72,12 +72,49 @@ package final class SearchServiceStore: Sendable {
 
     /// Keeps `value` as a challenge until `expiresAt`, and drops the challenges expired at `now`.
     package func issueChallenge(_ value: String, expiresAt: Date, now: Date) async throws {
-        try await writer.write { db in
+        try await writer.write { db in try Self.issue(value, expiresAt: expiresAt, now: now, db) }
+    }
+
+    private static func issue(_ value: String, expiresAt: Date, now: Date, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM searchChallenge WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
+        try db.execute(
+            sql: "INSERT INTO searchChallenge (value, expiresAt) VALUES (?, ?)",
+            arguments: [value, expiresAt.timeIntervalSince1970])
+    }
+
+    /// What ``accept(challenge:counter:device:limit:window:next:expiresAt:now:)`` decided.
+    package enum Acceptance: Sendable, Equatable {
+        /// The challenge was not issued, was used, or has expired: nothing changed.
+        case challengeUnknown
+        /// The key's counter is already as high: the challenge is used up, nothing else changed.
+        case replayed
+        /// The request is the device's: the challenge is used, the counter moved, the next
+        /// challenge kept; `deviceReopens` when the device's window is full (then not counted).
+        case accepted(deviceReopens: Date?)
+    }
+
+    /// A signed request's whole bookkeeping in one transaction: uses up `challenge`, moves the
+    /// key's counter up to `counter` (App Attest; `nil` in development), counts the request in the
+    /// device's window, and keeps `next` as the device's next challenge. One write where four
+    /// would each wait for the file.
+    package func accept(
+        challenge: String, counter: (keyID: [UInt8], value: UInt32)?, device bucket: String, limit: Int,
+        window: Duration, next: String, expiresAt: Date, now: Date
+    ) async throws -> Acceptance {
+        try await writer.write { db -> Acceptance in
             try db.execute(
-                sql: "DELETE FROM searchChallenge WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-            try db.execute(
-                sql: "INSERT INTO searchChallenge (value, expiresAt) VALUES (?, ?)",
-                arguments: [value, expiresAt.timeIntervalSince1970])
+                sql: "DELETE FROM searchChallenge WHERE value = ? AND expiresAt > ?",
+                arguments: [challenge, now.timeIntervalSince1970])
+            guard db.changesCount == 1 else { return .challengeUnknown }
+            if let counter {
+                try db.execute(
+                    sql: "UPDATE searchDeviceKey SET counter = ? WHERE keyID = ? AND counter < ?",
+                    arguments: [Int64(counter.value), Data(counter.keyID), Int64(counter.value)])
+                guard db.changesCount == 1 else { return .replayed }
+            }
+            let reopens = try Self.admit(bucket, limit: limit, window: window, now: now, db)
+            try Self.issue(next, expiresAt: expiresAt, now: now, db)
+            return .accepted(deviceReopens: reopens)
         }
     }
 
@@ -140,22 +177,25 @@ package final class SearchServiceStore: Sendable {
     /// Counts one request in `bucket`'s fixed window of `window` at `now`: `nil` when admitted,
     /// else when the window ends (the request is then not counted).
     package func admit(_ bucket: String, limit: Int, window: Duration, now: Date) async throws -> Date? {
+        try await writer.write { db in try Self.admit(bucket, limit: limit, window: window, now: now, db) }
+    }
+
+    private static func admit(_ bucket: String, limit: Int, window: Duration, now: Date, _ db: Database) throws -> Date?
+    {
         let length = Double(window.components.seconds)
         let start = (now.timeIntervalSince1970 / length).rounded(.down) * length
-        return try await writer.write { db -> Date? in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT windowStart, count FROM searchRateWindow WHERE bucket = ?", arguments: [bucket])
-            let (kept, count): (Double, Int) = row.map { ($0["windowStart"], $0["count"]) } ?? (start, 0)
-            let current = kept == start ? count : 0
-            guard current < limit else { return Date(timeIntervalSince1970: start + length) }
-            try db.execute(
-                sql: """
-                    INSERT INTO searchRateWindow (bucket, windowStart, count) VALUES (?, ?, ?)
-                    ON CONFLICT (bucket) DO UPDATE SET windowStart = excluded.windowStart, count = excluded.count
-                    """,
-                arguments: [bucket, start, current + 1])
-            return nil
-        }
+        let row = try Row.fetchOne(
+            db, sql: "SELECT windowStart, count FROM searchRateWindow WHERE bucket = ?", arguments: [bucket])
+        let (kept, count): (Double, Int) = row.map { ($0["windowStart"], $0["count"]) } ?? (start, 0)
+        let current = kept == start ? count : 0
+        guard current < limit else { return Date(timeIntervalSince1970: start + length) }
+        try db.execute(
+            sql: """
+                INSERT INTO searchRateWindow (bucket, windowStart, count) VALUES (?, ?, ?)
+                ON CONFLICT (bucket) DO UPDATE SET windowStart = excluded.windowStart, count = excluded.count
+                """,
+            arguments: [bucket, start, current + 1])
+        return nil
     }
 
     /// Drops the windows that ended before `now`: what keeps the table small.
