@@ -80,3 +80,33 @@ package final class MemoryKeychain: KeychainItems {
 
     package func describe(_ status: KeychainStatus) -> String { "\(status)" }
 }
+
+/// An App Attest device that reports each of its calls to ``SuspensionPoints`` before it makes it
+/// (and after, when the points trace returns): the signed-out search's cancellation sweep.
+package struct TracedAppAttest: AppAttestDevice {
+    let inner: any AppAttestDevice
+    let points: SuspensionPoints
+
+    /// `inner`, reporting to `points`.
+    package init(_ inner: any AppAttestDevice, points: SuspensionPoints) {
+        self.inner = inner
+        self.points = points
+    }
+
+    package var isSupported: Bool { inner.isSupported }
+
+    package func generateKey() async throws -> String {
+        await points.reach("appAttest.generateKey")
+        return try await inner.generateKey()
+    }
+
+    package func attestKey(_ keyID: String, clientDataHash: Data) async throws -> Data {
+        await points.reach("appAttest.attestKey")
+        return try await inner.attestKey(keyID, clientDataHash: clientDataHash)
+    }
+
+    package func generateAssertion(_ keyID: String, clientDataHash: Data) async throws -> Data {
+        await points.reach("appAttest.generateAssertion")
+        return try await inner.generateAssertion(keyID, clientDataHash: clientDataHash)
+    }
+}

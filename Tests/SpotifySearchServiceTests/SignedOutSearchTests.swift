@@ -138,4 +138,37 @@ struct SignedOutSearchTests {
             #expect(found.items.count > 0)
         }
     }
+
+    /// SwiftUI cancels a search's task whenever the text changes or the view goes: cancelled at
+    /// each point of a first search (the challenge, the key, its attestation, the assertion, the
+    /// search), the caller gets its answer or `CancellationError`, and the same client's next
+    /// search works (its turn was passed on, a spent challenge or an unsaved key renewed).
+    @Test func cancelledAtEachPointTheNextSearchWorks() async throws {
+        try await withSearchService({
+            $0.deviceLimit = 1000
+            $0.addressLimit = 100_000
+        }) { world in try await Self.sweep(world) }
+    }
+
+    @MainActor static func sweep(_ world: SearchServiceWorld) async throws {
+        let passed = try await CancellationSweep.sweep {
+            let points = SuspensionPoints()
+            let search = SignedOutSearch(
+                service: world.baseURL,
+                proof: .appAttest(
+                    TracedAppAttest(ScriptedAppAttest(), points: points), keychain: MemoryKeychain(), service: "sweep"),
+                transport: TracedTransport(PatientTransport(), points: points))
+            return (search, points)
+        } operation: { search in
+            _ = try await search.searchTracks("さくら")
+        } check: { search, run, result in
+            if case .failure(let error) = result {
+                #expect(error is CancellationError, "\(run): \(error)")
+            }
+            let next = try await search.searchTracks("こころ")
+            #expect(!next.items.isEmpty, "\(run)")
+        }
+        #expect(passed.contains("POST /v1/attest") && passed.contains("GET /v1/search"), "\(passed)")
+        #expect(passed.contains("appAttest.generateAssertion"), "\(passed)")
+    }
 }
