@@ -93,10 +93,12 @@ extension SearchService {
     package static let server = LocalHTTPServer.boundedHTTP1(idleTimeout: .seconds(10))
 
     /// Serves the service at `host:port` in this process until stopped (tests, the bench, the demo).
+    /// - Parameter idleTimeout: how long a connection may send nothing before it is closed.
     /// - Returns: `nil` when the address could not be bound.
-    package func start(host: String, port: Int) async -> LocalHTTPServer? {
+    package func start(host: String, port: Int, idleTimeout: Duration = .seconds(10)) async -> LocalHTTPServer? {
         await LocalHTTPServer.start(
-            responder: SearchServiceResponder(service: self), host: host, port: port, server: Self.server,
+            responder: SearchServiceResponder(service: self), host: host, port: port,
+            server: LocalHTTPServer.boundedHTTP1(idleTimeout: idleTimeout),
             serverName: "spotlink-search", logLevel: .warning)
     }
 

@@ -48,6 +48,19 @@ package final class RawConnection: @unchecked Sendable {
         await onThreadOfItsOwn(named: "RawConnection.send") { self.sendNow(bytes) }
     }
 
+    /// Sends `bytes` one at a time, `every` apart (real time: a slow client, as a server's idle
+    /// deadline sees it), until the peer closes the connection.
+    /// - Returns: how many bytes were sent before it closed (all of them if it never did).
+    package func dribble(_ bytes: [UInt8], every interval: Duration) async throws -> Int {
+        var sent = 0
+        for byte in bytes {
+            guard await sendIgnoringClose([byte]) else { break }
+            sent += 1
+            try await Task.sleep(for: interval)
+        }
+        return sent
+    }
+
     private func sendNow(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {

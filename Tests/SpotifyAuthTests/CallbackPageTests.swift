@@ -126,12 +126,7 @@ struct CallbackPageTests {
         let idle = try RawConnection(port: receiver.port)
         // One byte every 100 ms would take 3 s for this head; the listener must hang up long before.
         let head = Array("GET /callback?state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        var sent = 0
-        for byte in head.prefix(30) {
-            guard await slow.sendIgnoringClose([byte]) else { break }
-            sent += 1
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let sent = try await slow.dribble(Array(head.prefix(30)), every: .milliseconds(100))
         #expect(sent < 30, "the dribbling connection was still open after 3 s")
         #expect(await idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
         #expect(handled.withLock { $0 } == 0)

@@ -3,6 +3,7 @@ import Foundation
 import PropertyBased
 import SpotifySearchService
 import SpotifyTesting
+@_spi(Transport) import SpotifyWebAPI
 import Testing
 
 /// The rules the service keeps in its database, held against a model over random histories.
@@ -79,6 +80,26 @@ struct SearchServiceStoreTests {
                     #expect(reopens == Date(timeIntervalSince1970: Double(window + 1) * 60), "\(times) \(limit)")
                 }
             }
+        }
+    }
+}
+
+/// What the app signs is what the service checks, whatever the search text: the app's
+/// percent-encoding read back by the service's parser gives the same canonical query.
+@Suite("The signed query, both sides")
+struct SignedQueryTests {
+    @Test func anyTextSignsTheSameOnBothSides() async {
+        let scalar = Gen.int(in: 0x20...0x30FF).map { Unicode.Scalar(UInt32($0)) ?? "+" }
+        let text = scalar.array(of: 0...24).map { String(String.UnicodeScalarView($0)) }
+        await propertyCheck(count: 400, input: text, text) { search, other in
+            let items = [(name: "q", value: search), (name: "limit", value: "10"), (name: other, value: search)]
+            let sent = items.map {
+                "\(SearchServiceSignature.encode($0.name))=\(SearchServiceSignature.encode($0.value))"
+            }.joined(separator: "&")
+            let read = SearchServiceResponder.parseQuery(sent)
+            #expect(
+                SearchServiceSignature.canonicalQuery(read) == SearchServiceSignature.canonicalQuery(items),
+                "\(sent)")
         }
     }
 }

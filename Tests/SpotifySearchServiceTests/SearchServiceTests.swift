@@ -312,6 +312,22 @@ struct SearchServiceTests {
         }
     }
 
+    /// A connection that dribbles its request, or sends nothing, is closed at the idle deadline
+    /// (half a second here, ten seconds as run), and costs Spotify nothing.
+    @Test func slowAndIdleConnectionsAreCutOff() async throws {
+        try await withSearchService(idleTimeout: .milliseconds(500)) { world in
+            let port = try #require(world.baseURL.port)
+            let slow = try RawConnection(port: port)
+            let idle = try RawConnection(port: port)
+            let head = Array("GET /v1/search?q=a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            let sent = try await slow.dribble(Array(head.prefix(30)), every: .milliseconds(100))
+            #expect(sent < 30, "the dribbling connection was still open after 3 s")
+            #expect(await idle.readUntilClosed(timeout: .seconds(5)).closed, "the idle connection was never closed")
+            #expect(try await world.send(.get, "/health/live").status == 200)
+            #expect(await world.emulator.totalRequests(prefix: "GET /v1/") == 0)
+        }
+    }
+
     @Test func healthReadinessMetricsAndUnknownRoutes() async throws {
         try await withSearchService { world in
             #expect(try await world.send(.get, "/health/live").status == 200)

@@ -130,7 +130,7 @@ func withSearchService<T>(
     _ change: (inout SearchServiceConfiguration) -> Void = { _ in },
     emulator emulatorChange: (inout EmulatorConfiguration) -> Void = { _ in },
     logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-    transport: any Transport = PatientTransport(),
+    transport: any Transport = PatientTransport(), idleTimeout: Duration = .seconds(10),
     _ body: (SearchServiceWorld) async throws -> T
 ) async throws -> T {
     let clock = VirtualClock(now: TestAttester.issued.addingTimeInterval(86_400), mode: .automatic)
@@ -155,7 +155,8 @@ func withSearchService<T>(
         let service = SearchService(
             configuration: configuration, store: store, ledger: ledger, roots: [AppAttestRoot(TestAttester.root)],
             transport: transport, clock: clock, logger: logger)
-        let server = try #require(await service.start(host: "127.0.0.1", port: 0), "the service did not bind")
+        let server = try #require(
+            await service.start(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout), "the service did not bind")
         let world = SearchServiceWorld(
             emulator: emulator, service: service, baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, clock: clock
         )

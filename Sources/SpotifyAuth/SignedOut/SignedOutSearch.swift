@@ -211,7 +211,7 @@ public actor SignedOutSearch {
         components?.path = base.trimmingSuffix("/") + path
         if !query.isEmpty {
             components?.percentEncodedQuery = query.map {
-                "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "")"
+                "\($0.name)=\(SearchServiceSignature.encode($0.value))"
             }.joined(separator: "&")
         }
         guard let url = components?.url else {
@@ -225,9 +225,6 @@ public actor SignedOutSearch {
             request, body: body, timeout: .seconds(30), maxBodyBytes: 4 << 20)
         return (response.status.code, response.headerFields, data)
     }
-
-    static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func errorCode(_ body: Data) -> String? {
         ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]).flatMap {

@@ -42,10 +42,12 @@ package enum SearchServiceSignature {
             .joined(separator: "&")
     }
 
-    private static let unreserved = CharacterSet(
+    /// RFC 3986's unreserved characters: what a signed query keeps unencoded.
+    static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private static func encode(_ text: String) -> String {
+    /// `text` percent-encoded but for the unreserved characters, as a signed query is written.
+    package static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }
