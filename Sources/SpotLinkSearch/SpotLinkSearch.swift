@@ -44,8 +44,9 @@ struct SpotLinkSearch: AsyncParsableCommand {
             environment["SPOTIFY_CLIENT_ID"] = "spotlink-search"
             environment["SPOTIFY_CLIENT_SECRET"] = secret
             environment["SPOTLINK_SEARCH_SPOTIFY_URL"] = server.baseURL.absoluteString
-            environment["SPOTLINK_SEARCH_APP_IDS", default: ""] =
-                environment["SPOTLINK_SEARCH_APP_IDS"] ?? "ABCDE12345.dev.spotifylink.learning"
+            if environment["SPOTLINK_SEARCH_APP_IDS"] == nil {
+                environment["SPOTLINK_SEARCH_APP_IDS"] = "ABCDE12345.dev.spotifylink.learning"
+            }
             let database = environment["SPOTLINK_SEARCH_DATABASE"] ?? "spotlink-search.sqlite"
             let keyFile = URL(fileURLWithPath: database).deletingLastPathComponent()
                 .appendingPathComponent("spotlink-search-development.key")

@@ -40,6 +40,8 @@ package struct ServiceResponse: Sendable {
     package var status: Int
     package var headers: [(String, String)]
     package var body: [UInt8]
+    /// For a refusal, its error code (what the metrics count it under).
+    package var code: String?
 
     /// A JSON error answer: `{"error": {"code": …, "message": …}}`.
     static func error(_ status: Int, _ code: String, _ message: String, retryAfter: Int? = nil) -> ServiceResponse {
@@ -47,7 +49,7 @@ package struct ServiceResponse: Sendable {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
         if let retryAfter { headers.append(("Retry-After", "\(max(retryAfter, 1))")) }
-        return ServiceResponse(status: status, headers: headers, body: Array(body))
+        return ServiceResponse(status: status, headers: headers, body: Array(body), code: code)
     }
 
     static func json(_ status: Int, _ object: [String: Any]) -> ServiceResponse {
@@ -117,7 +119,7 @@ package final class SearchService: Sendable {
         let started = ContinuousClock.now
         let (route, response) = await route(request)
         metrics.answered(route, status: response.status)
-        if response.status >= 400, let code = Self.errorCode(response) { metrics.refused(code) }
+        if let code = response.code { metrics.refused(code) }
         metrics.duration.record(ContinuousClock.now - started)
         return response
     }
@@ -278,8 +280,6 @@ package final class SearchService: Sendable {
         }
         let clientData = SearchServiceSignature.clientData(
             method: request.method, path: request.path, query: request.query, challenge: challenge)
-        let device: String
-        var advance: (keyID: [UInt8], counter: UInt32)?
         if let mac = request.header(SearchServiceSignature.developmentHeader) {
             guard configuration.allowDevelopmentKey, let key = configuration.developmentKey else {
                 return .refused(
@@ -293,7 +293,7 @@ package final class SearchService: Sendable {
                 return .refused(
                     .error(401, "signature_refused", "The development signature does not match the request."))
             }
-            device = "development:" + name
+            return .signed(Signer(device: "development:" + name, challenge: challenge, counter: nil))
         } else {
             guard let keyIDText = request.header(SearchServiceSignature.keyIDHeader), keyIDText.count <= 64,
                 let keyID = Data(base64Encoded: keyIDText),
@@ -314,8 +314,7 @@ package final class SearchService: Sendable {
                 }
                 let counter = try verifier.verifyAssertion(
                     Array(assertion), clientData: clientData, key: kept.key, lastCounter: kept.counter)
-                advance = (Array(keyID), counter)
-                device = keyIDText
+                return .signed(Signer(device: keyIDText, challenge: challenge, counter: (Array(keyID), counter)))
             } catch let error as AppAttestError {
                 logger.notice("assertion refused", metadata: ["reason": "\(error.code)"])
                 return .refused(.error(401, "assertion_refused", error.message))
@@ -323,7 +322,6 @@ package final class SearchService: Sendable {
                 return .refused(storeFailure(error))
             }
         }
-        return .signed(Signer(device: device, challenge: challenge, counter: advance.map { ($0.keyID, $0.counter) }))
     }
 
     // MARK: Spotify
@@ -458,13 +456,6 @@ package final class SearchService: Sendable {
 
     static func seconds(until date: Date, from now: Date) -> Int {
         max(Int(date.timeIntervalSince(now).rounded(.up)), 1)
-    }
-
-    static func errorCode(_ response: ServiceResponse) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let error = object["error"] as? [String: Any]
-        else { return nil }
-        return error["code"] as? String
     }
 }
 

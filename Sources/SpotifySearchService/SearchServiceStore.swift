@@ -102,15 +102,9 @@ package final class SearchServiceStore: Sendable {
         window: Duration, next: String, expiresAt: Date, now: Date
     ) async throws -> Acceptance {
         try await writer.write { db -> Acceptance in
-            try db.execute(
-                sql: "DELETE FROM searchChallenge WHERE value = ? AND expiresAt > ?",
-                arguments: [challenge, now.timeIntervalSince1970])
-            guard db.changesCount == 1 else { return .challengeUnknown }
+            guard try Self.consume(challenge, now: now, db) else { return .challengeUnknown }
             if let counter {
-                try db.execute(
-                    sql: "UPDATE searchDeviceKey SET counter = ? WHERE keyID = ? AND counter < ?",
-                    arguments: [Int64(counter.value), Data(counter.keyID), Int64(counter.value)])
-                guard db.changesCount == 1 else { return .replayed }
+                guard try Self.advance(counter.keyID, to: counter.value, db) else { return .replayed }
             }
             let reopens = try Self.admit(bucket, limit: limit, window: window, now: now, db)
             try Self.issue(next, expiresAt: expiresAt, now: now, db)
@@ -120,12 +114,14 @@ package final class SearchServiceStore: Sendable {
 
     /// Uses up the challenge `value`: `true` once if it was issued and has not expired at `now`.
     package func consumeChallenge(_ value: String, now: Date) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM searchChallenge WHERE value = ? AND expiresAt > ?",
-                arguments: [value, now.timeIntervalSince1970])
-            return db.changesCount == 1
-        }
+        try await writer.write { db in try Self.consume(value, now: now, db) }
+    }
+
+    private static func consume(_ value: String, now: Date, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: "DELETE FROM searchChallenge WHERE value = ? AND expiresAt > ?",
+            arguments: [value, now.timeIntervalSince1970])
+        return db.changesCount == 1
     }
 
     /// Keeps a newly attested key; `false` when a key with its ID is already kept (a key is
@@ -166,12 +162,14 @@ package final class SearchServiceStore: Sendable {
     /// Moves the key's counter up to `counter`: `false` when the kept one is already as high (a
     /// replay, or another request with the same counter won).
     package func advanceCounter(_ keyID: [UInt8], to counter: UInt32) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE searchDeviceKey SET counter = ? WHERE keyID = ? AND counter < ?",
-                arguments: [Int64(counter), Data(keyID), Int64(counter)])
-            return db.changesCount == 1
-        }
+        try await writer.write { db in try Self.advance(keyID, to: counter, db) }
+    }
+
+    private static func advance(_ keyID: [UInt8], to counter: UInt32, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE searchDeviceKey SET counter = ? WHERE keyID = ? AND counter < ?",
+            arguments: [Int64(counter), Data(keyID), Int64(counter)])
+        return db.changesCount == 1
     }
 
     /// Counts one request in `bucket`'s fixed window of `window` at `now`: `nil` when admitted,
@@ -196,14 +194,6 @@ package final class SearchServiceStore: Sendable {
                 """,
             arguments: [bucket, start, current + 1])
         return nil
-    }
-
-    /// Drops the windows that ended before `now`: what keeps the table small.
-    package func dropEndedWindows(before now: Date, window: Duration) async throws {
-        let cutoff = now.timeIntervalSince1970 - Double(window.components.seconds)
-        try await writer.write { db in
-            try db.execute(sql: "DELETE FROM searchRateWindow WHERE windowStart < ?", arguments: [cutoff])
-        }
     }
 
     /// Whether the database answers: the readiness check.

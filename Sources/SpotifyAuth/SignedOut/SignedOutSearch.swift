@@ -118,6 +118,9 @@ public actor SignedOutSearch {
         try Task.checkCancellation()
         var retried = false
         while true {
+            // The key first: its attestation's answer brings the challenge the search is signed
+            // with (empty, and nothing sent, with the development key).
+            let keyID = try await attestedKey()
             let challenge = try await nextChallenge()
             let data = SearchServiceSignature.clientData(method: "GET", path: path, query: query, challenge: challenge)
             var headers = [SearchServiceSignature.challengeHeader: challenge]
@@ -127,7 +130,6 @@ public actor SignedOutSearch {
                 headers[SearchServiceSignature.developmentHeader] = Data(mac).base64EncodedString()
                 headers[SearchServiceSignature.deviceHeader] = device
             case .appAttest(let device, _):
-                let keyID = try await attestedKey()
                 let assertion = try await device.generateAssertion(
                     keyID, clientDataHash: Data(SHA256.hash(data: data)))
                 headers[SearchServiceSignature.keyIDHeader] = keyID
