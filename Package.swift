@@ -30,13 +30,14 @@ let package = Package(
         .executable(name: "spotlink-bench", targets: ["SpotLinkBench"]),
     ],
     traits: [
-        // `spotlink --store postgres`: the CLI's PostgreSQL token store. Off by default, so a fresh
+        // `spotlink --store postgres` (the CLI's PostgreSQL token store) and `spotlink-search` with
+        // SPOTLINK_SEARCH_POSTGRES_URL (several instances, one state). Off by default, so a fresh
         // `swift run spotlink demo` builds neither PostgresNIO nor what only it needs; CI and
         // `swift test --traits PostgreSQL` build it. The library products never depend on it.
         .trait(
             name: "PostgreSQL",
             description:
-                "spotlink's --store postgres (PostgresNIO); the SpotifyLinkPostgres library is always a product"
+                "spotlink's --store postgres and spotlink-search's PostgreSQL store (PostgresNIO); the SpotifyLinkPostgres library is always a product"
         ),
         .default(enabledTraits: []),
     ],
@@ -209,11 +210,15 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
-        // The search service for signed-out apps: Hummingbird, App Attest, the ledger in SQLite.
+        // The search service for signed-out apps: Hummingbird, App Attest, the ledger and its
+        // state in SQLite, or in PostgreSQL with the PostgreSQL trait (instances on several machines).
         .target(
             name: "SpotifySearchService",
             dependencies: [
                 "AppAttest", "SpotifyWebAPI", "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
+                "SpotifyLinkSupport",
+                .target(name: "SpotifyLinkPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -437,6 +442,9 @@ let package = Package(
             dependencies: [
                 "SpotifySearchService", "AppAttest", "SpotifyTesting", "SpotifyEmulator", "SpotifyWebAPI",
                 "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer", "SpotifyLinkServices", "SpotifyLinkUI",
+                "SpotifyLinkPostgres", "PostgresTestServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

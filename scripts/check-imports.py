@@ -43,10 +43,11 @@ ALLOWED = {
     "VirtualTime": {"SpotifyLinkSupport", "SpotifyWebAPI"},
     "SpotifyTesting": {"SpotifyLinkSupport", "SpotifyWebAPI", "SpotifyEmulator", "HTTPTypes", "VirtualTime",
                        "PlaylistLinks", "SpotifyAuth", "LocalHTTPServer", "AppAttest", "Crypto", "X509", "SwiftASN1"},
-    # The server for signed-out search: never linked by an app.
+    # The server for signed-out search: never linked by an app. PostgreSQL only with its trait.
     "SpotifySearchService": {"AppAttest", "SpotifyWebAPI", "SpotifyAuth", "SpotifyLinkSQLite", "LocalHTTPServer",
                              "Crypto", "X509", "GRDB", "HTTPTypes", "Hummingbird", "HummingbirdCore", "Logging",
-                             "NIOCore", "Prometheus", "ServiceLifecycle", "UnixSignals"},
+                             "NIOCore", "Prometheus", "ServiceLifecycle", "UnixSignals", "SpotifyLinkSupport",
+                             "SpotifyLinkPostgres", "PostgresNIO"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
                             "Crypto"},

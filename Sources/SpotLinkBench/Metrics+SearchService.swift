@@ -38,7 +38,7 @@ extension Metrics {
             configuration.addressLimit = 1_000_000
             configuration.developmentKey = DevelopmentKey(base64: key.base64EncodedString())
             configuration.allowDevelopmentKey = true
-            let store = try SearchServiceStore(url: configuration.database)
+            let store = try SQLiteSearchServiceStore(url: configuration.database)
             let ledger = try RequestLedger(
                 key: SpotifyAppKey(issuer: configuration.spotify.issuer, clientID: configuration.clientID),
                 writer: store.writer, dailyBudget: share)

@@ -68,7 +68,7 @@ struct SpotLinkSearch: AsyncParsableCommand {
         }
         var logger = Logger(label: "spotlink-search")
         logger.logLevel = configuration.logLevel
-        let service = try SearchService.open(configuration, logger: logger)
+        let service = try await SearchService.open(configuration, logger: logger)
         try await service.run { channel in
             let port = channel.localAddress?.port.map(String.init) ?? "?"
             say("spotlink-search listening on http://\(configuration.host):\(port)")

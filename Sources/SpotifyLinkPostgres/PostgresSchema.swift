@@ -223,16 +223,35 @@ public enum PostgresSchema {
         // The entries Spotify marks explicit, counted with the duration from the same read; rows
         // saved before stay unknown until their next refresh reads the entries.
         ["ALTER TABLE spotlink_playlist ADD COLUMN explicit_count integer"],
+        // The search service's own state, shared by its instances (spotlink-search with
+        // SPOTLINK_SEARCH_POSTGRES_URL): its one-use challenges, the devices' attested keys with
+        // their assertion counters, and the per-device and per-address windows of its limits.
+        [
+            """
+            CREATE TABLE spotlink_search_challenge (value text PRIMARY KEY, expires_at double precision NOT NULL)
+            """,
+            "CREATE INDEX spotlink_search_challenge_expiry ON spotlink_search_challenge (expires_at)",
+            """
+            CREATE TABLE spotlink_search_device_key (
+                key_id bytea PRIMARY KEY, public_key bytea NOT NULL, environment text NOT NULL, receipt bytea NOT NULL,
+                app_id text NOT NULL, counter bigint NOT NULL, attested_at double precision NOT NULL)
+            """,
+            """
+            CREATE TABLE spotlink_search_rate_window (
+                bucket text PRIMARY KEY, window_start double precision NOT NULL, count integer NOT NULL)
+            """,
+            "CREATE INDEX spotlink_search_rate_window_start ON spotlink_search_rate_window (window_start)",
+        ],
     ]
 }
 
 /// Words PostgreSQL's failures as `PlaylistLinksError`: what was being done and what the server
 /// said, never the connection's password.
-enum PostgresFailure {
+package enum PostgresFailure {
     /// Runs `body`, one call to PostgreSQL, within `limit`: its failure, or its running out of
     /// time, is worded as what was being done.
     @discardableResult
-    static func wrapping<T: Sendable>(
+    package static func wrapping<T: Sendable>(
         _ doing: String, within limit: Duration, clock: any SpotifyClock,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 package import Logging
 import Prometheus
+package import ServiceLifecycle
 import SpotifyAuth
 @_spi(Transport) package import SpotifyWebAPI
 package import X509
@@ -68,13 +69,15 @@ package struct ServiceResponse: Sendable {
 /// `GET /v1/tracks/{id}`, `GET /health/live`, `GET /health/ready`, `GET /metrics`.
 package final class SearchService: Sendable {
     package let configuration: SearchServiceConfiguration
-    package let store: SearchServiceStore
+    package let store: any SearchServiceStore
     package let metrics: SearchServiceMetrics
     let client: SpotifyClient
     let verifiers: [AppAttestVerifier]
     let clock: any SpotifyClock
     let logger: Logger
     let inFlight = SearchesInFlight()
+    /// What runs beside the HTTP server and stops after it: the PostgreSQL pool when there is one.
+    let companions: [any ServiceLifecycle.Service]
 
     /// How long a challenge may be used: five minutes.
     static let challengeLifetime: TimeInterval = 300
@@ -88,11 +91,12 @@ package final class SearchService: Sendable {
     ///   - roots: the App Attestation roots chains must end at: Apple's, or a test's.
     ///   - transport: how requests reach Spotify.
     package init(
-        configuration: SearchServiceConfiguration, store: SearchServiceStore, ledger: RequestLedger,
+        configuration: SearchServiceConfiguration, store: any SearchServiceStore, ledger: RequestLedger,
         roots: [AppAttestRoot] = [.apple], transport: any Transport = platformDefaultTransport(),
-        clock: any SpotifyClock = SystemClock(), logger: Logger
+        clock: any SpotifyClock = SystemClock(), logger: Logger, companions: [any ServiceLifecycle.Service] = []
     ) {
         self.configuration = configuration
+        self.companions = companions
         self.store = store
         self.clock = clock
         self.logger = logger

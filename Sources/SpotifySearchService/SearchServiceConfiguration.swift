@@ -14,6 +14,7 @@ package import SpotifyWebAPI
 /// | `SPOTIFY_CLIENT_SECRET` | `clientSecretFile` (a path; never the secret itself) | required |
 /// | `SPOTLINK_SEARCH_SPOTIFY_URL` | `spotifyURL` | Spotify (an emulator's URL in tests) |
 /// | `SPOTLINK_SEARCH_DATABASE` | `database` | `spotlink-search.sqlite` |
+/// | `SPOTLINK_SEARCH_POSTGRES_URL` | `postgresURLFile` (a path; the URL may hold a password) | none: SQLite |
 /// | `SPOTLINK_SEARCH_DAILY_SHARE` | `dailyShare` | `300` requests a day |
 /// | `SPOTLINK_SEARCH_MARKET` | `market` | none |
 /// | `SPOTLINK_SEARCH_APP_IDS` | `appIDs` | required: `TEAMID.bundle.id`, comma-separated |
@@ -33,6 +34,10 @@ package struct SearchServiceConfiguration: Sendable {
     package var spotify: AuthorizationServer = .live
     /// The SQLite file holding the request ledger, the devices' keys, the challenges and the limits.
     package var database: URL
+    /// A PostgreSQL database (`postgres://user:password@host/db?sslmode=require`) holding them in
+    /// place of ``database``, for instances on several machines sharing one share, one set of
+    /// keys and one limit per device. Needs a build with the `PostgreSQL` trait.
+    package var postgresURL: String?
     /// The requests to Spotify the service may send in any 24 hours: its share of the developer's
     /// quota, which every app, user and device of the developer spends together.
     package var dailyShare = 300
@@ -132,7 +137,8 @@ extension SearchServiceConfiguration {
     static let fileKeys: [String: String] = [
         "host": "SPOTLINK_SEARCH_HOST", "port": "SPOTLINK_SEARCH_PORT", "clientID": "SPOTIFY_CLIENT_ID",
         "clientSecretFile": "SPOTIFY_CLIENT_SECRET_FILE", "spotifyURL": "SPOTLINK_SEARCH_SPOTIFY_URL",
-        "database": "SPOTLINK_SEARCH_DATABASE", "dailyShare": "SPOTLINK_SEARCH_DAILY_SHARE",
+        "database": "SPOTLINK_SEARCH_DATABASE", "postgresURLFile": "SPOTLINK_SEARCH_POSTGRES_URL_FILE",
+        "dailyShare": "SPOTLINK_SEARCH_DAILY_SHARE",
         "market": "SPOTLINK_SEARCH_MARKET", "appIDs": "SPOTLINK_SEARCH_APP_IDS",
         "environments": "SPOTLINK_SEARCH_ENVIRONMENTS", "developmentKeyFile": "SPOTLINK_SEARCH_DEVELOPMENT_KEY_FILE",
         "allowDevelopmentKey": "SPOTLINK_SEARCH_ALLOW_DEVELOPMENT_KEY", "deviceLimit": "SPOTLINK_SEARCH_DEVICE_LIMIT",
@@ -210,6 +216,20 @@ extension SearchServiceConfiguration {
             clientID: clientID, clientSecret: ClientSecret(secret),
             database: URL(fileURLWithPath: value("SPOTLINK_SEARCH_DATABASE") ?? "spotlink-search.sqlite"),
             appIDs: appIDs)
+        let postgresURL: String?
+        if let direct = value("SPOTLINK_SEARCH_POSTGRES_URL") {
+            postgresURL = direct
+        } else {
+            postgresURL = try secretFile("SPOTLINK_SEARCH_POSTGRES_URL_FILE")
+        }
+        if let url = postgresURL {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw .init(
+                    setting: "SPOTLINK_SEARCH_POSTGRES_URL",
+                    message: "must be a postgres:// URL (postgres://user:password@host:5432/database)")
+            }
+            configuration.postgresURL = url
+        }
         configuration.host = value("SPOTLINK_SEARCH_HOST") ?? configuration.host
         configuration.port = try number("SPOTLINK_SEARCH_PORT", 0...65535, default: configuration.port)
         if let text = value("SPOTLINK_SEARCH_SPOTIFY_URL") {

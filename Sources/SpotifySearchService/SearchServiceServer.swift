@@ -9,8 +9,13 @@ package import NIOCore
 package import ServiceLifecycle
 import SpotifyAuth
 import SpotifyLinkSQLite
-import SpotifyWebAPI
+package import SpotifyWebAPI
 import UnixSignals
+
+#if PostgreSQL
+    import PostgresNIO
+    import SpotifyLinkPostgres
+#endif
 
 /// Carries Hummingbird's requests to a ``SearchService`` and its answers back.
 package struct SearchServiceResponder: HTTPResponder {
@@ -116,16 +121,53 @@ extension SearchService {
 }
 
 extension SearchService {
-    /// Opens the database `configuration` names (the ledger and the service's tables in one file)
-    /// and makes the service: what the `spotlink-search` command runs.
+    /// Opens the database `configuration` names and makes the service: what the `spotlink-search`
+    /// command runs. SQLite keeps the ledger and the service's tables in one file; with
+    /// ``SearchServiceConfiguration/postgresURL`` PostgreSQL keeps both, migrated here, for
+    /// instances on several machines.
+    /// - Throws: ``SearchServiceConfigurationError`` for a PostgreSQL URL in a build without the
+    ///   `PostgreSQL` trait; the database's error when it cannot be opened or migrated.
     package static func open(
         _ configuration: SearchServiceConfiguration, roots: [AppAttestRoot] = [.apple], logger: Logger
-    ) throws -> SearchService {
-        let store = try SearchServiceStore(url: configuration.database)
-        let ledger = try RequestLedger(
-            key: SpotifyAppKey(issuer: configuration.spotify.issuer, clientID: configuration.clientID),
-            writer: store.writer, dailyBudget: configuration.dailyShare)
-        return SearchService(configuration: configuration, store: store, ledger: ledger, roots: roots, logger: logger)
+    ) async throws -> SearchService {
+        let storage = try await Storage.open(configuration, logger: logger)
+        return SearchService(
+            configuration: configuration, store: storage.store, ledger: storage.ledger, roots: roots, logger: logger,
+            companions: storage.companions)
+    }
+
+    /// Where an instance keeps its state and counts its requests, as its configuration says.
+    package struct Storage: Sendable {
+        package var store: any SearchServiceStore
+        package var ledger: RequestLedger
+        /// What must run while the service does (the PostgreSQL pool), stopped after it.
+        package var companions: [any ServiceLifecycle.Service]
+
+        /// SQLite's file (tables made) or PostgreSQL's database (migrated) for `configuration`.
+        package static func open(_ configuration: SearchServiceConfiguration, logger: Logger) async throws -> Storage {
+            let appKey = SpotifyAppKey(issuer: configuration.spotify.issuer, clientID: configuration.clientID)
+            if let url = configuration.postgresURL {
+                #if PostgreSQL
+                    try await PostgresSchema.migrate(url, logger: logger)
+                    let client = PostgresClient(
+                        configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
+                    return Storage(
+                        store: PostgresSearchServiceStore(client: client, logger: logger),
+                        ledger: RequestLedger(key: appKey, postgres: client, dailyBudget: configuration.dailyShare),
+                        companions: [client])
+                #else
+                    _ = url
+                    throw SearchServiceConfigurationError(
+                        setting: "SPOTLINK_SEARCH_POSTGRES_URL",
+                        message: "needs a spotlink-search built with PostgreSQL: swift build --traits PostgreSQL")
+                #endif
+            }
+            let store = try SQLiteSearchServiceStore(url: configuration.database)
+            return Storage(
+                store: store,
+                ledger: try RequestLedger(key: appKey, writer: store.writer, dailyBudget: configuration.dailyShare),
+                companions: [])
+        }
     }
 
     /// Runs until SIGTERM or SIGINT, then stops gracefully: the answers in flight are finished.
@@ -135,6 +177,7 @@ extension SearchService {
             "spotlink-search starting",
             metadata: [
                 "address": "\(configuration.host):\(configuration.port)", "dailyShare": "\(configuration.dailyShare)",
+                "store": "\(configuration.postgresURL == nil ? "SQLite \(configuration.database.path)" : "PostgreSQL")",
                 "apps": "\(configuration.appIDs.map(\.description).joined(separator: ","))",
                 "environments": "\(configuration.environments.map(\.rawValue).sorted().joined(separator: ","))",
             ])
@@ -143,7 +186,8 @@ extension SearchService {
                 "the development key is ACCEPTED: any holder of it can search as a device. Never run so in production.")
         }
         let group = ServiceGroup(
-            services: [application(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint],
+            services: companions + [application(onServerRunning: onServerRunning)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [], logger: logger)
         try await group.run()
     }

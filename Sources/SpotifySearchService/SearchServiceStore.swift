@@ -24,12 +24,78 @@ package struct DeviceKey: Sendable, Equatable {
     }
 }
 
-/// What the service keeps besides the request ledger, in the same SQLite file: the challenges it
-/// issued (one use each, five minutes), the attested device keys with their counters, and the
-/// request counts of the per-device and per-address limits. Every instance on the machine shares
-/// them; each change is one transaction, so two requests racing with one challenge or one counter
-/// cannot both win.
-package final class SearchServiceStore: Sendable {
+/// What ``SearchServiceStore/accept(challenge:counter:device:limit:window:next:expiresAt:now:)`` decided.
+package enum SearchServiceAcceptance: Sendable, Equatable {
+    /// The challenge was not issued, was used, or has expired: nothing changed.
+    case challengeUnknown
+    /// The key's counter is already as high: the challenge is used up, nothing else changed.
+    case replayed
+    /// The request is the device's: the challenge is used, the counter moved, the next
+    /// challenge kept; `deviceReopens` when the device's window is full (then not counted).
+    case accepted(deviceReopens: Date?)
+}
+
+/// What the service keeps besides the request ledger: the challenges it issued (one use each,
+/// five minutes), the attested device keys with their counters, and the request counts of the
+/// per-device and per-address limits. Every instance sharing the store shares them; each change is
+/// one transaction, so two requests racing with one challenge or one counter cannot both win.
+///
+/// Two stores keep it: ``SQLiteSearchServiceStore`` (instances on one machine, beside the ledger in
+/// one file) and `PostgresSearchServiceStore` (instances on several machines; the `PostgreSQL`
+/// trait). The same property tests hold both to the same rules.
+///
+/// Every bucket is counted in windows of one length (``SearchService``'s minute), aligned on the
+/// epoch: a window that has ended is dropped by the next request counted, whoever it is from.
+package protocol SearchServiceStore: Sendable {
+    /// Keeps `value` as a challenge until `expiresAt`, and drops the challenges expired at `now`.
+    func issueChallenge(_ value: String, expiresAt: Date, now: Date) async throws
+
+    /// A signed request's whole bookkeeping in one transaction: uses up `challenge`, moves the
+    /// key's counter up to `counter` (App Attest; `nil` in development), counts the request in the
+    /// device's window, and keeps `next` as the device's next challenge. One write where four
+    /// would each wait for the database.
+    func accept(
+        challenge: String, counter: (keyID: [UInt8], value: UInt32)?, device bucket: String, limit: Int,
+        window: Duration, next: String, expiresAt: Date, now: Date
+    ) async throws -> SearchServiceAcceptance
+
+    /// Uses up the challenge `value`: `true` once if it was issued and has not expired at `now`.
+    func consumeChallenge(_ value: String, now: Date) async throws -> Bool
+
+    /// Keeps a newly attested key; `false` when a key with its ID is already kept (a key is
+    /// attested once: a second attestation of the same ID is a replay).
+    func saveKey(_ device: DeviceKey, at now: Date) async throws -> Bool
+
+    /// The attested key with `keyID`, if the service has one.
+    func key(_ keyID: [UInt8]) async throws -> DeviceKey?
+
+    /// Moves the key's counter up to `counter`: `false` when the kept one is already as high (a
+    /// replay, or another request with the same counter won).
+    func advanceCounter(_ keyID: [UInt8], to counter: UInt32) async throws -> Bool
+
+    /// Counts one request in `bucket`'s fixed window of `window` at `now`: `nil` when admitted,
+    /// else when the window ends (the request is then not counted). Drops the windows ended at `now`.
+    func admit(_ bucket: String, limit: Int, window: Duration, now: Date) async throws -> Date?
+
+    /// How many windows are kept: the tests' view that ended ones are dropped.
+    func keptWindows() async throws -> Int
+
+    /// Whether the database answers: the readiness check.
+    func isReadable() async -> Bool
+}
+
+extension SearchServiceStore {
+    /// The start of the fixed window of `window` that holds `now`, and the window's length, in
+    /// seconds since 1970: windows are aligned on the epoch, the same in every instance.
+    static func windowStart(_ now: Date, _ window: Duration) -> (start: Double, length: Double) {
+        let length = Double(window.components.seconds)
+        return ((now.timeIntervalSince1970 / length).rounded(.down) * length, length)
+    }
+}
+
+/// The service's state in SQLite, in the same file as its request ledger: for the instances of
+/// one machine.
+package final class SQLiteSearchServiceStore: SearchServiceStore {
     package let writer: any DatabaseWriter
 
     /// Opens (creating, readable by its owner alone, and migrating) the database at `url`.
@@ -67,6 +133,11 @@ package final class SearchServiceStore: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("search-service-2") { db in
+            // Ended windows and expired challenges are dropped by every request: found by index.
+            try db.execute(sql: "CREATE INDEX searchRateWindowStart ON searchRateWindow (windowStart)")
+            try db.execute(sql: "CREATE INDEX searchChallengeExpiry ON searchChallenge (expiresAt)")
+        }
         try migrator.migrate(writer)
     }
 
@@ -82,17 +153,6 @@ package final class SearchServiceStore: Sendable {
             arguments: [value, expiresAt.timeIntervalSince1970])
     }
 
-    /// What ``accept(challenge:counter:device:limit:window:next:expiresAt:now:)`` decided.
-    package enum Acceptance: Sendable, Equatable {
-        /// The challenge was not issued, was used, or has expired: nothing changed.
-        case challengeUnknown
-        /// The key's counter is already as high: the challenge is used up, nothing else changed.
-        case replayed
-        /// The request is the device's: the challenge is used, the counter moved, the next
-        /// challenge kept; `deviceReopens` when the device's window is full (then not counted).
-        case accepted(deviceReopens: Date?)
-    }
-
     /// A signed request's whole bookkeeping in one transaction: uses up `challenge`, moves the
     /// key's counter up to `counter` (App Attest; `nil` in development), counts the request in the
     /// device's window, and keeps `next` as the device's next challenge. One write where four
@@ -100,8 +160,8 @@ package final class SearchServiceStore: Sendable {
     package func accept(
         challenge: String, counter: (keyID: [UInt8], value: UInt32)?, device bucket: String, limit: Int,
         window: Duration, next: String, expiresAt: Date, now: Date
-    ) async throws -> Acceptance {
-        try await writer.write { db -> Acceptance in
+    ) async throws -> SearchServiceAcceptance {
+        try await writer.write { db -> SearchServiceAcceptance in
             guard try Self.consume(challenge, now: now, db) else { return .challengeUnknown }
             if let counter {
                 guard try Self.advance(counter.keyID, to: counter.value, db) else { return .replayed }
@@ -180,8 +240,8 @@ package final class SearchServiceStore: Sendable {
 
     private static func admit(_ bucket: String, limit: Int, window: Duration, now: Date, _ db: Database) throws -> Date?
     {
-        let length = Double(window.components.seconds)
-        let start = (now.timeIntervalSince1970 / length).rounded(.down) * length
+        let (start, length) = windowStart(now, window)
+        try db.execute(sql: "DELETE FROM searchRateWindow WHERE windowStart < ?", arguments: [start])
         let row = try Row.fetchOne(
             db, sql: "SELECT windowStart, count FROM searchRateWindow WHERE bucket = ?", arguments: [bucket])
         let (kept, count): (Double, Int) = row.map { ($0["windowStart"], $0["count"]) } ?? (start, 0)
@@ -194,6 +254,10 @@ package final class SearchServiceStore: Sendable {
                 """,
             arguments: [bucket, start, current + 1])
         return nil
+    }
+
+    package func keptWindows() async throws -> Int {
+        try await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM searchRateWindow") ?? 0 }
     }
 
     /// Whether the database answers: the readiness check.

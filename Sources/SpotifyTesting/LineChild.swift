@@ -74,10 +74,20 @@ package final class LineChild: Sendable {
     /// Writes `line` to its standard input.
     package func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
 
-    /// Its exit status, once it ended.
-    package func exitStatus() async -> Int32 {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+    /// Its exit status, once it ended; after a minute still running, it is killed and
+    /// ``NeverPrinted`` says so, with what it printed.
+    package func exitStatus() async throws -> Int32 {
+        for _ in 0..<6_000 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         try? input.fileHandleForWriting.close()
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            throw NeverPrinted(description: "\(name) did not exit within a minute (killed); it printed \(printed)")
+        }
         return process.terminationStatus
+    }
+
+    /// Kills it if it still runs: for a test's way out on failure, so no child outlives its test.
+    package func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -35,7 +35,7 @@ struct CrossProcessRefreshTests {
             for child in children { try await child.waitFor("ready") }
             for child in children { child.send("go") }
             for child in children {
-                #expect(await child.exitStatus() == 0, "\(child.printed)")
+                #expect(try await child.exitStatus() == 0, "\(child.printed)")
                 #expect(child.printed.contains("refreshed"))
             }
             #expect(await emulator.requestCount("POST /api/token") - before == 1)

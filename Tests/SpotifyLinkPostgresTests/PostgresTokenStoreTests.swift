@@ -274,7 +274,7 @@ struct PostgresCrossProcessRefreshTests {
             for child in children { try await child.waitFor("ready") }
             for child in children { child.send("go") }
             for child in children {
-                #expect(await child.exitStatus() == 0, "\(child.printed)")
+                #expect(try await child.exitStatus() == 0, "\(child.printed)")
                 #expect(child.printed.contains("refreshed 50"), "\(child.printed)")
             }
             #expect(await emulator.requestCount("POST /api/token") - before == 1)

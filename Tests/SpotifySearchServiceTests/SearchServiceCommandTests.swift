@@ -2,6 +2,7 @@ import AppAttest
 import Crypto
 import Foundation
 import HTTPTypes
+import PostgresTestServer
 import SpotifySearchService
 import SpotifyTesting
 @_spi(Transport) import SpotifyWebAPI
@@ -47,6 +48,8 @@ struct SearchServiceCommandTests {
         (["SPOTLINK_SEARCH_ENVIRONMENTS": "staging"], "SPOTLINK_SEARCH_ENVIRONMENTS"),
         (["SPOTLINK_SEARCH_SPOTIFY_URL": "ftp://x"], "SPOTLINK_SEARCH_SPOTIFY_URL"),
         (["SPOTLINK_SEARCH_MARKET": "Japan"], "SPOTLINK_SEARCH_MARKET"),
+        (["SPOTLINK_SEARCH_POSTGRES_URL": "mysql://u:SENTINEL_SECRET_pw@h/db"], "SPOTLINK_SEARCH_POSTGRES_URL"),
+        (["SPOTLINK_SEARCH_POSTGRES_URL_FILE": "/nonexistent/url"], "SPOTLINK_SEARCH_POSTGRES_URL_FILE"),
     ])
     func aSettingThatCannotRunNamesItselfAndWhatToDo(change: [String: String], setting: String) throws {
         let error = try #require(throws: SearchServiceConfigurationError.self) {
@@ -71,15 +74,35 @@ struct SearchServiceCommandTests {
     @Test func theEmulatorOneLinerServesAndStopsOnSIGTERM() async throws {
         let folder = temporaryFile("search-command")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try await Self.serveAndStop(folder: folder, postgresURL: nil)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("search.sqlite").path))
+    }
+
+    #if PostgreSQL
+        /// The same process with its state in PostgreSQL: the pool runs beside the server and stops
+        /// after it; no SQLite file is made.
+        @Test(.enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
+        func withPostgreSQLItServesAndStopsOnSIGTERM() async throws {
+            let folder = temporaryFile("search-command-postgres")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await withFreshSearchDatabase { url in
+                try await Self.serveAndStop(folder: folder, postgresURL: url)
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("search.sqlite").path))
+        }
+    #endif
+
+    static func serveAndStop(folder: URL, postgresURL: String?) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["SPOTLINK_SEARCH_PORT"] = "0"
         environment["SPOTLINK_SEARCH_DATABASE"] = folder.appendingPathComponent("search.sqlite").path
+        environment["SPOTLINK_SEARCH_POSTGRES_URL"] = postgresURL
         let child = try LineChild("spotlink-search", ["--emulator"], environment: environment)
+        defer { child.stop() }
         let line = try await child.waitFor(prefix: "spotlink-search listening on ")
         let base = String(line.dropFirst("spotlink-search listening on ".count))
         let key = try String(
             contentsOf: folder.appendingPathComponent("spotlink-search-development.key"), encoding: .utf8)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("search.sqlite").path))
         let http = TestHTTP()
         #expect(try await http.send(.get, URL(string: base + "/health/ready")!).status == 200)
         #expect(try await http.send(.get, URL(string: base + "/v1/search?q=a")!).status == 401)
@@ -98,7 +121,7 @@ struct SearchServiceCommandTests {
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
         child.terminate()
         try await child.waitFor("spotlink-search stopped")
-        #expect(await child.exitStatus() == 0)
+        #expect(try await child.exitStatus() == 0)
         #expect(!child.printed.joined().contains(key.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

@@ -6,25 +6,26 @@ import SpotifyTesting
 @_spi(Transport) import SpotifyWebAPI
 import Testing
 
-/// The rules the service keeps in its database, held against a model over random histories.
-@Suite("The search service's store: challenges, counters and limits")
-struct SearchServiceStoreTests {
-    func store() throws -> SearchServiceStore {
-        try SearchServiceStore(url: temporaryFile("search-store").appendingPathComponent("search.sqlite"))
-    }
+/// The rules the service keeps in its database, held against a model over random histories: the
+/// same rules for SQLite and PostgreSQL (each case names its own keys, challenges and buckets, so
+/// the cases share one PostgreSQL database).
+enum StoreRules {
+    typealias Make = @Sendable () async throws -> any SearchServiceStore
 
-    func device(_ keyID: [UInt8]) -> DeviceKey {
+    static func device(_ keyID: [UInt8]) -> DeviceKey {
         DeviceKey(
             key: AttestedKey(
                 keyID: keyID, publicKey: [4] + Array(repeating: 1, count: 64), environment: .production, receipt: []),
             appID: TestAttester.appID.description, counter: 0)
     }
 
-    @Test func aCounterMovesOnlyUpOnceForEachValue() async throws {
+    static func newKeyID() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255) } }
+
+    static func aCounterMovesOnlyUpOnceForEachValue(_ make: Make) async {
         await propertyCheck(count: 100, input: Gen.int(in: 0...40).array(of: 1...40)) { counters in
-            let store = try! self.store()
-            let keyID = Array(repeating: UInt8(7), count: 32)
-            #expect(try! await store.saveKey(self.device(keyID), at: Date()))
+            let store = try! await make()
+            let keyID = newKeyID()
+            #expect(try! await store.saveKey(device(keyID), at: Date()))
             var highest = 0
             for counter in counters {
                 let moved = try! await store.advanceCounter(keyID, to: UInt32(counter))
@@ -35,9 +36,9 @@ struct SearchServiceStoreTests {
         }
     }
 
-    @Test func requestsRacingWithOneCounterLetOneThrough() async throws {
-        let store = try store()
-        let keyID = Array(repeating: UInt8(9), count: 32)
+    static func requestsRacingWithOneCounterLetOneThrough(_ make: Make) async throws {
+        let store = try await make()
+        let keyID = newKeyID()
         #expect(try await store.saveKey(device(keyID), at: Date()))
         // A second attestation of the same key is refused, its counter untouched.
         #expect(try await !store.saveKey(device(keyID), at: Date()))
@@ -46,33 +47,52 @@ struct SearchServiceStoreTests {
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(winners == 1)
+        // Racing whole requests: fifty accepts of one challenge, one counter; one wins.
+        let issued = Date(timeIntervalSince1970: 1_795_000_000)
+        let challenge = UUID().uuidString
+        try await store.issueChallenge(challenge, expiresAt: issued.addingTimeInterval(300), now: issued)
+        let accepted = try await withThrowingTaskGroup(of: SearchServiceAcceptance.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await store.accept(
+                        challenge: challenge, counter: (keyID, 6), device: "device:" + challenge, limit: 100,
+                        window: .seconds(60), next: UUID().uuidString, expiresAt: issued.addingTimeInterval(300),
+                        now: issued)
+                }
+            }
+            return try await group.reduce(into: [SearchServiceAcceptance]()) { $0.append($1) }
+        }
+        #expect(accepted.filter { $0 == .accepted(deviceReopens: nil) }.count == 1)
+        #expect(accepted.filter { $0 == .challengeUnknown }.count == 49)
     }
 
-    @Test func aChallengeIsUsedOnceBeforeItExpires() async throws {
+    static func aChallengeIsUsedOnceBeforeItExpires(_ make: Make) async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...600).array(of: 1...12)) { uses in
-            let store = try! self.store()
+            let store = try! await make()
             let issued = Date(timeIntervalSince1970: 1_795_000_000)
-            try! await store.issueChallenge("c", expiresAt: issued.addingTimeInterval(300), now: issued)
+            let challenge = UUID().uuidString
+            try! await store.issueChallenge(challenge, expiresAt: issued.addingTimeInterval(300), now: issued)
             var used = false
             for offset in uses.sorted() {
-                let ok = try! await store.consumeChallenge("c", now: issued.addingTimeInterval(Double(offset)))
+                let ok = try! await store.consumeChallenge(challenge, now: issued.addingTimeInterval(Double(offset)))
                 #expect(ok == (!used && offset < 300), "\(uses)")
                 used = used || ok
             }
         }
     }
 
-    @Test func aWindowAdmitsItsLimitAndNoMore() async throws {
+    static func aWindowAdmitsItsLimitAndNoMore(_ make: Make) async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...400).array(of: 1...60), Gen.int(in: 1...6)) {
             times, limit in
-            let store = try! self.store()
+            let store = try! await make()
+            let bucket = "device:" + UUID().uuidString
             let start = 1_795_000_020.0
             var model: [Int: Int] = [:]
             for offset in times.sorted() {
                 let now = start + Double(offset)
                 let window = Int((now / 60).rounded(.down))
                 let reopens = try! await store.admit(
-                    "device:a", limit: limit, window: .seconds(60), now: Date(timeIntervalSince1970: now))
+                    bucket, limit: limit, window: .seconds(60), now: Date(timeIntervalSince1970: now))
                 if model[window, default: 0] < limit {
                     #expect(reopens == nil, "\(times) \(limit)")
                     model[window, default: 0] += 1
@@ -82,6 +102,45 @@ struct SearchServiceStoreTests {
             }
         }
     }
+
+    /// A thousand devices seen in one minute leave no row once the minute has passed: the next
+    /// request counted drops them (they would otherwise stay for ever, one per device).
+    static func endedWindowsAreDropped(_ make: Make) async throws {
+        let store = try await make()
+        let minute = Date(timeIntervalSince1970: 1_795_000_020)
+        let before = try await store.keptWindows()
+        for index in 0..<200 {
+            #expect(try await store.admit("device:\(index)", limit: 5, window: .seconds(60), now: minute) == nil)
+        }
+        #expect(try await store.keptWindows() == before + 200)
+        let next = minute.addingTimeInterval(60)
+        #expect(try await store.admit("address:one", limit: 5, window: .seconds(60), now: next) == nil)
+        #expect(try await store.keptWindows() == 1)
+        // Within its window, a device keeps its count.
+        for _ in 0..<4 {
+            #expect(try await store.admit("address:one", limit: 5, window: .seconds(60), now: next) == nil)
+        }
+        #expect(try await store.admit("address:one", limit: 5, window: .seconds(60), now: next) != nil)
+    }
+}
+
+@Suite("The search service's store in SQLite: challenges, counters and limits")
+struct SearchServiceStoreTests {
+    static let make: StoreRules.Make = {
+        try SQLiteSearchServiceStore(url: temporaryFile("search-store").appendingPathComponent("search.sqlite"))
+    }
+
+    @Test func aCounterMovesOnlyUpOnceForEachValue() async {
+        await StoreRules.aCounterMovesOnlyUpOnceForEachValue(Self.make)
+    }
+    @Test func requestsRacingWithOneCounterLetOneThrough() async throws {
+        try await StoreRules.requestsRacingWithOneCounterLetOneThrough(Self.make)
+    }
+    @Test func aChallengeIsUsedOnceBeforeItExpires() async {
+        await StoreRules.aChallengeIsUsedOnceBeforeItExpires(Self.make)
+    }
+    @Test func aWindowAdmitsItsLimitAndNoMore() async { await StoreRules.aWindowAdmitsItsLimitAndNoMore(Self.make) }
+    @Test func endedWindowsAreDropped() async throws { try await StoreRules.endedWindowsAreDropped(Self.make) }
 }
 
 /// What the app signs is what the service checks, whatever the search text: the app's

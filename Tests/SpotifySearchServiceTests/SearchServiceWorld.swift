@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import LocalHTTPServer
 import Logging
+import ServiceLifecycle
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSQLite
@@ -75,7 +76,8 @@ final class TestDevice: @unchecked Sendable {
     let attester = TestAttester()
     var counter: UInt32 = 0
     var challenge: String?
-    let world: SearchServiceWorld
+    /// The instance the device sends to: a load balancer may pick another for each request.
+    var world: SearchServiceWorld
 
     init(_ world: SearchServiceWorld) { self.world = world }
 
@@ -125,6 +127,13 @@ final class TestDevice: @unchecked Sendable {
     }
 }
 
+/// Where a test's service keeps its state: the SQLite file beside it, or a PostgreSQL database
+/// (its URL), each instance with a pool of its own as separate processes would have.
+enum TestServiceStorage {
+    case sqlite
+    case postgres(url: String)
+}
+
 /// Runs `body` against an emulator and a search service with the test App Attestation root.
 func withSearchService<T>(
     _ change: (inout SearchServiceConfiguration) -> Void = { _ in },
@@ -132,6 +141,22 @@ func withSearchService<T>(
     logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
     transport: any Transport = PatientTransport(), idleTimeout: Duration = .seconds(10),
     _ body: (SearchServiceWorld) async throws -> T
+) async throws -> T {
+    try await withSearchServices(
+        1, storage: .sqlite, change, emulator: emulatorChange, logger: logger, transport: transport,
+        idleTimeout: idleTimeout
+    ) { worlds in try await body(worlds[0]) }
+}
+
+/// Runs `body` against one emulator and `count` instances of the search service in front of it,
+/// sharing `storage` and one virtual clock: what several servers behind a load balancer are.
+func withSearchServices<T>(
+    _ count: Int, storage: TestServiceStorage,
+    _ change: (inout SearchServiceConfiguration) -> Void = { _ in },
+    emulator emulatorChange: (inout EmulatorConfiguration) -> Void = { _ in },
+    logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+    transport: any Transport = PatientTransport(), idleTimeout: Duration = .seconds(10),
+    _ body: ([SearchServiceWorld]) async throws -> T
 ) async throws -> T {
     let clock = VirtualClock(now: TestAttester.issued.addingTimeInterval(86_400), mode: .automatic)
     var emulatorConfiguration = EmulatorConfiguration()
@@ -147,25 +172,34 @@ func withSearchService<T>(
         configuration.spotify = .emulator(url: emulator.baseURL)
         configuration.market = "JP"
         configuration.developmentKey = DevelopmentKey(base64: SearchServiceWorld.developmentKey)
+        if case .postgres(let url) = storage { configuration.postgresURL = url }
         change(&configuration)
-        let store = try SearchServiceStore(url: configuration.database)
-        let ledger = try RequestLedger(
-            key: SpotifyAppKey(issuer: configuration.spotify.issuer, clientID: configuration.clientID),
-            writer: store.writer, dailyBudget: configuration.dailyShare)
-        let service = SearchService(
-            configuration: configuration, store: store, ledger: ledger, roots: [AppAttestRoot(TestAttester.root)],
-            transport: transport, clock: clock, logger: logger)
-        let server = try #require(
-            await service.start(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout), "the service did not bind")
-        let world = SearchServiceWorld(
-            emulator: emulator, service: service, baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, clock: clock
-        )
+        var worlds: [SearchServiceWorld] = []
+        var servers: [LocalHTTPServer] = []
+        defer { for server in servers { Task { await server.stop() } } }
+        for _ in 0..<count {
+            // What `spotlink-search` opens; a pool of its own for each instance, run for the process.
+            let storage = try await SearchService.Storage.open(configuration, logger: logger)
+            for companion in storage.companions { Task.detached { try await companion.run() } }
+            let service = SearchService(
+                configuration: configuration, store: storage.store, ledger: storage.ledger,
+                roots: [AppAttestRoot(TestAttester.root)], transport: transport, clock: clock, logger: logger)
+            let server = try #require(
+                await service.start(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout), "the service did not bind")
+            servers.append(server)
+            worlds.append(
+                SearchServiceWorld(
+                    emulator: emulator, service: service, baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                    clock: clock))
+        }
         do {
-            let result = try await body(world)
-            await server.stop()
+            let result = try await body(worlds)
+            for server in servers { await server.stop() }
+            servers = []
             return result
         } catch {
-            await server.stop()
+            for server in servers { await server.stop() }
+            servers = []
             throw error
         }
     }
