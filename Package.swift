@@ -361,6 +361,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // spotlink-bench's search-service worker: what one request costs the service itself.
+        .executableTarget(
+            name: "SpotLinkSearchCost",
+            dependencies: [
+                "AppAttest", "SpotifySearchService", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyTesting",
+                "SpotifyWebAPI", "SpotifyAuth",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "PostgresRefreshChild",
             dependencies: [

@@ -46,7 +46,7 @@ extension Metrics {
             // Test devices are attested by the test root; the clock is the service's own.
             let made = SearchService(
                 configuration: configuration, store: store, ledger: ledger, roots: [AppAttestRoot(TestAttester.root)],
-                transport: timed, clock: BenchAttestClock(),
+                transport: timed, clock: AttestationTimeClock(),
                 logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             guard let server = await made.start(host: "127.0.0.1", port: 0) else {
                 throw BenchFailure("the search service did not bind")
@@ -194,15 +194,76 @@ extension Metrics {
             "search_service_requests_after_share", Double(afterSpent), "count", floor: nil,
             target: .exact(.exactly(0), "1,000 searches once the share is spent: none reaches Spotify"),
             extra: ["refused_429": refused])
-    }
-}
 
-/// The bench's test attestations were issued for 2026-11-18: the service checks them at a time
-/// inside their validity, as a real device's are checked at the real time.
-struct BenchAttestClock: SpotifyClock {
-    let offset = TestAttester.issued.addingTimeInterval(86_400).timeIntervalSince(Date())
-    var now: Date { Date().addingTimeInterval(offset) }
-    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+        try searchServiceCost(report, quick: quick)
+    }
+
+    /// 4. What one request costs the service itself, counted in a worker of its own
+    ///    (`SpotLinkSearchCost`, malloc-interposer preloaded, as `SpotLinkRequestCost` is): the
+    ///    allocations per answer are exact targets, swift-nio's practice — a few above the highest
+    ///    figure of six runs when the target was set (the noise between runs, SQLite's checkpoints
+    ///    and the runtime's, is 4–5), so an increase of a handful of allocations per answer fails. The debug
+    ///    build's figures: CI runs the bench from it (a release build allocates fewer).
+    static func searchServiceCost(_ report: Report, quick: Bool) throws {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("SpotLinkSearchCost")
+        let library = folder.appendingPathComponent("libMallocInterposerSwift.so")
+        let kinds: [(row: String, metric: String, limit: Double, note: String)] = [
+            (
+                "search_to_spotify", "search_service_allocations_to_spotify", 3002,
+                "a signed search with a new text: signature, challenge, counter, limits, ledger, client, Spotify's JSON"
+            ),
+            (
+                "search_kept_answer", "search_service_allocations_kept_answer", 1761,
+                "a signed search answered from the kept answer: nothing sent to Spotify"
+            ),
+            (
+                "refused_unsigned", "search_service_allocations_refused_unsigned", 481,
+                "an unsigned request: what each request of a flood costs, before any cryptography"
+            ),
+        ]
+        guard FileManager.default.isExecutableFile(atPath: binary.path),
+            FileManager.default.fileExists(atPath: library.path)
+        else {
+            for kind in kinds {
+                report.metric(
+                    kind.metric, 0, "allocations", floor: nil, target: .exact(.atMost(kind.limit), kind.note),
+                    extra: [
+                        "skipped":
+                            "SpotLinkSearchCost or libMallocInterposerSwift.so is not built beside spotlink-bench (swift build --build-tests)"
+                    ])
+            }
+            return
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [quick ? "300" : "1000"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = library.path
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var rows: [String: [String: Double]] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = object["name"] as? String
+            else { continue }
+            rows[name] = object.compactMapValues { $0 as? Double }
+        }
+        guard process.terminationStatus == 0, kinds.allSatisfy({ rows[$0.row] != nil }) else {
+            throw BenchFailure("the search-cost worker failed (status \(process.terminationStatus))")
+        }
+        for kind in kinds {
+            let row = rows[kind.row, default: [:]]
+            report.metric(
+                kind.metric, row["allocations", default: 0], "allocations", floor: nil,
+                target: .exact(.atMost(kind.limit), kind.note),
+                extra: ["answer_p50_us": row["p50", default: 0], "answer_p99_us": row["p99", default: 0]])
+        }
+    }
 }
 
 /// A running service's address, and how to stop it.

@@ -1,6 +1,7 @@
 package import AppAttest
 package import Crypto
 package import Foundation
+import SpotifyWebAPI
 import SwiftASN1
 package import X509
 
@@ -140,4 +141,16 @@ extension AuthenticatorData {
         data.credential = credential
         return data.encoded
     }
+}
+
+/// The real clock moved to a day after ``TestAttester/issued``: a service checking the test
+/// attestations at a time inside their validity, as a real device's are checked at the real time
+/// (for the bench and its workers, which run in real time).
+package struct AttestationTimeClock: SpotifyClock {
+    let offset = TestAttester.issued.addingTimeInterval(86_400).timeIntervalSince(Date())
+
+    package init() {}
+
+    package var now: Date { Date().addingTimeInterval(offset) }
+    package func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
