@@ -50,7 +50,7 @@ ALLOWED = {
                              "SpotifyLinkPostgres", "PostgresNIO"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
-                            "Crypto"},
+                            "Crypto", "SpotifySearchService", "HTTPTypes", "Logging"},
     # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).
     "PostgresTestServer": {"SpotifyLinkPostgres", "SpotifyWebAPI", "PostgresNIO", "Logging"},
 }

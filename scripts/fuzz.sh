@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh all SECONDS          # every target, SECONDS each
 #
 # TARGET: callback-query, reference, retry-after, token-response, decoders, fast-decoding, emulator-form,
-# sanitize, app-attest, extension-link.
+# sanitize, app-attest, extension-link, search-request.
 # The corpus grows in .build-fuzz/corpus/TARGET (seeded from Fuzz/seeds/TARGET, plus the recorded
 # fixtures for decoders). A crash is saved to Fuzz/crashes/TARGET/, where FuzzRegressionTests
 # replays it on every `swift test`: fix the code, keep the file.
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer flags...]}"
 shift 2
-targets=(callback-query reference retry-after token-response decoders fast-decoding emulator-form sanitize app-attest extension-link)
+targets=(callback-query reference retry-after token-response decoders fast-decoding emulator-form sanitize app-attest extension-link search-request)
 if [[ "$target" == all ]]; then
     for each in "${targets[@]}"; do "$0" "$each" "$seconds" "$@"; done
     exit 0

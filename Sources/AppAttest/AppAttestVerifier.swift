@@ -55,8 +55,11 @@ package struct AppAttestVerifier: Sendable {
         let cbor: CBOR
         do { cbor = try CBOR(decoding: object) } catch { throw .malformed("attestation: \(error)") }
         guard cbor["fmt"]?.text == "apple-appattest" else {
+            // The format the object names is the caller's text: never repeated in the message.
             throw AppAttestError(
-                .wrongFormat, "attestation format \(cbor["fmt"]?.text.map { "\"\($0)\"" } ?? "missing")")
+                .wrongFormat,
+                cbor["fmt"] == nil
+                    ? "an attestation without its format" : "an attestation format other than apple-appattest")
         }
         guard let statement = cbor["attStmt"], let x5c = statement["x5c"]?.array, !x5c.isEmpty,
             let authBytes = cbor["authData"]?.bytes

@@ -36,6 +36,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case appAttest = "app-attest"
     /// An extension's tap as the app reads it: a URL, and a record's text made into a link.
     case extensionLink = "extension-link"
+    /// What `spotlink-search` reads of a request: the query's percent-decoding, the signature
+    /// headers, the attestation's JSON, the routes; no input is answered with Spotify's data, and
+    /// none reaches Spotify (its transport traps).
+    case searchRequest = "search-request"
 
     /// Runs one input through the target.
     package func run(_ data: Data) {
@@ -50,7 +54,25 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .sanitize: Self.sanitize(data)
         case .appAttest: Self.appAttest(data)
         case .extensionLink: Self.extensionLink(data)
+        case .searchRequest: Self.blocking { await SearchRequestFuzz.run(data) }
         }
+    }
+
+    /// Runs one input through the target, awaiting an asynchronous target (the search service's)
+    /// instead of blocking a thread: what a caller on Swift's concurrency pool (a test) uses.
+    package func runAwaiting(_ data: Data) async {
+        if self == .searchRequest { await SearchRequestFuzz.run(data) } else { run(data) }
+    }
+
+    /// Waits for `body` on this thread: only for a thread outside Swift's concurrency pool
+    /// (libFuzzer's, the replayer's main thread), which the pool's work never needs.
+    private static func blocking(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await body()
+            done.signal()
+        }
+        done.wait()
     }
 
     private static let now = Date(timeIntervalSince1970: 1_795_000_000)
@@ -225,7 +247,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Text for people stays on one line: no control character, no line or paragraph separator,
     /// no bidirectional override.
-    private static func checkOneLine(_ text: String) {
+    static func checkOneLine(_ text: String) {
         for scalar in text.unicodeScalars {
             let value = scalar.value
             let unsafe =

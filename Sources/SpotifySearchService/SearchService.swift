@@ -148,13 +148,23 @@ package final class SearchService: Sendable {
         case ("GET", "/v1/search"): return ("search", await signed(request) { try await self.search(request) })
         case ("GET", let path) where path.hasPrefix("/v1/tracks/"):
             return ("track", await signed(request) { try await self.track(request) })
-        case (_, "/v1/search"), (_, "/v1/attest"), (_, "/v1/attest/challenge"), (_, "/health/live"),
-            (_, "/health/ready"),
-            (_, "/metrics"):
-            return ("other", .error(405, "method_not_allowed", "\(request.method) is not served at \(request.path)."))
+        case (_, "/v1/attest"), (_, "/v1/attest/challenge"):
+            return ("other", Self.methodNotAllowed(allow: "POST"))
+        case (_, "/v1/search"), (_, "/health/live"), (_, "/health/ready"), (_, "/metrics"):
+            return ("other", Self.methodNotAllowed(allow: "GET"))
+        case (_, let path) where path.hasPrefix("/v1/tracks/"):
+            return ("other", Self.methodNotAllowed(allow: "GET"))
         default:
             return ("other", .error(404, "not_found", "The service answers /v1/search and /v1/tracks/{id} only."))
         }
+    }
+
+    /// A 405 naming the one method the route takes, in words and in `Allow`; the request's own
+    /// method is never echoed (it is the caller's text, and a message stays one line).
+    static func methodNotAllowed(allow: String) -> ServiceResponse {
+        var response = ServiceResponse.error(405, "method_not_allowed", "This route takes \(allow) only.")
+        response.headers.append(("Allow", allow))
+        return response
     }
 
     // MARK: Challenges and attestation

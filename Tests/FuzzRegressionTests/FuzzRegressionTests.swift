@@ -15,7 +15,7 @@ struct FuzzRegressionTests {
     }
 
     @Test(arguments: FuzzTarget.allCases)
-    func seedsAndPastCrashesRunClean(_ target: FuzzTarget) throws {
+    func seedsAndPastCrashesRunClean(_ target: FuzzTarget) async throws {
         let fuzz = Self.root.appendingPathComponent("Fuzz")
         var inputs = Self.files(in: fuzz.appendingPathComponent("seeds/\(target.rawValue)"))
         try #require(!inputs.isEmpty, "no seeds for \(target.rawValue) in Fuzz/seeds")
@@ -24,6 +24,6 @@ struct FuzzRegressionTests {
             inputs += Self.files(in: Self.root.appendingPathComponent("Sources/SpotifyTesting/Fixtures"))
                 .filter { $0.pathExtension == "json" }
         }
-        for input in inputs { target.run(try Data(contentsOf: input)) }
+        for input in inputs { await target.runAwaiting(try Data(contentsOf: input)) }
     }
 }

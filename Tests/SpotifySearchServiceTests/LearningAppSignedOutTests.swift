@@ -66,6 +66,55 @@ struct LearningAppSignedOutTests {
         }
     }
 
+    /// The learner types, and clears the text at each point of a first signed-out search (the
+    /// key, the challenge, the attestation, the assertion, the search): no answer for the old text
+    /// lands afterwards, nothing shows as failed or as "connect", and the next search works.
+    @Test func aSignedOutSearchTheLearnerClears() async throws {
+        try await withSearchService({
+            $0.deviceLimit = 1000
+            $0.addressLimit = 100_000
+        }) { world in try await Self.clearedAtEachPoint(world) }
+    }
+
+    /// Set by the sweep's cancel.
+    final class Cleared: @unchecked Sendable {
+        var value = false
+    }
+
+    @MainActor static func clearedAtEachPoint(_ world: SearchServiceWorld) async throws {
+        let passed = try await CancellationSweep.sweep {
+            let points = SuspensionPoints()
+            var configuration = SpotifyServices.Configuration.emulator(
+                url: world.emulator.baseURL, clock: world.clock, transport: PatientTransport())
+            configuration.signedOutSearch = SignedOutSearch(
+                service: world.baseURL,
+                proof: .appAttest(
+                    TracedAppAttest(ScriptedAppAttest(), points: points), keychain: MemoryKeychain(), service: "sweep"),
+                transport: TracedTransport(PatientTransport(), points: points))
+            return ((SpotifyLink(configuration).songSearch(), Cleared()), points)
+        } operation: { model in
+            model.0.query = "さくら"
+            await model.0.waitForSearch()
+        } cancel: { model, _ in
+            model.0.query = ""
+            model.1.value = true
+        } check: { model, run, result in
+            let (search, cleared) = model
+            if case .failure(let error) = result { #expect(error is CancellationError, "\(run): \(error)") }
+            await search.waitForSearch()
+            if cleared.value {
+                #expect(search.results.isEmpty && search.phase == .ready, "\(run): \(search.phase)")
+            } else {
+                #expect(!search.results.isEmpty && search.phase == .ready, "\(run): \(search.phase)")
+            }
+            search.query = "こころ"
+            await search.waitForSearch()
+            #expect(!search.results.isEmpty && search.phase == .ready, "\(run): the next search: \(search.phase)")
+        }
+        #expect(passed.contains("POST /v1/attest") && passed.contains("GET /v1/search"), "\(passed)")
+        #expect(passed.contains("appAttest.generateAssertion"), "\(passed)")
+    }
+
     /// What the song search shows after searching "さくら".
     @MainActor func phase(_ world: SearchServiceWorld, signedOut: Bool, device: ScriptedAppAttest = ScriptedAppAttest())
         async -> TrackSearchModel.Phase
