@@ -81,6 +81,10 @@ public struct ExtensionSnapshot: Codable, Sendable, Equatable {
         /// The playlist's page in Spotify (`https://open.spotify.com/playlist/…`); an extension
         /// opens the app, which opens it.
         public var spotifyURL: URL?
+        /// The playlist's cover, as the card shows it: the name of its file beside the snapshot,
+        /// read with ``ExtensionSnapshotFile/cover(of:)``; `nil` while no cover is kept (or the
+        /// retention rules dropped it).
+        public var cover: String?
 
         /// The identity of a row: the record.
         public var id: String { "\(namespace)/\(recordID)" }
@@ -89,7 +93,7 @@ public struct ExtensionSnapshot: Codable, Sendable, Equatable {
         public init(
             namespace: String, recordID: String, title: String? = nil, startsAt: Date? = nil, name: String? = nil,
             trackCount: Int? = nil, durationSeconds: Double? = nil, summary: String? = nil,
-            spokenSummary: String? = nil, spotifyURL: URL? = nil
+            spokenSummary: String? = nil, spotifyURL: URL? = nil, cover: String? = nil
         ) {
             self.namespace = namespace
             self.recordID = recordID
@@ -101,6 +105,7 @@ public struct ExtensionSnapshot: Codable, Sendable, Equatable {
             self.summary = summary
             self.spokenSummary = spokenSummary
             self.spotifyURL = spotifyURL
+            self.cover = cover
         }
     }
 

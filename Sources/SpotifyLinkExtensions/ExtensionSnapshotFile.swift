@@ -35,6 +35,12 @@ public struct ExtensionSnapshotFile: Sendable {
     /// The largest snapshot read: a longer file is refused as unreadable. A day of the three apps
     /// writes a few kilobytes.
     public static let largestSize = 1 << 20
+    /// The folder of the covers, beside the snapshot.
+    public static let coversFolderName = "extension-covers"
+    /// The largest cover kept for the extensions: Spotify's cover of about 300 pixels, which the
+    /// cards keep, is some tens of kilobytes; a larger one is left out (a widget's process has
+    /// about 30 MB).
+    public static let largestCoverSize = 256 * 1024
 
     /// The folder the files are in.
     public let folder: URL
@@ -57,6 +63,7 @@ public struct ExtensionSnapshotFile: Sendable {
 
     private var snapshotURL: URL { folder.appendingPathComponent(Self.fileName) }
     private var epochURL: URL { folder.appendingPathComponent(Self.epochFileName) }
+    private var coversURL: URL { folder.appendingPathComponent(Self.coversFolderName, isDirectory: true) }
 
     // MARK: Reading
 
@@ -90,6 +97,40 @@ public struct ExtensionSnapshotFile: Sendable {
         return epoch
     }
 
+    /// The bytes of `playlist`'s cover (JPEG or PNG, as Spotify served it), for an image view;
+    /// `nil` when it has none, or its file is gone (a disconnect, a newer snapshot). Never throws.
+    public func cover(of playlist: ExtensionSnapshot.Playlist) -> Data? {
+        guard let name = playlist.cover, Self.isCoverName(name) else { return nil }
+        return Self.contents(of: coversURL.appendingPathComponent(name), limit: Self.largestCoverSize)
+    }
+
+    /// The file name a cover of `bytes` is kept under: named by its content, so an unchanged
+    /// cover is not written again and a name never points at another cover's bytes.
+    public static func coverName(for bytes: Data) -> String {
+        // FNV-1a, 64 bits, twice (the bytes, then reversed): this module links Foundation alone.
+        var forward: UInt64 = 0xcbf2_9ce4_8422_2325
+        var backward: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            forward = (forward ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        for byte in bytes.reversed() {
+            backward = (backward ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return "\(hex(forward))\(hex(backward))-\(bytes.count).cover"
+    }
+
+    /// Whether `name` is one ``coverName(for:)`` makes: nothing else is read or kept.
+    private static func isCoverName(_ name: String) -> Bool {
+        guard name.hasSuffix(".cover"), name.utf8.count <= 64 else { return false }
+        return name.dropLast(6).utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || $0 == 0x2D
+        }
+    }
+
     // MARK: Writing (the app)
 
     /// What a write did.
@@ -111,7 +152,27 @@ public struct ExtensionSnapshotFile: Sendable {
     ///   written (the file before stays), or `.damaged` when the epoch's file cannot be read.
     @discardableResult
     public func write(_ snapshot: ExtensionSnapshot) throws -> Write {
+        try write(snapshot, covers: [])
+    }
+
+    /// Writes `snapshot` with the covers its rows name (``ExtensionSnapshot/Playlist/cover``, each
+    /// ``coverName(for:)`` of its bytes in `covers`), whole or not at all: the covers first, each
+    /// replaced at once under its own name, then the snapshot; the covers no row names any more
+    /// are deleted after. A cover larger than ``largestCoverSize`` is not kept.
+    /// - Returns: whether it changed what extensions show, or was refused for a disconnect since
+    ///   its ``ExtensionSnapshot/epoch``.
+    /// - Throws: ``ExtensionSnapshotError`` as ``write(_:)`` does.
+    @discardableResult
+    public func write(_ snapshot: ExtensionSnapshot, covers: [Data]) throws -> Write {
         guard try epoch() == snapshot.epoch else { return .refused }
+        let named = Set(snapshot.playlists.compactMap(\.cover))
+        for bytes in covers where bytes.count <= Self.largestCoverSize {
+            let name = Self.coverName(for: bytes)
+            let url = coversURL.appendingPathComponent(name)
+            guard named.contains(name), Self.contents(of: url, limit: Self.largestCoverSize) != bytes else { continue }
+            try replace(url, with: bytes, in: coversURL)
+        }
+        defer { dropCovers(except: named) }
         if case .snapshot(var before) = read() {
             before.writtenAt = snapshot.writtenAt
             if before == snapshot { return .unchanged }
@@ -123,12 +184,21 @@ public struct ExtensionSnapshotFile: Sendable {
             throw ExtensionSnapshotError(code: .cannotWrite, message: "The snapshot could not be encoded: \(error).")
         }
         try replace(snapshotURL, with: data)
-        // A forget between the check above and the rename: the file goes again.
+        // A forget between the check above and the rename: the file goes again, its covers too.
         if readEpoch() != snapshot.epoch {
             try? FileManager.default.removeItem(at: snapshotURL)
+            try? FileManager.default.removeItem(at: coversURL)
             return .refused
         }
         return .changed
+    }
+
+    /// Deletes the covers not in `kept`; what cannot be deleted now is deleted by a later write.
+    private func dropCovers(except kept: Set<String>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: coversURL.path) else { return }
+        for name in names where !kept.contains(name) {
+            try? FileManager.default.removeItem(at: coversURL.appendingPathComponent(name))
+        }
     }
 
     /// What a disconnect does: moves the forget epoch on, then deletes the snapshot, so nothing
@@ -147,6 +217,14 @@ public struct ExtensionSnapshotFile: Sendable {
         } catch {
             throw ExtensionSnapshotError(
                 code: .cannotWrite, message: "\(snapshotURL.path) could not be deleted: \(error).")
+        }  // The covers go with it: a disconnect leaves nothing read from Spotify for the extensions.
+        do {
+            try FileManager.default.removeItem(at: coversURL)
+        } catch  where !FileManager.default.fileExists(atPath: coversURL.path) {
+            // No cover was kept.
+        } catch {
+            throw ExtensionSnapshotError(
+                code: .cannotWrite, message: "\(coversURL.path) could not be deleted: \(error).")
         }
     }
 
@@ -177,9 +255,9 @@ public struct ExtensionSnapshotFile: Sendable {
     /// The bytes of `url` when it is a regular file (not a link) of at most ``largestSize``
     /// bytes. `lstat` rather than FileManager's attributes, which also look up the owner's name
     /// and so load the system's name services into an extension's process (about 3 MiB).
-    private static func contents(of url: URL) -> Data? {
+    private static func contents(of url: URL, limit: Int = largestSize) -> Data? {
         var info = stat()
-        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= largestSize else {
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= limit else {
             return nil
         }
         return try? Data(contentsOf: url)
@@ -187,8 +265,9 @@ public struct ExtensionSnapshotFile: Sendable {
 
     /// Writes `data` to a new file beside `url`, then renames it over `url`: a reader sees the
     /// old file or the new one. A file left by a writer killed before its rename is removed.
-    private func replace(_ url: URL, with data: Data) throws {
+    private func replace(_ url: URL, with data: Data, in directory: URL? = nil) throws {
         let prefix = ".\(url.lastPathComponent)."
+        let folder = directory ?? self.folder
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -220,3 +220,75 @@ struct ExtensionSnapshotTests {
         #expect(left.count <= 1, "files of killed writes pile up: \(left)")
     }
 }
+
+/// The covers beside the snapshot: written with it, read by a widget, gone when no row names them
+/// and after a disconnect.
+@Suite("The extension snapshot's covers")
+struct ExtensionSnapshotCoverTests {
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 2000))
+    static let png = Data([0x89, 0x50, 0x4E, 0x47] + Array(repeating: 0x17, count: 1500))
+
+    static func snapshot(epoch: UInt64, covers: [Data?]) -> ExtensionSnapshot {
+        var snapshot = Samples.snapshot(epoch: epoch)
+        snapshot.playlists = covers.enumerated().map { index, cover in
+            var row = Samples.morning
+            row.recordID = "\(index)"
+            row.cover = cover.map(ExtensionSnapshotFile.coverName(for:))
+            return row
+        }
+        return snapshot
+    }
+
+    func coversFolder(_ folder: borrowing SnapshotFolder) -> URL {
+        folder.url.appendingPathComponent(ExtensionSnapshotFile.coversFolderName)
+    }
+
+    @Test func aRowsCoverIsReadBackAndAnUnnamedOneGoes() throws {
+        let folder = SnapshotFolder()
+        let epoch = try folder.file.epoch()
+        let first = Self.snapshot(epoch: epoch, covers: [Self.jpeg, Self.png])
+        #expect(try folder.file.write(first, covers: [Self.jpeg, Self.png]) == .changed)
+        let read = try #require(folder.file.read().snapshot)
+        #expect(folder.file.cover(of: read.playlists[0]) == Self.jpeg)
+        #expect(folder.file.cover(of: read.playlists[1]) == Self.png)
+        // The same again: nothing written, not even the covers.
+        #expect(try folder.file.write(first, covers: [Self.jpeg, Self.png]) == .unchanged)
+        // The second row's cover dropped (retention): its file goes; a changed cover is a change.
+        let second = Self.snapshot(epoch: epoch, covers: [Self.png, nil])
+        #expect(try folder.file.write(second, covers: [Self.png]) == .changed)
+        let names = try FileManager.default.contentsOfDirectory(atPath: coversFolder(folder).path)
+        #expect(names == [ExtensionSnapshotFile.coverName(for: Self.png)])
+        #expect(folder.file.cover(of: try #require(folder.file.read().snapshot).playlists[0]) == Self.png)
+    }
+
+    @Test func aDisconnectDeletesTheCoversAndANameFromElsewhereReadsNothing() throws {
+        let folder = SnapshotFolder()
+        let epoch = try folder.file.epoch()
+        let snapshot = Self.snapshot(epoch: epoch, covers: [Self.jpeg])
+        try folder.file.write(snapshot, covers: [Self.jpeg])
+        try folder.file.forget()
+        #expect(!FileManager.default.fileExists(atPath: coversFolder(folder).path), "no cover stays on disk")
+        #expect(folder.file.cover(of: snapshot.playlists[0]) == nil)
+        // A write stamped before the disconnect keeps no cover either.
+        #expect(try folder.file.write(snapshot, covers: [Self.jpeg]) == .refused)
+        #expect(!FileManager.default.fileExists(atPath: coversFolder(folder).path))
+        // A row naming a path, or a cover too large to keep: nothing read, nothing written.
+        var row = snapshot.playlists[0]
+        row.cover = "../extension-snapshot.epoch"
+        #expect(folder.file.cover(of: row) == nil)
+        let large = Data(repeating: 1, count: ExtensionSnapshotFile.largestCoverSize + 1)
+        let withLarge = Self.snapshot(epoch: epoch + 1, covers: [large])
+        #expect(try folder.file.write(withLarge, covers: [large]) == .changed)
+        #expect(folder.file.cover(of: withLarge.playlists[0]) == nil)
+    }
+
+    @Test func coverNamesDifferForDifferentBytes() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...255).array(of: 0...64), Gen.int(in: 0...255)) {
+            bytes, extra in
+            let data = Data(bytes.map(UInt8.init))
+            let other = data + [UInt8(extra)]
+            #expect(ExtensionSnapshotFile.coverName(for: data) != ExtensionSnapshotFile.coverName(for: other))
+            #expect(ExtensionSnapshotFile.coverName(for: data) == ExtensionSnapshotFile.coverName(for: Data(data)))
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import SpotifyEmulator
 import SpotifyLinkExtensions
+import SpotifyLinkSupport
 @_spi(Storage) import SpotifyLinkUI
 import SpotifyTesting
 import Testing
@@ -61,6 +62,37 @@ struct ExtensionSnapshotWriterTests {
         await harness.spotify.showInExtensions([ExtensionRecord(record, title: "Morning routine")])
         #expect(harness.spotify.widgetReloadsAsked == 2, "nothing new to show: no reload")
         #expect(harness.spotify.extensionsFailure == nil)
+        await harness.stop()
+    }
+
+    /// The card's cover follows into the snapshot beside it, as the card shows it: the saved
+    /// bytes, or a grey placeholder of their size in screenshot mode; a disconnect deletes it.
+    @Test(arguments: [false, true])
+    func theCardsCoverIsBesideTheSnapshotAsTheCardShowsIt(screenshotMode: Bool) async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await UIHarness(screenshotMode: screenshotMode, folder: folder)
+        try await harness.connect()
+        let (record, deep) = try await harness.linkDeepWork(to: "cover")
+        let card = harness.spotify.card(for: record)
+        await card.load()
+        await card.refresh()
+        await harness.spotify.showInExtensions([ExtensionRecord(record, title: "Session 12")])
+        let file = ExtensionSnapshotFile(folder: folder)
+        let row = try #require(file.read().snapshot?.playlists.first)
+        let cover = try #require(file.cover(of: row), "the snapshot's row has no cover")
+        let saved = try #require(try await harness.linkStore.cover(for: deep))
+        #expect(cover == card.card?.cover, "the cover the card shows")
+        if screenshotMode {
+            #expect(try ScreenshotModeTests.palette(cover) == [PNG.placeholderGrey])
+            let shown = try #require(PNG.dimensions(of: cover))
+            let kept = try #require(PNG.dimensions(of: saved))
+            #expect(shown == kept)
+        } else {
+            #expect(cover == saved)
+        }
+        await harness.connection.disconnect()
+        #expect(file.cover(of: row) == nil, "a disconnect leaves no cover")
         await harness.stop()
     }
 

@@ -171,7 +171,24 @@ public struct Image: View {
         /// https://developer.apple.com/documentation/swiftui/image/init(nsimage:) (macOS 10.15; not iOS)
         nonisolated public init(nsImage: NSImage) {}
     #endif
+    /// https://developer.apple.com/documentation/swiftui/image/resizable(capinsets:resizingmode:) (iOS 13, macOS 10.15)
+    nonisolated public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: Image.ResizingMode = .stretch)
+        -> Image
+    { self }
+    /// https://developer.apple.com/documentation/swiftui/image/resizingmode (iOS 13, macOS 10.15)
+    public enum ResizingMode: Sendable, Hashable {
+        /// https://developer.apple.com/documentation/swiftui/image/resizingmode/tile (iOS 13, macOS 10.15)
+        case tile
+        /// https://developer.apple.com/documentation/swiftui/image/resizingmode/stretch (iOS 13, macOS 10.15)
+        case stretch
+    }
     public var body: Never { fatalError("stand-in") }
+}
+
+/// https://developer.apple.com/documentation/swiftui/edgeinsets (iOS 13, macOS 10.15)
+public struct EdgeInsets: Sendable, Equatable {
+    /// https://developer.apple.com/documentation/swiftui/edgeinsets/init() (iOS 13, macOS 10.15)
+    nonisolated public init() {}
 }
 
 // MARK: State and environment
@@ -270,6 +287,13 @@ extension View {
     /// label's overload, iOS 14, macOS 11)
     @available(iOS 14.0, macOS 11.0, *)
     nonisolated public func accessibilityLabel(_ label: Text) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilityhidden(_:) (iOS 14, macOS 11)
+    @available(iOS 14.0, macOS 11.0, *)
+    nonisolated public func accessibilityHidden(_ hidden: Bool) -> StandInView { StandInView() }
+    /// https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:) (iOS 13, macOS 10.15)
+    nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center)
+        -> StandInView
+    { StandInView() }
     /// https://developer.apple.com/documentation/swiftui/view/onopenurl(perform:) (iOS 14, macOS 11)
     @available(iOS 14.0, macOS 11.0, *)
     nonisolated public func onOpenURL(perform action: @escaping (URL) -> Void) -> StandInView { StandInView() }

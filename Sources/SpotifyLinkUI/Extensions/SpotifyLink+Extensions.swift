@@ -145,15 +145,24 @@ extension SpotifyLink {
             // The epoch first: a disconnect while the cards are read refuses this snapshot.
             let epoch = try await Task.detached { try file.epoch() }.value
             var rows: [ExtensionSnapshot.Playlist] = []
+            var covers: [Data] = []
             for item in records {
                 let card = try await links.card(for: item.record, retention: retention, at: now)
-                rows.append(extensionRow(item, card?.metadata))
+                var row = extensionRow(item, card?.metadata)
+                // The cover as the card shows it: kept while the retention rules keep it, grey in
+                // screenshot mode, left out when too large for a widget's memory.
+                if var cover = card?.cover, cover.count <= ExtensionSnapshotFile.largestCoverSize {
+                    if services.configuration.screenshotMode { cover = PNG.placeholder(like: cover) }
+                    row.cover = ExtensionSnapshotFile.coverName(for: cover)
+                    covers.append(cover)
+                }
+                rows.append(row)
             }
             let snapshot = ExtensionSnapshot(
                 epoch: epoch, writtenAt: now, isConnected: connected, playlists: rows,
                 recentTracks: connected && extensionsShowSongs ? extensionSongs : [],
                 emptyText: connected ? nil : text(.extensionsNeedApp))
-            let written = try await Task.detached { try file.write(snapshot) }.value
+            let written = try await Task.detached { [covers] in try file.write(snapshot, covers: covers) }.value
             extensionsFailure = nil
             if written == .changed { askWidgetsToReload() }
         } catch {
