@@ -210,15 +210,15 @@ extension Metrics {
         let library = folder.appendingPathComponent("libMallocInterposerSwift.so")
         let kinds: [(row: String, metric: String, limit: Double, note: String)] = [
             (
-                "search_to_spotify", "search_service_allocations_to_spotify", 3002,
+                "search_to_spotify", "search_service_allocations_to_spotify", 2928,
                 "a signed search with a new text: signature, challenge, counter, limits, ledger, client, Spotify's JSON"
             ),
             (
-                "search_kept_answer", "search_service_allocations_kept_answer", 1761,
+                "search_kept_answer", "search_service_allocations_kept_answer", 1688,
                 "a signed search answered from the kept answer: nothing sent to Spotify"
             ),
             (
-                "refused_unsigned", "search_service_allocations_refused_unsigned", 481,
+                "refused_unsigned", "search_service_allocations_refused_unsigned", 484,
                 "an unsigned request: what each request of a flood costs, before any cryptography"
             ),
         ]

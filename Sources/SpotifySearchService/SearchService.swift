@@ -34,6 +34,19 @@ package struct ServiceRequest: Sendable {
     }
 
     func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The signature's header `field` (one of ``Field``'s, lowercased once, not at each lookup).
+    func header(_ field: Field) -> String? { headers[field.name] }
+
+    /// The signature's headers, as `headers` keys them.
+    struct Field {
+        let name: String
+        static let challenge = Field(name: SearchServiceSignature.challengeHeader.lowercased())
+        static let keyID = Field(name: SearchServiceSignature.keyIDHeader.lowercased())
+        static let assertion = Field(name: SearchServiceSignature.assertionHeader.lowercased())
+        static let development = Field(name: SearchServiceSignature.developmentHeader.lowercased())
+        static let device = Field(name: SearchServiceSignature.deviceHeader.lowercased())
+    }
 }
 
 /// One answer: a status, headers and a body.
@@ -244,9 +257,19 @@ package final class SearchService: Sendable {
     /// and the device's limits; adds the device's next challenge to the answer.
     private func signed(_ request: ServiceRequest, _ body: () async throws -> ServiceResponse) async -> ServiceResponse
     {
-        if let refusal = await admit(address: request.address) { return refusal }
+        // The key the request names is read in the transaction that counts its address: one trip
+        // to the database before the signature is checked, and still none past the address's limit.
+        let admission: SearchServiceAdmission
+        do {
+            admission = try await store.admit(
+                "address:" + request.address, limit: configuration.addressLimit, window: Self.window, now: clock.now,
+                readingKey: Self.namedKeyID(request))
+        } catch {
+            return storeFailure(error)
+        }
+        if let reopens = admission.reopens { return addressLimited(until: reopens) }
         let signer: Signer
-        switch await authenticate(request) {
+        switch authenticate(request, kept: admission.key) {
         case .refused(let response): return response
         case .signed(let found): signer = found
         }
@@ -286,15 +309,27 @@ package final class SearchService: Sendable {
 
     enum Authentication { case signed(Signer), refused(ServiceResponse) }
 
-    private func authenticate(_ request: ServiceRequest) async -> Authentication {
-        guard let challenge = request.header(SearchServiceSignature.challengeHeader), challenge.count <= 64 else {
+    /// The App Attest key ID a request names (not one signed with the development key), as
+    /// ``authenticate(_:kept:)`` reads it.
+    static func namedKeyID(_ request: ServiceRequest) -> [UInt8]? {
+        guard request.header(.development) == nil,
+            let text = request.header(.keyID), text.count <= 64,
+            let keyID = Data(base64Encoded: text)
+        else { return nil }
+        return Array(keyID)
+    }
+
+    /// Checks `request`'s signature: the development key's HMAC, or App Attest's assertion against
+    /// `kept`, the key it names as the store holds it (read with the address's count).
+    private func authenticate(_ request: ServiceRequest, kept: DeviceKey?) -> Authentication {
+        guard let challenge = request.header(.challenge), challenge.count <= 64 else {
             return .refused(
                 .error(
                     401, "unsigned", "Sign each request with App Attest (SpotifyLink-Challenge, -Key-ID, -Assertion)."))
         }
         let clientData = SearchServiceSignature.clientData(
             method: request.method, path: request.path, query: request.query, challenge: challenge)
-        if let mac = request.header(SearchServiceSignature.developmentHeader) {
+        if let mac = request.header(.development) {
             guard configuration.allowDevelopmentKey, let key = configuration.developmentKey else {
                 return .refused(
                     .error(401, "development_key_refused", "This service does not take the development key."))
@@ -302,16 +337,16 @@ package final class SearchService: Sendable {
             guard let code = Data(base64Encoded: mac),
                 HMAC<SHA256>.isValidAuthenticationCode(
                     code, authenticating: clientData, using: SymmetricKey(data: key.bytes)),
-                let name = request.header(SearchServiceSignature.deviceHeader), (1...64).contains(name.utf8.count)
+                let name = request.header(.device), (1...64).contains(name.utf8.count)
             else {
                 return .refused(
                     .error(401, "signature_refused", "The development signature does not match the request."))
             }
             return .signed(Signer(device: "development:" + name, challenge: challenge, counter: nil))
         } else {
-            guard let keyIDText = request.header(SearchServiceSignature.keyIDHeader), keyIDText.count <= 64,
+            guard let keyIDText = request.header(.keyID), keyIDText.count <= 64,
                 let keyID = Data(base64Encoded: keyIDText),
-                let assertionText = request.header(SearchServiceSignature.assertionHeader), assertionText.count <= 4096,
+                let assertionText = request.header(.assertion), assertionText.count <= 4096,
                 let assertion = Data(base64Encoded: assertionText)
             else {
                 return .refused(
@@ -319,21 +354,19 @@ package final class SearchService: Sendable {
                         401, "unsigned",
                         "Sign each request with App Attest (SpotifyLink-Challenge, -Key-ID, -Assertion)."))
             }
+            guard let kept, kept.key.keyID == Array(keyID),
+                let verifier = verifiers.first(where: { $0.appID.description == kept.appID })
+            else {
+                return .refused(
+                    .error(401, "key_unknown", "This key is not attested: attest it with POST /v1/attest."))
+            }
             do {
-                guard let kept = try await store.key(Array(keyID)),
-                    let verifier = verifiers.first(where: { $0.appID.description == kept.appID })
-                else {
-                    return .refused(
-                        .error(401, "key_unknown", "This key is not attested: attest it with POST /v1/attest."))
-                }
                 let counter = try verifier.verifyAssertion(
                     Array(assertion), clientData: clientData, key: kept.key, lastCounter: kept.counter)
                 return .signed(Signer(device: keyIDText, challenge: challenge, counter: (Array(keyID), counter)))
-            } catch let error as AppAttestError {
+            } catch {
                 logger.notice("assertion refused", metadata: ["reason": "\(error.code)"])
                 return .refused(.error(401, "assertion_refused", error.message))
-            } catch {
-                return .refused(storeFailure(error))
             }
         }
     }
@@ -454,12 +487,16 @@ package final class SearchService: Sendable {
                 let reopens = try await store.admit(
                     "address:" + address, limit: configuration.addressLimit, window: Self.window, now: clock.now)
             else { return nil }
-            return .error(
-                429, "address_limit", "Too many requests from this address: try again shortly.",
-                retryAfter: Self.seconds(until: reopens, from: clock.now))
+            return addressLimited(until: reopens)
         } catch {
             return storeFailure(error)
         }
+    }
+
+    private func addressLimited(until reopens: Date) -> ServiceResponse {
+        .error(
+            429, "address_limit", "Too many requests from this address: try again shortly.",
+            retryAfter: Self.seconds(until: reopens, from: clock.now))
     }
 
     private func storeFailure(_ error: any Error) -> ServiceResponse {

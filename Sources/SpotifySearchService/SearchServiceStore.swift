@@ -77,6 +77,12 @@ package protocol SearchServiceStore: Sendable {
     /// else when the window ends (the request is then not counted). Drops the windows ended at `now`.
     func admit(_ bucket: String, limit: Int, window: Duration, now: Date) async throws -> Date?
 
+    /// ``admit(_:limit:window:now:)``, and the attested key with `keyID` (when one is named and
+    /// the request is admitted): what a signed request needs before its signature is checked.
+    /// Stores that can do both in one trip to the database do.
+    func admit(_ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?)
+        async throws -> SearchServiceAdmission
+
     /// How many windows are kept: the tests' view that ended ones are dropped.
     func keptWindows() async throws -> Int
 
@@ -84,7 +90,31 @@ package protocol SearchServiceStore: Sendable {
     func isReadable() async -> Bool
 }
 
+/// What ``SearchServiceStore/admit(_:limit:window:now:readingKey:)`` found.
+package struct SearchServiceAdmission: Sendable, Equatable {
+    /// When the window reopens, if the request was over its limit (then not counted).
+    package var reopens: Date?
+    /// The key the request named, if the store holds it (read only when admitted).
+    package var key: DeviceKey?
+
+    package init(reopens: Date?, key: DeviceKey?) {
+        self.reopens = reopens
+        self.key = key
+    }
+}
+
 extension SearchServiceStore {
+    /// The two calls one after the other: for a store that has no single trip for both.
+    package func admit(_ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?)
+        async throws -> SearchServiceAdmission
+    {
+        if let reopens = try await admit(bucket, limit: limit, window: window, now: now) {
+            return SearchServiceAdmission(reopens: reopens, key: nil)
+        }
+        guard let keyID else { return SearchServiceAdmission(reopens: nil, key: nil) }
+        return SearchServiceAdmission(reopens: nil, key: try await key(keyID))
+    }
+
     /// The start of the fixed window of `window` that holds `now`, and the window's length, in
     /// seconds since 1970: windows are aligned on the epoch, the same in every instance.
     static func windowStart(_ now: Date, _ window: Duration) -> (start: Double, length: Double) {
@@ -203,20 +233,22 @@ package final class SQLiteSearchServiceStore: SearchServiceStore {
 
     /// The attested key with `keyID`, if the service has one.
     package func key(_ keyID: [UInt8]) async throws -> DeviceKey? {
-        try await writer.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM searchDeviceKey WHERE keyID = ?", arguments: [Data(keyID)]),
-                let environment = AppAttestEnvironment(rawValue: row["environment"])
-            else { return nil }
-            let publicKey: Data = row["publicKey"]
-            let receipt: Data = row["receipt"]
-            let counter: Int64 = row["counter"]
-            return DeviceKey(
-                key: AttestedKey(
-                    keyID: keyID, publicKey: Array(publicKey), environment: environment, receipt: Array(receipt)),
-                appID: row["appID"], counter: UInt32(clamping: counter))
-        }
+        try await writer.read { db in try Self.key(keyID, db) }
+    }
+
+    private static func key(_ keyID: [UInt8], _ db: Database) throws -> DeviceKey? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM searchDeviceKey WHERE keyID = ?", arguments: [Data(keyID)]),
+            let environment = AppAttestEnvironment(rawValue: row["environment"])
+        else { return nil }
+        let publicKey: Data = row["publicKey"]
+        let receipt: Data = row["receipt"]
+        let counter: Int64 = row["counter"]
+        return DeviceKey(
+            key: AttestedKey(
+                keyID: keyID, publicKey: Array(publicKey), environment: environment, receipt: Array(receipt)),
+            appID: row["appID"], counter: UInt32(clamping: counter))
     }
 
     /// Moves the key's counter up to `counter`: `false` when the kept one is already as high (a
@@ -254,6 +286,18 @@ package final class SQLiteSearchServiceStore: SearchServiceStore {
                 """,
             arguments: [bucket, start, current + 1])
         return nil
+    }
+
+    /// One write transaction for both: the count, and the key read after it.
+    package func admit(_ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?)
+        async throws -> SearchServiceAdmission
+    {
+        try await writer.write { db in
+            if let reopens = try Self.admit(bucket, limit: limit, window: window, now: now, db) {
+                return SearchServiceAdmission(reopens: reopens, key: nil)
+            }
+            return SearchServiceAdmission(reopens: nil, key: try keyID.flatMap { try Self.key($0, db) })
+        }
     }
 
     package func keptWindows() async throws -> Int {

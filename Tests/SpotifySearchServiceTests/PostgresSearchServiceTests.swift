@@ -62,6 +62,9 @@
         @Test func endedWindowsAreDropped() async throws {
             try await withFreshSearchDatabase { try await StoreRules.endedWindowsAreDropped(Self.maker($0)) }
         }
+        @Test func anAdmissionReadsTheNamedKey() async throws {
+            try await withFreshSearchDatabase { try await StoreRules.anAdmissionReadsTheNamedKey(Self.maker($0)) }
+        }
 
         /// Two instances counting one device at once: the limit holds across them, every request
         /// counted once (the window's row is taken in turns, never read then overwritten).

@@ -103,6 +103,25 @@ enum StoreRules {
         }
     }
 
+    /// A signed request's first trip: its address counted and the key it names read together; past
+    /// the limit, no key is read and the request is not counted.
+    static func anAdmissionReadsTheNamedKey(_ make: Make) async throws {
+        let store = try await make()
+        let keyID = newKeyID()
+        #expect(try await store.saveKey(device(keyID), at: Date()))
+        let now = Date(timeIntervalSince1970: 1_795_000_020)
+        let bucket = "address:" + UUID().uuidString
+        let first = try await store.admit(bucket, limit: 2, window: .seconds(60), now: now, readingKey: keyID)
+        #expect(first == SearchServiceAdmission(reopens: nil, key: device(keyID)))
+        let unknown = try await store.admit(bucket, limit: 2, window: .seconds(60), now: now, readingKey: newKeyID())
+        #expect(unknown == SearchServiceAdmission(reopens: nil, key: nil))
+        let over = try await store.admit(bucket, limit: 2, window: .seconds(60), now: now, readingKey: keyID)
+        #expect(over == SearchServiceAdmission(reopens: Date(timeIntervalSince1970: 1_795_000_080), key: nil))
+        let none = try await store.admit(
+            "address:" + UUID().uuidString, limit: 2, window: .seconds(60), now: now, readingKey: nil)
+        #expect(none == SearchServiceAdmission(reopens: nil, key: nil))
+    }
+
     /// A thousand devices seen in one minute leave no row once the minute has passed: the next
     /// request counted drops them (they would otherwise stay for ever, one per device).
     static func endedWindowsAreDropped(_ make: Make) async throws {
@@ -141,6 +160,9 @@ struct SearchServiceStoreTests {
     }
     @Test func aWindowAdmitsItsLimitAndNoMore() async { await StoreRules.aWindowAdmitsItsLimitAndNoMore(Self.make) }
     @Test func endedWindowsAreDropped() async throws { try await StoreRules.endedWindowsAreDropped(Self.make) }
+    @Test func anAdmissionReadsTheNamedKey() async throws {
+        try await StoreRules.anAdmissionReadsTheNamedKey(Self.make)
+    }
 }
 
 /// What the app signs is what the service checks, whatever the search text: the app's
