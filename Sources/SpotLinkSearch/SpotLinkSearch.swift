@@ -16,7 +16,8 @@ struct SpotLinkSearch: AsyncParsableCommand {
             Settings come from --config (a JSON file) and the environment, which wins: SPOTIFY_CLIENT_ID,
             SPOTIFY_CLIENT_SECRET (or SPOTIFY_CLIENT_SECRET_FILE), SPOTLINK_SEARCH_APP_IDS (TEAMID.bundle.id, …),
             SPOTLINK_SEARCH_DAILY_SHARE, SPOTLINK_SEARCH_DATABASE, SPOTLINK_SEARCH_PORT and the rest in the README.
-            Stops gracefully on SIGTERM or SIGINT.
+            Several instances share one PostgreSQL database with SPOTLINK_SEARCH_POSTGRES_URL (a build with
+            --traits PostgreSQL). Stops gracefully on SIGTERM or SIGINT.
 
             Try it with no Spotify account: spotlink-search --emulator
             """)
