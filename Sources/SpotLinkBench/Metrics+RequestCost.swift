@@ -24,30 +24,14 @@ extension Metrics {
             }
             return
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [quick ? "500" : "3000"]
-        var environment = ProcessInfo.processInfo.environment
         let counted = FileManager.default.fileExists(atPath: library.path)
-        if counted { environment["LD_PRELOAD"] = library.path }
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var rows: [String: [String: Double]] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let name = object["name"] as? String
-            else { continue }
-            rows[name] = object.compactMapValues { $0 as? Double }
-        }
-        guard process.terminationStatus == 0, let memory = rows["path_memory_ledger"],
+        let (status, rows) = try runCostWorker(
+            binary, iterations: quick ? 500 : 3000, preloading: counted ? library : nil)
+        guard status == 0, let memory = rows["path_memory_ledger"],
             let sqlite = rows["path_sqlite_ledger"], let instant = rows["transport_instant"],
             let loopback = rows["transport_loopback"]
         else {
-            throw BenchFailure("the request-cost worker failed (status \(process.terminationStatus))")
+            throw BenchFailure("the request-cost worker failed (status \(status))")
         }
         func extra(_ row: [String: Double]) -> [String: Any] {
             var extra: [String: Any] = ["p99_us": row["p99", default: 0]]
@@ -76,5 +60,34 @@ extension Metrics {
                 "sqlite_added_ratio": max(0, sqlite["p50", default: 0] - instant["p50", default: 0])
                     / max(loopback["p50", default: 1], 0.001),
             ])
+    }
+}
+
+extension Metrics {
+    /// Runs a cost worker built beside the bench (`SpotLinkRequestCost`, `SpotLinkSearchCost`) for
+    /// `iterations`, with malloc-interposer's `library` preloaded when given, and reads the JSON
+    /// line it prints for each kind: its exit status, and each kind's figures by name.
+    static func runCostWorker(_ binary: URL, iterations: Int, preloading library: URL?) throws
+        -> (status: Int32, rows: [String: [String: Double]])
+    {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["\(iterations)"]
+        var environment = ProcessInfo.processInfo.environment
+        if let library { environment["LD_PRELOAD"] = library.path }
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var rows: [String: [String: Double]] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = object["name"] as? String
+            else { continue }
+            rows[name] = object.compactMapValues { $0 as? Double }
+        }
+        return (process.terminationStatus, rows)
     }
 }

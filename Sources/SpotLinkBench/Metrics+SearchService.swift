@@ -235,26 +235,9 @@ extension Metrics {
             }
             return
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [quick ? "300" : "1000"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = library.path
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var rows: [String: [String: Double]] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let name = object["name"] as? String
-            else { continue }
-            rows[name] = object.compactMapValues { $0 as? Double }
-        }
-        guard process.terminationStatus == 0, kinds.allSatisfy({ rows[$0.row] != nil }) else {
-            throw BenchFailure("the search-cost worker failed (status \(process.terminationStatus))")
+        let (status, rows) = try runCostWorker(binary, iterations: quick ? 300 : 1000, preloading: library)
+        guard status == 0, kinds.allSatisfy({ rows[$0.row] != nil }) else {
+            throw BenchFailure("the search-cost worker failed (status \(status))")
         }
         for kind in kinds {
             let row = rows[kind.row, default: [:]]

@@ -48,14 +48,16 @@
                     try await Self.issue(value, expiresAt: expiresAt, now: now, connection, logger)
                 }
             }
-            try await sweep(now: now, window: SearchService.window)
+            await sweep(now: now, window: SearchService.window)
         }
 
         /// Drops the ended windows and the expired challenges, once per window and instance, in
         /// one statement of its own that never waits: rows another instance is touching are left
         /// for the next sweep (`SKIP LOCKED`), so no transaction waits on a sweep's row while the
-        /// sweep waits on its, and no two sweeps deadlock.
-        private func sweep(now: Date, window: Duration) async throws {
+        /// sweep waits on its, and no two sweeps deadlock. Housekeeping only: a sweep that fails is
+        /// logged and left to the next window, never the failure of the request it follows (whose
+        /// work is already committed).
+        private func sweep(now: Date, window: Duration) async {
             let (start, _) = Self.windowStart(now, window)
             let due = swept.withLock { last in
                 guard start > last else { return false }
@@ -63,19 +65,24 @@
                 return true
             }
             guard due else { return }
-            try await run("drop ended windows and expired challenges") { [self] in
-                try await client.query(
-                    """
-                    WITH challenges AS (
-                        DELETE FROM spotlink_search_challenge WHERE value IN (
-                            SELECT value FROM spotlink_search_challenge WHERE expires_at <= \(now.timeIntervalSince1970)
-                            FOR UPDATE SKIP LOCKED)),
-                    windows AS (
-                        DELETE FROM spotlink_search_rate_window WHERE bucket IN (
-                            SELECT bucket FROM spotlink_search_rate_window WHERE window_start < \(start)
-                            FOR UPDATE SKIP LOCKED))
-                    SELECT 1
-                    """, logger: logger)
+            do {
+                try await run("drop ended windows and expired challenges") { [self] in
+                    try await client.query(
+                        """
+                        WITH challenges AS (
+                            DELETE FROM spotlink_search_challenge WHERE value IN (
+                                SELECT value FROM spotlink_search_challenge WHERE expires_at <= \(now.timeIntervalSince1970)
+                                FOR UPDATE SKIP LOCKED)),
+                        windows AS (
+                            DELETE FROM spotlink_search_rate_window WHERE bucket IN (
+                                SELECT bucket FROM spotlink_search_rate_window WHERE window_start < \(start)
+                                FOR UPDATE SKIP LOCKED))
+                        SELECT 1
+                        """, logger: logger)
+                }
+            } catch {
+                logger.warning(
+                    "the search service's sweep failed; the next window sweeps again", metadata: ["error": "\(error)"])
             }
         }
 
@@ -110,7 +117,7 @@
                     return .accepted(deviceReopens: reopens)
                 }
             }
-            try await sweep(now: now, window: window)
+            await sweep(now: now, window: window)
             return acceptance
         }
 
@@ -197,7 +204,7 @@
                     try await Self.admit(bucket, limit: limit, window: window, now: now, connection, self.logger)
                 }
             }
-            try await sweep(now: now, window: window)
+            await sweep(now: now, window: window)
             return reopens
         }
 
