@@ -186,19 +186,30 @@ extension Metrics {
         try extensionReadMemory(report, folder: apps[0].file.folder)
     }
 
-    /// What reading the snapshot adds to the resident memory of a process that links only
-    /// `SpotifyLinkExtensions` (and Foundation): the helper's high-water mark after 1,000 reads,
-    /// against the same process reading nothing. iOS ends a widget's process at about 30 MB.
+    /// What reading the snapshot adds to a process that links only `SpotifyLinkExtensions` (and
+    /// Foundation): 1,000 reads, as a widget's reloads do, against the same process reading nothing.
+    /// iOS ends a widget's process at about 30 MB of *footprint*, its dirty memory (Apple, WWDC 2018
+    /// "iOS Memory Deep Dive"); the clean pages of code the read touches in shared libraries are
+    /// not counted there. The target is on the dirty pages (Linux's `Private_Dirty`); the resident
+    /// high-water mark, mostly those clean code pages, is shown beside it.
     static func extensionReadMemory(_ report: Report, folder: URL) throws {
         let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("SnapshotWriterChild")
+        let footprintTarget = Target.machine(.atMost(2), "MiB of dirty pages; iOS ends a widget at about 30 MB")
         guard FileManager.default.isExecutableFile(atPath: helper.path) else {
+            let skipped = ["skipped": "SnapshotWriterChild not built beside spotlink-bench (swift build --build-tests)"]
+            report.metric("extension_read_added_footprint", 0, "MiB", floor: nil, target: footprintTarget, extra: skipped)
             report.metric(
-                "extension_read_added_resident", 0, "MiB", floor: nil, target: .machine(.atMost(2), "MiB"),
-                extra: ["skipped": "SnapshotWriterChild not built beside spotlink-bench (swift build --build-tests)"])
+                "extension_read_added_resident", 0, "MiB", floor: nil, target: .contrast("clean code pages"),
+                extra: skipped)
             return
         }
-        func peakKiB(reads: Int) throws -> (Double, Int) {
+        struct Memory {
+            var peakKiB: Double
+            var dirtyKiB: Double
+            var shown: Int
+        }
+        func measure(reads: Int) throws -> Memory {
             let process = Process()
             process.executableURL = helper
             process.arguments = ["--peak", folder.path, "\(reads)"]
@@ -207,17 +218,21 @@ extension Metrics {
             try process.run()
             process.waitUntilExit()
             let words = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: " ")
-            guard process.terminationStatus == 0, words.count == 2, let peak = Double(words[0]),
-                let shown = Int(words[1].trimmingCharacters(in: .whitespacesAndNewlines))
+                .split(whereSeparator: \.isWhitespace)
+            guard process.terminationStatus == 0, words.count == 3, let peak = Double(words[0]),
+                let dirty = Double(words[1]), let shown = Int(words[2]), dirty > 0
             else { throw BenchFailure("SnapshotWriterChild --peak answered \(words)") }
-            return (peak, shown)
+            return Memory(peakKiB: peak, dirtyKiB: dirty, shown: shown)
         }
-        let (idle, _) = try peakKiB(reads: 0)
-        let (reading, shown) = try peakKiB(reads: 1000)
-        guard shown > 0 else { throw BenchFailure("the helper read no snapshot in \(folder.path)") }
+        let idle = try measure(reads: 0)
+        let reading = try measure(reads: 1000)
+        guard reading.shown > 0 else { throw BenchFailure("the helper read no snapshot in \(folder.path)") }
         report.metric(
-            "extension_read_added_resident", max(0, reading - idle) / 1024, "MiB", floor: nil,
-            target: .machine(.atMost(2), "MiB"), extra: ["idle_mib": idle / 1024, "reads": 1000])
+            "extension_read_added_footprint", max(0, reading.dirtyKiB - idle.dirtyKiB) / 1024, "MiB", floor: nil,
+            target: footprintTarget, extra: ["idle_mib": idle.dirtyKiB / 1024, "reads": 1000])
+        report.metric(
+            "extension_read_added_resident", max(0, reading.peakKiB - idle.peakKiB) / 1024, "MiB", floor: nil,
+            target: .contrast("high-water mark, mostly clean code pages iOS does not count"),
+            extra: ["idle_mib": idle.peakKiB / 1024, "reads": 1000])
     }
 }
