@@ -198,7 +198,8 @@ extension Metrics {
         let footprintTarget = Target.machine(.atMost(2), "MiB of dirty pages; iOS ends a widget at about 30 MB")
         guard FileManager.default.isExecutableFile(atPath: helper.path) else {
             let skipped = ["skipped": "SnapshotWriterChild not built beside spotlink-bench (swift build --build-tests)"]
-            report.metric("extension_read_added_footprint", 0, "MiB", floor: nil, target: footprintTarget, extra: skipped)
+            report.metric(
+                "extension_read_added_footprint", 0, "MiB", floor: nil, target: footprintTarget, extra: skipped)
             report.metric(
                 "extension_read_added_resident", 0, "MiB", floor: nil, target: .contrast("clean code pages"),
                 extra: skipped)
