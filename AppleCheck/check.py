@@ -563,6 +563,7 @@ CORELIBS_ONLY = [
 # own attribute (narrower than its extension's). A rule that matches nothing fails the check: the
 # toolchain changed, and the rule must be looked at again.
 APPLE_26 = "@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)"
+APPLE_26_4 = "@available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)"
 APPLE_AVAILABILITY = [
     # https://developer.apple.com/documentation/foundation/discontiguousattributedsubstring (26.0)
     (r"^@dynamicMemberLookup public struct DiscontiguousAttributedSubstring\b", APPLE_26, "replace", 1),
@@ -583,22 +584,110 @@ APPLE_AVAILABILITY = [
     # https://developer.apple.com/documentation/foundation/notificationcenter/mainactormessage (26.0):
     # the notification center's messages, main-actor and async, and their identifiers.
     (r"\b(MainActorMessage|AsyncMessage|MessageIdentifier)\b", APPLE_26, "block", None),
+    # .../notificationcenter/observationtoken and .../notificationcenter/removeobserver(_:)-2gmm0 (26.0).
+    (r"^    public (?:struct ObservationToken\b|func removeObserver\(_ token: )", APPLE_26, "member", 2),
     # https://developer.apple.com/documentation/foundation/processinfo/username and
     # .../fullusername: macOS 10.12 only.
     (r"^    public var (?:userName|fullUserName): Swift\.String \{ get \}", "@available(macOS 10.12, *)\n"
      "    @available(iOS, unavailable)\n    @available(tvOS, unavailable)\n    @available(watchOS, unavailable)\n"
      "    @available(visionOS, unavailable)", "member", 2),
+    # .../attributecontainer/filter(inheritedbyaddedtext:) and .../filter(runboundaries:) (26.0).
+    (r"^    public func filter\((?:inheritedByAddedText|runBoundaries):", APPLE_26, "member", 2),
+    # .../attributedstring/writingdirection and .../attributescopes/foundationattributes/writingdirection
+    # (26.0): the enumeration, the attribute key and the scope's property.
+    (r"^ *public (?:let|var) writingDirection: ", APPLE_26, "member", 1),
+    (r"^ *@frozen public enum WritingDirection(?:Attribute)? :", APPLE_26, "member", 2),
+    # .../attributedstring/transform(updating:body:)-1b6eb and its three overloads (26.0).
+    (r"^    public mutating func transform<E>\(updating ", APPLE_26, "member", None),
+    # .../attributedstring/utf8view, .../attributedstring/utf8, .../attributedstringprotocol/utf8 and
+    # their UTF-16 twins (26.0): the views, their conformances, and every property that gives one.
+    (r"^ *(?:public )?(?:struct UTF(?:8|16)View\b|var utf(?:8|16): FoundationEssentials\.AttributedString\.UTF)",
+     APPLE_26, "member", None),
+    (r"^extension FoundationEssentials\.AttributedString\.UTF(?:8|16)View\b", APPLE_26, "replace", None),
+    # .../attributedstring/index/isvalid(within:)-6wjr6, .../swift/range/isvalid(within:)-8h4h8 and
+    # .../swift/rangeset/isvalid(within:)-38qb9 (26.0), each with its AttributedStringProtocol overload.
+    (r"^    public func isValid\(within text: ", APPLE_26, "member", 6),
+    # .../nscalendar/identifier/bangla, .../vikram (26.0; CFCalendarIdentifier's too): the eleven
+    # calendars Calendar.Identifier gained with them.
+    (r"^        case (?:bangla|gujarati|kannada|malayalam|marathi|odia|tamil|telugu|vikram|dangi|vietnamese)$",
+     APPLE_26, "member", 11),
+    # .../datecomponents/isrepeatedday (26.0), and the Calendar.Component case that reads it.
+    (r"^ *(?:case isRepeatedDay$|public var isRepeatedDay: )", APPLE_26, "member", 2),
+    # .../datecomponents/formatted(_:) and .../datecomponents/init(_:strategy:)-84m93 (26.0): the
+    # extension that formats and parses DateComponents.
+    (r"F\.FormatInput == FoundationEssentials\.DateComponents\b", APPLE_26, "block", None),
+    # https://developer.apple.com/documentation/foundation/attributedstring/removesubranges(_:) (26.0).
+    (r"^    public mutating func removeSubranges\(_ subranges: Swift\.RangeSet<FoundationEssentials\.AttributedString"
+     r"\.Index>\)", APPLE_26, "member", 1),
+    # .../nsdata/base64encodingoptions/base64urlalphabet and .../omitpaddingcharacter (26.4).
+    (r"^    public static let (?:base64URLAlphabet|omitPaddingCharacter): ", APPLE_26_4, "member", 2),
+    # https://developer.apple.com/documentation/foundation/uuid/random(using:) (26.4).
+    (r"^    public static func random\(using generator: inout some Swift\.RandomNumberGenerator\) -> "
+     r"FoundationEssentials\.UUID", APPLE_26_4, "member", 1),
 ]
 
+# The same, for the printed FoundationInternationalization.
+APPLE_AVAILABILITY_INTERNATIONALIZATION = [
+    # .../locale/region-swift.struct/category-swift.struct/subcontinent and
+    # .../locale/region-swift.struct/subcontinent (26.0): the region categories and what reads them.
+    (r"^    public (?:struct Category\b|static func isoRegions\(ofCategory|var category: |func subRegions\(ofCategory"
+     r"|var subcontinent: )", APPLE_26, "member", 5),
+]
 
-def apple_availability(text):
-    """The printed FoundationEssentials with Apple's availability where the build's differs."""
+# What the build stamps iOS 18 and Apple's pages give as iOS 18 too (macOS 15). Every iOS 18 stamp
+# left after the rules above must match one of these or UNCHECKED_18, so a toolchain that prints a
+# new one stops the check until it is looked up. Each: the printed declaration, and its page.
+CONFIRMED_18 = [
+    # .../calendar/component/dayofyear, .../datecomponents/dayofyear
+    r"^ *(?:case dayOfYear$|public var dayOfYear: )",
+    # .../calendar/dates(byadding:value:startingat:in:wrappingcomponents:) and
+    # .../calendar/dates(byadding:startingat:in:wrappingcomponents:); dates(byMatching:…) beside them.
+    r"^    public func dates\(by(?:Adding|Matching) ",
+    # .../calendar/recurrencerule (and its init, frequency): the rule, its parts and conformances,
+    # Calendar's recurrences(of:in:), and the two policies made Codable for it (swift-foundation SF-0009).
+    r"^ *(?:public struct RecurrenceRule\b|public var occurrences: |public var date: FoundationEssentials\.Date\?"
+    r"|public func recurrences\(of start: )",
+    r"^extension FoundationEssentials\.Calendar\.(?:RecurrenceRule\b|RepeatedTimePolicy : Swift\.Codable"
+    r"|MatchingPolicy : Swift\.Codable)",
+    # .../discreteformatstyle (and discreteinput(after:), input(before:))
+    r"^(?:public protocol DiscreteFormatStyle\b|extension FoundationEssentials\.DiscreteFormatStyle\b)",
+    # .../expression, .../expression(_:), .../predicateexpressions/expressionevaluate/init(expression:input:)
+    r"^(?:public struct Expression<|extension FoundationEssentials\.Expression\b|@freestanding\(expression\) "
+    r"public macro Expression<|extension FoundationEssentials\.PredicateExpressions\.ExpressionEvaluate\b)",
+    r"^    public (?:struct ExpressionEvaluate<|static func build_evaluate<)",
+    # .../predicateexpressions/stringcontainsregex, .../predicateexpressions/build_contains(_:_:)-9ferb
+    r"^extension FoundationEssentials\.PredicateExpressions(?: \{|\.StringContainsRegex\b)",
+    # FoundationInternationalization: .../currencyformatstyleconfiguration/notation and
+    # .../floatingpointformatstyle/currency/notation(_:) (the integer twin beside it);
+    # .../date/anchoredrelativeformatstyle (its init takes allowedFields, typed by the relative style's Field)
+    r"^ *public (?:typealias Notation = |func notation\(_ notation: )",
+    r"^extension FoundationEssentials\.Date \{",
+    r"^ *public (?:typealias Field = FoundationEssentials\.Date\.ComponentsFormatStyle\.Field"
+    r"|var allowedFields: |init\(allowedFields: )",
+]
+
+# Stamped iOS 18 by the build, with no Apple page in the documentation the project can search: left at
+# the build's 18 and named here, so the gap is visible.
+UNCHECKED_18 = [
+    # Locale.preferredLocales: no page found (searched 2026-11-30).
+    r"^    public static var preferredLocales: ",
+    # String.data(using:allowLossyConversion:) on String itself: Apple's Foundation has it on
+    # StringProtocol since iOS 8, and the printed Foundation carries that overload too.
+    r"^    public func data\(using encoding: Swift\.String\.Encoding, allowLossyConversion: ",
+]
+
+BUILD_18 = "@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)"
+
+
+def apple_availability(text, module="FoundationEssentials", rules=None):
+    """The printed module with Apple's availability where the build's differs, every iOS 18 stamp
+    left accounted for (CONFIRMED_18 or UNCHECKED_18)."""
     lines = text.split("\n")
-    for pattern, attribute, how, expected in APPLE_AVAILABILITY:
+    for pattern, attribute, how, expected in APPLE_AVAILABILITY if rules is None else rules:
         if how == "block":
             count = restamp_blocks(lines, pattern, attribute)
             if count == 0:
-                fail(f"FoundationEssentials: Apple's availability rule {pattern!r} matched no declaration")
+                fail(f"{module}: Apple's availability rule {pattern!r} matched no declaration")
             continue
         count = 0
         for index in range(len(lines) - 1, -1, -1):
@@ -622,8 +711,52 @@ def apple_availability(text):
                 else:
                     lines.insert(index, indent + attribute.strip())
         if count == 0 or (expected is not None and count != expected):
-            fail(f"FoundationEssentials: Apple's availability rule {pattern!r} matched {count} declarations")
+            fail(f"{module}: Apple's availability rule {pattern!r} matched {count} declarations")
+    unaccounted = []
+    for index, line in enumerate(lines):
+        if line.strip() != BUILD_18:
+            continue
+        following = index + 1
+        while not lines[following].strip() or lines[following].strip().startswith(("///", "@available(", "@_")):
+            following += 1
+        declaration = lines[following]
+        if any(re.match(pattern, declaration) for pattern in CONFIRMED_18 + UNCHECKED_18):
+            continue
+        if declaration.startswith("extension ") and declaration.endswith("{"):
+            # An extension's stamp is accounted for when each member is: stamped by Apple's rules
+            # above, or confirmed, or named unchecked.
+            members = extension_members(lines, following)
+            if members and all(accounted for _, accounted in members):
+                continue
+            unaccounted += [f"{module}:{number + 1}: {lines[number].strip()[:120]}" for number, accounted in members
+                            if not accounted] or [f"{module}:{following + 1}: {declaration.strip()[:120]}"]
+        else:
+            unaccounted.append(f"{module}:{following + 1}: {declaration.strip()[:120]}")
+    if unaccounted:
+        fail("declarations the open-source build stamps iOS 18, not checked against Apple's documentation "
+             "(look each up, then add a rule to APPLE_AVAILABILITY or a pattern to CONFIRMED_18):\n  "
+             + "\n  ".join(unaccounted))
     return "\n".join(lines)
+
+
+def extension_members(lines, start):
+    """The members of the top-level extension opening at `start`: (line number, accounted), where a
+    member is accounted for when its own `@available` is not the build's iOS 18 stamp, or it matches
+    CONFIRMED_18 or UNCHECKED_18."""
+    members = []
+    index = start + 1
+    while index < len(lines) and lines[index] != "}":
+        line = lines[index]
+        if re.match(r"^    (?:@\w+(?:\([^)]*\))? )*(?:public |case |static |var |func |init|subscript)", line):
+            above = index - 1
+            while lines[above].strip().startswith(("///", "@_", "@preconcurrency")):
+                above -= 1
+            stamp = lines[above].strip()
+            accounted = (stamp.startswith("@available(") and stamp != BUILD_18) or any(
+                re.match(pattern, line) for pattern in CONFIRMED_18 + UNCHECKED_18)
+            members.append((index, accounted))
+        index += 1
+    return members
 
 
 def restamp_blocks(lines, pattern, attribute):
@@ -733,7 +866,10 @@ def build_sdk(sdk, package, linux_modules):
     sdk.build_interface("Dispatch", interface_header("Dispatch", sdk.target) + dispatch)
     essentials = apple_availability(darwin_import(synthesize("FoundationEssentials", [TOOLCHAIN_LINUX])))
     sdk.build_interface("FoundationEssentials", interface_header("FoundationEssentials", sdk.target) + essentials)
-    international = darwin_import(synthesize("FoundationInternationalization", [TOOLCHAIN_LINUX]))
+    international = apple_availability(
+        darwin_import(synthesize("FoundationInternationalization", [TOOLCHAIN_LINUX])),
+        "FoundationInternationalization", APPLE_AVAILABILITY_INTERNATIONALIZATION,
+    )
     international += supplement("FoundationInternationalization")
     sdk.build_interface(
         "FoundationInternationalization", interface_header("FoundationInternationalization", sdk.target) + international

@@ -102,6 +102,52 @@ PROBES = [
      "\nimport Foundation\n@available(iOS 18, macOS 15, *)\n"
      "func messageProbe(_ message: some NotificationCenter.MainActorMessage) {}\n",
      r"is only available in iOS 26\.0 or newer"),
+    ("Data's base64url option behind the build's iOS 18 (Apple: 26.4)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc base64URLProbe(_ data: Data) -> String {\n"
+     "    if #available(iOS 18, macOS 15, *) { return data.base64EncodedString(options: .base64URLAlphabet) }\n"
+     "    return \"\"\n}\n",
+     r"is only available in iOS 26\.4 or newer"),
+    ("UUID.random(using:) behind the build's iOS 18 (Apple: 26.4)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc randomUUIDProbe() -> UUID? {\n"
+     "    var generator = SystemRandomNumberGenerator()\n"
+     "    if #available(iOS 18, macOS 15, *) { return UUID.random(using: &generator) }\n"
+     "    return nil\n}\n",
+     r"is only available in iOS 26\.4 or newer"),
+    ("AttributedString's UTF-8 view behind the build's iOS 18 (Apple: 26)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc utf8ViewProbe(_ text: AttributedString) -> Int {\n"
+     "    if #available(iOS 18, macOS 15, *) { return text.utf8.count }\n"
+     "    return 0\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("DateComponents.isRepeatedDay behind the build's iOS 18 (Apple: 26)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc repeatedDayProbe(_ components: DateComponents) -> Bool? {\n"
+     "    if #available(iOS 18, macOS 15, *) { return components.isRepeatedDay }\n"
+     "    return nil\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("Locale.Region.subcontinent behind the build's iOS 18 (Apple: 26)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc subcontinentProbe(_ region: Locale.Region) -> Locale.Region? {\n"
+     "    if #available(iOS 18, macOS 15, *) { return region.subcontinent }\n"
+     "    return nil\n}\n",
+     r"is only available in iOS 26\.0 or newer"),
+    ("control: Calendar.RecurrenceRule behind iOS 18, as Apple ships it", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc recurrenceProbe() -> Int {\n"
+     "    if #available(iOS 18, macOS 15, *) {\n"
+     "        let rule = Calendar.RecurrenceRule(calendar: Calendar(identifier: .gregorian), frequency: .daily)\n"
+     "        return rule.interval\n"
+     "    }\n"
+     "    return 0\n}\n",
+     None),
+    ("control: Calendar.Component.dayOfYear behind iOS 18, as Apple ships it", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc dayOfYearProbe(_ date: Date) -> Int {\n"
+     "    if #available(iOS 18, macOS 15, *) { return Calendar(identifier: .gregorian).component(.dayOfYear, from: date) }\n"
+     "    return 0\n}\n",
+     None),
     ("ProcessInfo.fullUserName in iOS", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
      "\nimport Foundation\nfunc userNameProbe() -> String { ProcessInfo.processInfo.fullUserName }\n",
