@@ -78,6 +78,14 @@ PROBES = [
      "            #if canImport(UIKit)\n",
      "            #if canImport(UIKit)\n                _ = Process()\n",
      r"'Process' is unavailable in iOS"),
+    ("SocketPort in iOS (Apple: macOS only)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc socketPortProbe() -> Port? { SocketPort(tcpPort: 0) }\n",
+     r"'SocketPort' is unavailable in iOS"),
+    ("AffineTransform in iOS (Apple: macOS only; iOS has CGAffineTransform)", "ios",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc affineProbe() -> Double { AffineTransform(scale: 2).m11 }\n",
+     r"'AffineTransform' is unavailable in iOS"),
     # -- Foundation's availability as Apple ships it, not as the open-source build stamps it ---
     ("DiscontiguousAttributedSubstring behind the build's iOS 18", "ios",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
@@ -275,6 +283,10 @@ PROBES = [
      "\nimport Foundation\nfunc discontiguousControl(_ text: AttributedString) -> Int {\n"
      "    if #available(iOS 26, macOS 26, *) { return AttributedString(text[RangeSet(text.startIndex..<text.endIndex)]).characters.count }\n"
      "    return 0\n}\n",
+     None),
+    ("control: AffineTransform in macOS, where Apple has it", "macos",
+     "Sources/SpotifyLinkSupport/Lock.swift", None,
+     "\nimport Foundation\nfunc affineProbe() -> Double { AffineTransform(scale: 2).m11 }\n",
      None),
     ("control: ProcessInfo.fullUserName in macOS", "macos",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
