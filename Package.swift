@@ -287,9 +287,17 @@ let package = Package(
             dependencies: ["EmulatorCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
+        // spotlink's platform-specific code (folders, the system opener, the export's file checks),
+        // apart so the Apple check compiles it for macOS: the rest of the tool needs SwiftNIO.
+        .target(
+            name: "SpotLinkSystem",
+            dependencies: ["SpotifyLinkSupport"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "SpotLink",
             dependencies: [
+                "SpotLinkSystem",
                 "VirtualTime",
                 "SpotifyLinkServices",
                 "SpotifyLinkSQLite", "SpotifyNowPlaying",

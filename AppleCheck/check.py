@@ -51,6 +51,11 @@ STAND_INS = os.path.join(HERE, "StandIns")
 APP_PRODUCT = "SpotifyLinkUI"
 # The library products an app's extensions add (a widget, a Live Activity): compiled too.
 EXTENSION_PRODUCTS = ["SpotifyLinkExtensions"]
+# What only a Mac runs: spotlink's platform-specific code (its folders under Application Support, the
+# system's `open`, the export's `lstat` checks with Darwin's `mode_t`), compiled in the macos flavor.
+# The rest of spotlink, SpotifyAuthLoopback and the servers sit on SwiftNIO, whose C shims need an
+# Apple SDK's headers: not compiled here (AppleCheck/README.md).
+MACOS_TOOL_TARGETS = ["SpotLinkSystem"]
 # The app examples (Examples/<name>/): iOS apps, compiled in the ios flavor.
 EXAMPLES = ["JournalApp", "RoutineApp", "LearningApp", "SwiftUIBindingsApp", "DocCSnippets", "JournalUITests",
             "RoutineWidgets", "JournalWidgets", "LearningWidgets"]
@@ -1060,6 +1065,8 @@ def main():
 
     started = time.time()
     roots = [t for product in [APP_PRODUCT] + EXTENSION_PRODUCTS for t in package.products[product]["targets"]]
+    if flavor == "macos":
+        roots += MACOS_TOOL_TARGETS
     targets = package.closure(roots, flavor)
     print(f"== {flavor} {version} ({target}): {', '.join(targets)}")
     compile_project(sdk, package, targets)

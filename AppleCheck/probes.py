@@ -284,6 +284,17 @@ PROBES = [
      "    if #available(iOS 26, macOS 26, *) { return AttributedString(text[RangeSet(text.startIndex..<text.endIndex)]).characters.count }\n"
      "    return 0\n}\n",
      None),
+    ("spotlink's macOS branch: a macOS 15 API at the macOS 14 target", "macos",
+     "Sources/SpotLinkSystem/SpotLinkFolders.swift",
+     "let candidates = [\"/usr/bin/open\"]",
+     "let candidates = [String(validating: Array(\"/usr/bin/open\".utf8), as: UTF8.self)!]",
+     r"'init\(validating:as:\)' is only available in macOS 15\.0 or newer"),
+    ("spotlink's export check: Linux's 32-bit mode_t, which Darwin's is not", "macos",
+     "Sources/SpotLinkSystem/ExportDestination.swift",
+     "let kind = info.st_mode & S_IFMT",
+     "let kind: UInt32 = info.st_mode & S_IFMT",
+     r"cannot convert value of type 'mode_t' \(aka 'UInt16'\) to specified type 'UInt32'"
+     r"|cannot convert value of type 'UInt16' to specified type 'UInt32'"),
     ("control: AffineTransform in macOS, where Apple has it", "macos",
      "Sources/SpotifyLinkSupport/Lock.swift", None,
      "\nimport Foundation\nfunc affineProbe() -> Double { AffineTransform(scale: 2).m11 }\n",

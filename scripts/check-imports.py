@@ -49,6 +49,8 @@ ALLOWED = {
                              "NIOCore", "Prometheus", "ServiceLifecycle", "UnixSignals", "SpotifyLinkSupport",
                              "SpotifyLinkPostgres", "PostgresNIO"},
     "EmulatorCommandLine": {"SpotifyEmulator", "ArgumentParser"},
+    # spotlink's platform-specific code, compiled for macOS by the Apple check: Foundation only.
+    "SpotLinkSystem": {"SpotifyLinkSupport"},
     "SpotLinkFuzzTargets": {"SpotifyWebAPI", "SpotifyAuth", "SpotifyEmulator", "AppAttest", "SpotifyLinkExtensions",
                             "Crypto", "SpotifySearchService", "HTTPTypes", "Logging"},
     # The test targets' one helper for the PostgreSQL server of a run (Tests/Helpers).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 @_spi(Storage) import PlaylistLinks
+import SpotLinkSystem
 @_spi(Storage) import SpotifyAuth
 @_spi(Storage) import SpotifyLinkSQLite
 @_spi(Storage) import SpotifyLinkServices
@@ -84,15 +85,7 @@ struct Context {
             dataDirectory = URL(fileURLWithPath: dataDir)
             configDirectory = dataDirectory.appendingPathComponent("config")
         } else {
-            #if os(macOS)
-                let support = BaseDirectories.home(environment).appendingPathComponent(
-                    "Library/Application Support/spotlink")
-                dataDirectory = support
-                configDirectory = support.appendingPathComponent("config")
-            #else
-                dataDirectory = BaseDirectories.data(environment).appendingPathComponent("spotlink")
-                configDirectory = BaseDirectories.config(environment).appendingPathComponent("spotlink")
-            #endif
+            (dataDirectory, configDirectory) = SpotLinkFolders.standard(environment)
         }
         try options.validate()
         // The clock offset is a test hook of emulator runs (a later process "hours later"): against

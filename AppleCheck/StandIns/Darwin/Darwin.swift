@@ -145,6 +145,10 @@ public var S_IFMT: mode_t { 0o170000 }
 public var S_IFDIR: mode_t { 0o040000 }
 public var S_IFREG: mode_t { 0o100000 }
 public var S_IFLNK: mode_t { 0o120000 }
+public var S_IFCHR: mode_t { 0o020000 }
+public var S_IFBLK: mode_t { 0o060000 }
+public var S_IFIFO: mode_t { 0o010000 }
+public var S_IFSOCK: mode_t { 0o140000 }
 
 public var LOCK_SH: Int32 { 1 }
 public var LOCK_EX: Int32 { 2 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Storage) import PlaylistLinks
+import SpotLinkSystem
 @_spi(Storage) import SpotifyAuth
 import SpotifyAuthLoopback
 @_spi(Storage) import SpotifyLinkSQLite
@@ -58,7 +59,7 @@ struct Login: AsyncParsableCommand {
             let waiting = Self.waiting(timeout)
             let tokens = try await signIn.run(session: session, adding: addedScopes) { url in
                 Output.note("Open this URL to sign in: \(url.absoluteString)")
-                if !noBrowser { Browser.open(url) }
+                if !noBrowser { SystemOpener.open(url) }
                 Output.note("\(waiting)")
             }
             try context.remember(store: store)
@@ -474,27 +475,6 @@ struct RequestReport {
             case lastHour = "last_hour", last24h = "last_24h", background24h = "background_24h"
             case byEndpoint = "by_endpoint", byOutcome = "by_outcome"
         }
-    }
-}
-
-/// Opens URLs with the system opener when there is one.
-enum Browser {
-    @discardableResult
-    static func open(_ url: URL) -> Bool {
-        #if os(macOS)
-            let candidates = ["/usr/bin/open"]
-        #else
-            let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
-        #endif
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return false
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [url.absoluteString]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return (try? process.run()) != nil
     }
 }
 

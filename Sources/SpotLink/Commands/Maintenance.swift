@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 @_spi(Storage) import PlaylistLinks
+import SpotLinkSystem
 @_spi(Storage) import SpotifyAuth
 @_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkServices
@@ -52,7 +53,7 @@ struct Open: AsyncParsableCommand {
         }
         // A desktop has no App Store fallback: the universal link opens the app or the web player.
         let destination = uri ? link.appURL : link.url(spotifyInstalled: false)
-        let opened = Browser.open(destination)
+        let opened = SystemOpener.open(destination)
         if global.json {
             Output.json(
                 OpenJSON(
@@ -151,7 +152,11 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let context = try Context(global, requireClientID: false)
         let destination = URL(fileURLWithPath: file)
-        try ExportDestination.check(destination, ownFolders: [context.dataDirectory, context.configDirectory])
+        do {
+            try ExportDestination.check(destination, ownFolders: [context.dataDirectory, context.configDirectory])
+        } catch let refusal as ExportDestination.Refusal {
+            throw CLIFailure(refusal.message, exitCode: 1)
+        }
         let journal = try context.journal()
         // Written as it is made; a signal mid-write removes the temporary file, and the destination
         // is untouched until the rename.

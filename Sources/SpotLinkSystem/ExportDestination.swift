@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import SpotifyLinkSupport
 
 #if canImport(Glibc)
@@ -11,35 +11,40 @@ import SpotifyLinkSupport
 /// spotlink's own folders. The export replaces its destination whole (a temporary file renamed
 /// over it), so a symbolic link would be swapped out for the export, a device node (as root)
 /// replaced, and the live journal overwritten with JSON: each is refused before anything is read.
-enum ExportDestination {
-    /// Throws a ``CLIFailure`` saying what `url` is and what to give instead, unless an export
-    /// may replace it. `ownFolders` are spotlink's data and configuration folders.
-    static func check(_ url: URL, ownFolders: [URL]) throws {
+package enum ExportDestination {
+    /// Why an export may not write where it was asked: what the path is and what to give instead.
+    package struct Refusal: Error, Sendable {
+        /// The sentence `spotlink` prints.
+        package let message: String
+    }
+
+    /// Throws a ``Refusal`` saying what `url` is and what to give instead, unless an export may
+    /// replace it. `ownFolders` are spotlink's data and configuration folders.
+    package static func check(_ url: URL, ownFolders: [URL]) throws {
         let path = url.path
         var info = stat()
         if lstat(path, &info) == 0 {
             let kind = info.st_mode & S_IFMT
             guard kind == S_IFREG else {
-                throw CLIFailure(
-                    "\(path) is \(describe(kind)): an export replaces its destination with a new regular file, "
-                        + "so it writes only a new file or an earlier export. Give another path.",
-                    exitCode: 1)
+                throw Refusal(
+                    message:
+                        "\(path) is \(describe(kind)): an export replaces its destination with a new regular file, "
+                        + "so it writes only a new file or an earlier export. Give another path.")
             }
             if let own = ownFile(sameAs: info, in: ownFolders) {
-                throw CLIFailure(
-                    "\(path) is spotlink's own \(own.lastPathComponent) (the same file): an export would replace it. "
-                        + "Give a path outside spotlink's folders.",
-                    exitCode: 1)
+                throw Refusal(
+                    message:
+                        "\(path) is spotlink's own \(own.lastPathComponent) (the same file): an export would replace it. "
+                        + "Give a path outside spotlink's folders.")
             }
         }
         let folder = url.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL.path
         for own in ownFolders {
             let ownPath = own.resolvingSymlinksInPath().standardizedFileURL.path
             if folder == ownPath || folder.hasPrefix(ownPath + "/") {
-                throw CLIFailure(
-                    "\(path) is inside spotlink's own folder \(ownPath), beside the journal and the tokens. "
-                        + "Export to a file elsewhere.",
-                    exitCode: 1)
+                throw Refusal(
+                    message: "\(path) is inside spotlink's own folder \(ownPath), beside the journal and the tokens. "
+                        + "Export to a file elsewhere.")
             }
         }
     }
