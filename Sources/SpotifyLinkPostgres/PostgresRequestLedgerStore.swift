@@ -68,9 +68,10 @@ package final class PostgresRequestLedgerStore: RequestLedgerStore {
                 // held to the commit: no process counts between another's read and its insert, and
                 // other apps never wait. A count without a limit reads nothing, so it needs none.
                 if limit != nil {
-                    try await connection.query(
+                    _ = try await connection.query(
                         "SELECT pg_advisory_xact_lock(hashtextextended(\(key.issuer) || ' ' || \(key.clientID), 0))",
-                        logger: self.logger)
+                        logger: self.logger
+                    ).collect()
                 }
                 try await connection.query(
                     """

@@ -76,7 +76,7 @@ public enum PostgresSchema {
     ) async throws {
         try await PostgresFailure.wrapping("migrate the SpotifyLink tables", within: deadline, clock: clock) {
             try await connection.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                _ = try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).collect()
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS spotlink_schema (version integer NOT NULL)", logger: logger)
                 let rows = try await connection.query("SELECT version FROM spotlink_schema", logger: logger)

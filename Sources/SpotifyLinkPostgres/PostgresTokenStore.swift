@@ -166,7 +166,8 @@ public final class PostgresTokenStore: TokenStore {
         let holder = Task { [client, logger] in
             do {
                 try await client.withTransaction(logger: logger) { connection in
-                    try await connection.query("SELECT set_config('lock_timeout', \(wait), true)", logger: logger)
+                    _ = try await connection.query("SELECT set_config('lock_timeout', \(wait), true)", logger: logger)
+                        .collect()
                     // The call returns once the row's shape is known; the lock is held when the row came.
                     let rows = try await connection.query(
                         "SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger)

@@ -66,8 +66,10 @@
             }
             guard due else { return }
             do {
+                // Read to its end: the statement's error (a refused delete) comes after the row's
+                // shape, so a query whose rows are not read would never throw it.
                 try await run("drop ended windows and expired challenges") { [self] in
-                    try await client.query(
+                    _ = try await client.query(
                         """
                         WITH challenges AS (
                             DELETE FROM spotlink_search_challenge WHERE value IN (
@@ -78,7 +80,8 @@
                                 SELECT bucket FROM spotlink_search_rate_window WHERE window_start < \(start)
                                 FOR UPDATE SKIP LOCKED))
                         SELECT 1
-                        """, logger: logger)
+                        """, logger: logger
+                    ).collect()
                 }
             } catch {
                 logger.warning(

@@ -66,6 +66,47 @@
             try await withFreshSearchDatabase { try await StoreRules.anAdmissionReadsTheNamedKey(Self.maker($0)) }
         }
 
+        /// A sweep that fails (here: PostgreSQL refuses every delete of a window, by a trigger of
+        /// the test's) is housekeeping, logged once for its window: the request it follows stands
+        /// (its challenge kept, its device counted), and the next window sweeps again.
+        @Test func aSweepThatFailsIsLoggedAndTheRequestStands() async throws {
+            try await withFreshSearchDatabase { url in
+                let client = PostgresClient(
+                    configuration: try PostgresURL.configuration(url), backgroundLogger: Logger(label: "test.postgres"))
+                let running = Task.detached { await client.run() }
+                defer { running.cancel() }
+                try await client.query(
+                    """
+                    CREATE FUNCTION spotlink_test_refuse() RETURNS trigger LANGUAGE plpgsql AS
+                    $$ BEGIN RAISE EXCEPTION 'the test refuses this delete'; END $$
+                    """)
+                try await client.query(
+                    """
+                    CREATE TRIGGER spotlink_test_refuse BEFORE DELETE ON spotlink_search_rate_window
+                    FOR EACH STATEMENT EXECUTE FUNCTION spotlink_test_refuse()
+                    """)
+                let lines = LogLines()
+                let store = PostgresSearchServiceStore(client: client, logger: lines.logger(level: .warning))
+                let minute = Date(timeIntervalSince1970: 1_795_000_020)
+                try await store.issueChallenge("c1", expiresAt: minute.addingTimeInterval(60), now: minute)
+                for index in 0..<3 {
+                    #expect(
+                        try await store.admit("device:\(index)", limit: 5, window: .seconds(60), now: minute) == nil)
+                }
+                #expect(try await store.consumeChallenge("c1", now: minute), "the challenge kept before the sweep")
+                #expect(try await store.keptWindows() == 3)
+                let warnings = lines.all.filter { $0.contains("sweep failed") }
+                #expect(warnings.count == 1, "one sweep a window, its failure logged: \(lines.all)")
+                #expect(warnings.first?.contains("the test refuses this delete") == true, "\(warnings)")
+
+                try await client.query("DROP TRIGGER spotlink_test_refuse ON spotlink_search_rate_window")
+                let next = minute.addingTimeInterval(60)
+                #expect(try await store.admit("device:0", limit: 5, window: .seconds(60), now: next) == nil)
+                #expect(try await store.keptWindows() == 1, "the next window's sweep drops the ended ones")
+                #expect(lines.all.filter { $0.contains("sweep failed") }.count == 1)
+            }
+        }
+
         /// Two instances counting one device at once: the limit holds across them, every request
         /// counted once (the window's row is taken in turns, never read then overwritten).
         @Test func twoInstancesCountingOneDeviceKeepItsLimit() async throws {
