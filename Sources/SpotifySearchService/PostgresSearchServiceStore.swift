@@ -211,6 +211,50 @@
             return reopens
         }
 
+        /// One statement for both, one trip to the database: the count (as
+        /// ``admit(_:limit:window:now:)`` counts), and the named key, read only when the request was
+        /// counted. Its one row says whether it was, and carries the key's columns when it is held.
+        package func admit(_ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?)
+            async throws -> SearchServiceAdmission
+        {
+            let (start, length) = Self.windowStart(now, window)
+            let admission = try await run("count a request and read its key") { [self] in
+                let rows = try await client.query(
+                    """
+                    WITH counted AS (
+                        INSERT INTO spotlink_search_rate_window AS kept (bucket, window_start, count)
+                        VALUES (\(bucket), \(start), 1)
+                        ON CONFLICT (bucket) DO UPDATE SET window_start = excluded.window_start,
+                            count = CASE WHEN kept.window_start = excluded.window_start THEN kept.count + 1 ELSE 1 END
+                        WHERE kept.window_start <> excluded.window_start OR kept.count < \(limit)
+                        RETURNING count)
+                    SELECT (SELECT count(*) FROM counted), key.public_key, key.environment, key.receipt, key.app_id,
+                        key.counter
+                    FROM (SELECT 1) AS one LEFT JOIN spotlink_search_device_key AS key
+                        ON key.key_id = \(keyID.map { Data($0) }) AND EXISTS (SELECT 1 FROM counted)
+                    """, logger: logger)
+                var admission = SearchServiceAdmission(reopens: Date(timeIntervalSince1970: start + length), key: nil)
+                for try await (counted, publicKey, environment, receipt, appID, counter) in rows.decode(
+                    (Int64, Data?, String?, Data?, String?, Int64?).self)
+                {
+                    guard counted == 1 else { continue }
+                    admission.reopens = nil
+                    if let keyID, let publicKey, let receipt, let appID, let counter,
+                        let environment = environment.flatMap(AppAttestEnvironment.init(rawValue:))
+                    {
+                        admission.key = DeviceKey(
+                            key: AttestedKey(
+                                keyID: keyID, publicKey: Array(publicKey), environment: environment,
+                                receipt: Array(receipt)),
+                            appID: appID, counter: UInt32(clamping: counter))
+                    }
+                }
+                return admission
+            }
+            await sweep(now: now, window: window)
+            return admission
+        }
+
         /// One statement: a new window starts at 1, the current one counts on while under `limit`;
         /// no row back means the window is full. Two instances counting the same bucket at once
         /// take turns on its row, so neither count is lost and the limit holds across them.
