@@ -362,13 +362,19 @@ let package = Package(
             path: "Tests/Helpers/RefreshRaceChild",
             swiftSettings: strictSettings
         ),
-        // spotlink-bench's request-cost worker: the only binary that links the allocation counter.
+        // The measuring loop of spotlink-bench's two cost workers, the only binaries that link the
+        // allocation counter.
+        .target(
+            name: "CostMeasure",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            swiftSettings: strictSettings
+        ),
+        // spotlink-bench's request-cost worker.
         .executableTarget(
             name: "SpotLinkRequestCost",
             dependencies: [
-                "SpotifyLinkSQLite", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyWebAPI",
+                "CostMeasure", "SpotifyLinkSQLite", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyWebAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             swiftSettings: strictSettings
         ),
@@ -376,11 +382,10 @@ let package = Package(
         .executableTarget(
             name: "SpotLinkSearchCost",
             dependencies: [
-                "AppAttest", "SpotifySearchService", "SpotifyEmulator", "SpotifyLinkSupport", "SpotifyTesting",
-                "SpotifyWebAPI", "SpotifyAuth",
+                "AppAttest", "CostMeasure", "SpotifySearchService", "SpotifyEmulator", "SpotifyLinkSupport",
+                "SpotifyTesting", "SpotifyWebAPI", "SpotifyAuth",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,6 @@
+import CostMeasure
 import Foundation
 import HTTPTypes
-import MallocInterposerSwift
 import SpotifyEmulator
 @_spi(Storage) import SpotifyLinkSQLite
 import SpotifyLinkSupport
@@ -21,7 +21,7 @@ enum SpotLinkRequestCost {
     /// alone, through the instant transport alone, and through the client's whole path over the
     /// instant transport with an in-memory and with a SQLite ledger.
     static func run(iterations: Int) async throws {
-        MallocInterposerSwift.initialize()
+        CostMeasure.start()
         let emulator = try await EmulatorServer.start(EmulatorConfiguration())
         defer { Task { await emulator.stop() } }
         let token = AccessToken(await emulator.issueAccessToken())
@@ -54,33 +54,10 @@ enum SpotLinkRequestCost {
         try await measure("path_sqlite_ledger", iterations) { _ = try await sqlite.currentUser() }
     }
 
-    /// Times each of `iterations` calls of `body` (after a warm-up) and counts the allocations of
-    /// all of them; prints the JSON line.
+    /// Times each of `iterations` calls of `body` (after a warm-up) and counts their allocations;
+    /// prints the JSON line.
     private static func measure(_ name: String, _ iterations: Int, _ body: () async throws -> Void) async throws {
-        for _ in 0..<50 { try await body() }
-        var samples: [Double] = []
-        samples.reserveCapacity(iterations)
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
-        for _ in 0..<iterations {
-            let start = ContinuousClock.now
-            try await body()
-            samples.append((ContinuousClock.now - start).seconds * 1_000_000)
-        }
-        MallocInterposerSwift.unhook()
-        let allocations = Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(iterations)
-        let line: [String: Any] = [
-            "name": name, "p50": percentile(samples, 0.5), "p99": percentile(samples, 0.99),
-            "allocations": (allocations * 10).rounded() / 10,
-        ]
-        let data = try JSONSerialization.data(withJSONObject: line)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
-    }
-
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+        try await CostMeasure.measure(name, iterations, make: {}, { try await body() }, check: { _ in })
     }
 }
 

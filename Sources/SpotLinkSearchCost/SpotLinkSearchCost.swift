@@ -1,8 +1,8 @@
 import AppAttest
+import CostMeasure
 import Foundation
 import HTTPTypes
 import Logging
-import MallocInterposerSwift
 import SpotifyAuth
 import SpotifyEmulator
 import SpotifyLinkSupport
@@ -25,7 +25,7 @@ enum SpotLinkSearchCost {
     }
 
     static func run(iterations: Int) async throws {
-        MallocInterposerSwift.initialize()
+        CostMeasure.start()
         var emulatorConfiguration = EmulatorConfiguration()
         emulatorConfiguration.clients.append(.init(id: "search-cost", redirectURIs: [], secret: "cost-secret"))
         let emulator = try await EmulatorServer.start(emulatorConfiguration)
@@ -122,34 +122,9 @@ enum SpotLinkSearchCost {
         _ name: String, _ iterations: Int, _ service: SearchService, make: () throws -> ServiceRequest,
         check: (ServiceResponse) -> Bool
     ) async throws {
-        for _ in 0..<50 {
-            guard check(await service.respond(to: try make())) else { throw Failure("\(name): a warm-up failed") }
-        }
-        var samples: [Double] = []
-        samples.reserveCapacity(iterations)
-        MallocInterposerSwift.reset()
-        for _ in 0..<iterations {
-            let request = try make()
-            MallocInterposerSwift.hook()
-            let start = ContinuousClock.now
-            let answer = await service.respond(to: request)
-            let elapsed = ContinuousClock.now - start
-            MallocInterposerSwift.unhook()
-            samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        try await CostMeasure.measure(name, iterations, make: make, { await service.respond(to: $0) }) { answer in
             guard check(answer) else { throw Failure("\(name): answered \(answer.status)") }
         }
-        let allocations = Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(iterations)
-        let line: [String: Any] = [
-            "name": name, "p50": percentile(samples, 0.5), "p99": percentile(samples, 0.99),
-            "allocations": (allocations * 10).rounded() / 10,
-        ]
-        FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: line) + Data("\n".utf8))
-    }
-
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 }
 
