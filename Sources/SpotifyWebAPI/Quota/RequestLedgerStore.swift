@@ -172,11 +172,17 @@ package final class MemoryRequestLedgerStore: RequestLedgerStore {
         -> LedgerReservation
     {
         state.withLock { state in
-            var list = state.entries[key, default: []]
+            // Taken out of the dictionary while it changes, so appending never copies it; kept in
+            // the order sent, so the limit-th newest is read in place (no copy, no sort).
+            var list = state.entries.removeValue(forKey: key) ?? []
+            defer { state.entries[key] = list }
             if let first = list.first, first.sentAt < windowStart { list.removeAll { $0.sentAt < windowStart } }
-            let reservation = LedgerReservation.judging(list.map(\.sentAt).sorted(), limit: limit)
-            if reservation == .counted { list.append(entry) }
-            state.entries[key] = list
+            let limitThNewest = limit.flatMap { $0 > 0 && list.count >= $0 ? [list[list.count - $0].sentAt] : nil }
+            let reservation = LedgerReservation.judgingNewest(limitThNewest ?? [], limit: limit)
+            if reservation == .counted {
+                let position = list.lastIndex { $0.sentAt <= entry.sentAt }.map { $0 + 1 } ?? 0
+                list.insert(entry, at: position)
+            }
             return reservation
         }
     }
