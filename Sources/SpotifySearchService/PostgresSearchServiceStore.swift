@@ -115,7 +115,8 @@
                         }
                     }
                     let reopens = try await Self.admit(
-                        bucket, limit: limit, window: window, now: now, connection, self.logger)
+                        bucket, limit: limit, window: window, now: now, readingKey: nil, connection, self.logger
+                    ).reopens
                     try await Self.issue(next, expiresAt: expiresAt, now: now, connection, self.logger)
                     return .accepted(deviceReopens: reopens)
                 }
@@ -169,15 +170,22 @@
                 for try await (publicKey, environment, receipt, appID, counter) in rows.decode(
                     (Data, String, Data, String, Int64).self)
                 {
-                    guard let environment = AppAttestEnvironment(rawValue: environment) else { return nil }
-                    return DeviceKey(
-                        key: AttestedKey(
-                            keyID: keyID, publicKey: Array(publicKey), environment: environment,
-                            receipt: Array(receipt)),
-                        appID: appID, counter: UInt32(clamping: counter))
+                    return Self.deviceKey(keyID, publicKey, environment, receipt, appID, counter)
                 }
                 return nil
             }
+        }
+
+        /// The key with `keyID` from its row's columns; `nil` for an environment this build does not know.
+        private static func deviceKey(
+            _ keyID: [UInt8], _ publicKey: Data, _ environment: String, _ receipt: Data, _ appID: String,
+            _ counter: Int64
+        ) -> DeviceKey? {
+            guard let environment = AppAttestEnvironment(rawValue: environment) else { return nil }
+            return DeviceKey(
+                key: AttestedKey(
+                    keyID: keyID, publicKey: Array(publicKey), environment: environment, receipt: Array(receipt)),
+                appID: appID, counter: UInt32(clamping: counter))
         }
 
         package func advanceCounter(_ keyID: [UInt8], to counter: UInt32) async throws -> Bool {
@@ -202,78 +210,59 @@
         }
 
         package func admit(_ bucket: String, limit: Int, window: Duration, now: Date) async throws -> Date? {
-            let reopens = try await run("count a request in its window") { [self] in
-                try await client.withConnection { connection in
-                    try await Self.admit(bucket, limit: limit, window: window, now: now, connection, self.logger)
-                }
-            }
-            await sweep(now: now, window: window)
-            return reopens
+            try await admit(bucket, limit: limit, window: window, now: now, readingKey: nil).reopens
         }
 
-        /// One statement for both, one trip to the database: the count (as
-        /// ``admit(_:limit:window:now:)`` counts), and the named key, read only when the request was
-        /// counted. Its one row says whether it was, and carries the key's columns when it is held.
+        /// One statement for both, one trip to the database: the count, and the named key, read
+        /// only when the request was counted.
         package func admit(_ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?)
             async throws -> SearchServiceAdmission
         {
-            let (start, length) = Self.windowStart(now, window)
-            let admission = try await run("count a request and read its key") { [self] in
-                let rows = try await client.query(
-                    """
-                    WITH counted AS (
-                        INSERT INTO spotlink_search_rate_window AS kept (bucket, window_start, count)
-                        VALUES (\(bucket), \(start), 1)
-                        ON CONFLICT (bucket) DO UPDATE SET window_start = excluded.window_start,
-                            count = CASE WHEN kept.window_start = excluded.window_start THEN kept.count + 1 ELSE 1 END
-                        WHERE kept.window_start <> excluded.window_start OR kept.count < \(limit)
-                        RETURNING count)
-                    SELECT (SELECT count(*) FROM counted), key.public_key, key.environment, key.receipt, key.app_id,
-                        key.counter
-                    FROM (SELECT 1) AS one LEFT JOIN spotlink_search_device_key AS key
-                        ON key.key_id = \(keyID.map { Data($0) }) AND EXISTS (SELECT 1 FROM counted)
-                    """, logger: logger)
-                var admission = SearchServiceAdmission(reopens: Date(timeIntervalSince1970: start + length), key: nil)
-                for try await (counted, publicKey, environment, receipt, appID, counter) in rows.decode(
-                    (Int64, Data?, String?, Data?, String?, Int64?).self)
-                {
-                    guard counted == 1 else { continue }
-                    admission.reopens = nil
-                    if let keyID, let publicKey, let receipt, let appID, let counter,
-                        let environment = environment.flatMap(AppAttestEnvironment.init(rawValue:))
-                    {
-                        admission.key = DeviceKey(
-                            key: AttestedKey(
-                                keyID: keyID, publicKey: Array(publicKey), environment: environment,
-                                receipt: Array(receipt)),
-                            appID: appID, counter: UInt32(clamping: counter))
-                    }
+            let admission = try await run("count a request in its window") { [self] in
+                try await client.withConnection { connection in
+                    try await Self.admit(
+                        bucket, limit: limit, window: window, now: now, readingKey: keyID, connection, self.logger)
                 }
-                return admission
             }
             await sweep(now: now, window: window)
             return admission
         }
 
-        /// One statement: a new window starts at 1, the current one counts on while under `limit`;
-        /// no row back means the window is full. Two instances counting the same bucket at once
-        /// take turns on its row, so neither count is lost and the limit holds across them.
+        /// One statement: a new window starts at 1, the current one counts on while under `limit`
+        /// (the window is full when no row is counted); two instances counting the same bucket at
+        /// once take turns on its row, so neither count is lost and the limit holds across them. Its
+        /// one row says whether the request was counted, and carries the columns of the key with
+        /// `keyID` when it was and the key is held.
         private static func admit(
-            _ bucket: String, limit: Int, window: Duration, now: Date, _ connection: PostgresConnection,
-            _ logger: Logger
-        ) async throws -> Date? {
+            _ bucket: String, limit: Int, window: Duration, now: Date, readingKey keyID: [UInt8]?,
+            _ connection: PostgresConnection, _ logger: Logger
+        ) async throws -> SearchServiceAdmission {
             let (start, length) = windowStart(now, window)
             let rows = try await connection.query(
                 """
-                INSERT INTO spotlink_search_rate_window AS kept (bucket, window_start, count)
-                VALUES (\(bucket), \(start), 1)
-                ON CONFLICT (bucket) DO UPDATE SET window_start = excluded.window_start,
-                    count = CASE WHEN kept.window_start = excluded.window_start THEN kept.count + 1 ELSE 1 END
-                WHERE kept.window_start <> excluded.window_start OR kept.count < \(limit)
-                RETURNING count
+                WITH counted AS (
+                    INSERT INTO spotlink_search_rate_window AS kept (bucket, window_start, count)
+                    VALUES (\(bucket), \(start), 1)
+                    ON CONFLICT (bucket) DO UPDATE SET window_start = excluded.window_start,
+                        count = CASE WHEN kept.window_start = excluded.window_start THEN kept.count + 1 ELSE 1 END
+                    WHERE kept.window_start <> excluded.window_start OR kept.count < \(limit)
+                    RETURNING count)
+                SELECT (SELECT count(*) FROM counted), key.public_key, key.environment, key.receipt, key.app_id,
+                    key.counter
+                FROM (SELECT 1) AS one LEFT JOIN spotlink_search_device_key AS key
+                    ON key.key_id = \(keyID.map { Data($0) }) AND EXISTS (SELECT 1 FROM counted)
                 """, logger: logger)
-            let counted = try await rows.decode(Int.self).reduce(0) { count, _ in count + 1 }
-            return counted == 1 ? nil : Date(timeIntervalSince1970: start + length)
+            var admission = SearchServiceAdmission(reopens: Date(timeIntervalSince1970: start + length), key: nil)
+            for try await (counted, publicKey, environment, receipt, appID, counter) in rows.decode(
+                (Int64, Data?, String?, Data?, String?, Int64?).self)
+            {
+                guard counted == 1 else { continue }
+                admission.reopens = nil
+                if let keyID, let publicKey, let environment, let receipt, let appID, let counter {
+                    admission.key = deviceKey(keyID, publicKey, environment, receipt, appID, counter)
+                }
+            }
+            return admission
         }
 
         package func keptWindows() async throws -> Int {
